@@ -1,0 +1,1 @@
+"""Bundled example logs, installed with rankboard as ``rankboard_sample_logs``."""

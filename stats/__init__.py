@@ -1,0 +1,80 @@
+"""rankboard's statistics engine: compare learners over data sets, correctly.
+
+Input everywhere is a scores table: rows are data sets (blocks), columns are
+learners, one number per cell (a DataFrame, or a 2-D array). Every test takes
+``higher_is_better`` (False for pf, runtime and error-like criteria).
+
+This package never imports textual or rich; it is usable on its own.
+"""
+
+from stats.adjust import adjust, rom_coefficients
+from stats.assumptions import levene, normality, parametric_safety, ttest_win_loss_tie
+from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_t
+from stats.contrast import contrast_estimation
+from stats.critical import critical_difference, q_alpha
+from stats.logs import read_long_log, scores_table
+from stats.multiple_sign import multiple_sign_test
+from stats.omnibus import (
+    AlignedRanksResult,
+    FriedmanResult,
+    ImanDavenportResult,
+    QuadeResult,
+    friedman,
+    friedman_aligned,
+    iman_davenport,
+    quade,
+)
+from stats.posthoc import (
+    BergmannLimitWarning,
+    control_test,
+    control_test_from_ranks,
+    pairwise_test,
+    pairwise_test_from_ranks,
+    standard_error,
+)
+from stats.quartiles import quartile_chart, quartiles
+from stats.ranking import AverageRanks, average_ranks, ranks
+from stats.two_sample import mann_whitney, sign_test, wilcoxon
+from stats.verdict import Verdict, verdict
+
+__all__ = [
+    "MAX_EXACT_K",
+    "AlignedRanksResult",
+    "AverageRanks",
+    "BergmannLimitWarning",
+    "FriedmanResult",
+    "ImanDavenportResult",
+    "QuadeResult",
+    "Verdict",
+    "adjust",
+    "average_ranks",
+    "contrast_estimation",
+    "control_test",
+    "control_test_from_ranks",
+    "critical_difference",
+    "exhaustive_sets",
+    "friedman",
+    "friedman_aligned",
+    "iman_davenport",
+    "levene",
+    "mann_whitney",
+    "multiple_sign_test",
+    "normality",
+    "pairwise_test",
+    "pairwise_test_from_ranks",
+    "parametric_safety",
+    "q_alpha",
+    "quade",
+    "quartile_chart",
+    "quartiles",
+    "ranks",
+    "read_long_log",
+    "rom_coefficients",
+    "scores_table",
+    "shaffer_t",
+    "sign_test",
+    "standard_error",
+    "ttest_win_loss_tie",
+    "verdict",
+    "wilcoxon",
+]

@@ -1,0 +1,109 @@
+"""The verdict of seed 000: no difference, or winners and losers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from stats._format import fmt_p
+from stats._table import check_alpha, check_choice
+from stats.critical import critical_difference
+from stats.omnibus import friedman, iman_davenport
+from stats.posthoc import pairwise_test
+from stats.ranking import AverageRanks
+
+Omnibus = Literal["friedman", "iman_davenport"]
+LoserRule = Literal["nemenyi", "holm", "shaffer", "bergmann"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Outcome of the omnibus test and, when it rejects, who loses to the best learner."""
+
+    outcome: Literal["no difference", "different"]
+    winners: tuple[str, ...]
+    losers: tuple[str, ...]
+    best: str
+    alpha: float
+    test: str
+    pvalue: float
+    rule: str
+    cd: float | None
+
+    @property
+    def message(self) -> str:
+        name = {"friedman": "Friedman", "iman_davenport": "Iman-Davenport"}[self.test]
+        k = len(self.winners) + len(self.losers)
+        if self.outcome == "no difference":
+            return (
+                f"no significant difference among the {k} learners at alpha = {self.alpha:g} "
+                f"({name} p = {fmt_p(self.pvalue)})"
+            )
+        how = f"CD = {self.cd:.3f}" if self.cd is not None else f"{self.rule.capitalize()} APVs"
+        lose = ", ".join(self.losers) if self.losers else "none"
+        return (
+            f"learners differ at alpha = {self.alpha:g} ({name} p = {fmt_p(self.pvalue)}): "
+            f"winners {', '.join(self.winners)}; losers {lose} (worse than {self.best}, {how})"
+        )
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def verdict(
+    scores: Any,
+    *,
+    alpha: float = 0.05,
+    higher_is_better: bool = True,
+    test: Omnibus = "friedman",
+    rule: LoserRule = "nemenyi",
+) -> Verdict:
+    """Seed 000's verdict: "no difference" unless the omnibus test rejects at alpha;
+    otherwise the losers are the learners significantly worse than the best-ranked
+    one and the winners are the rest.
+
+    Parameters
+    ----------
+    rule : {"nemenyi", "holm", "shaffer", "bergmann"}
+        ``"nemenyi"``: seed 000's rule, a learner loses when its average rank
+        is at least CD worse than the best (Demsar: "differ by at least the
+        critical difference"). The others: a learner loses when the pair
+        (best, learner) is rejected by that procedure's APV over all pairs
+        (Friedman z statistics).
+
+    Notes
+    -----
+    Winners and losers are listed best first. When several learners share the
+    best average rank, the first in column order is the reference.
+
+    References
+    ----------
+    Seed ``000_aa5420a5faf49cff.txt`` ("Tie if Friedman says there is no different.
+    Else some are losers and the remainder are winners"); Demsar (2006) JMLR 7.
+    """
+    a = check_alpha(alpha)
+    check_choice("test", test, ("friedman", "iman_davenport"))
+    check_choice("rule", rule, ("nemenyi", "holm", "shaffer", "bergmann"))
+    fr = friedman(scores, higher_is_better=higher_is_better)
+    pvalue = fr.pvalue if test == "friedman" else iman_davenport(scores, higher_is_better=higher_is_better).pvalue
+    order = fr.ranks.sort_values(kind="stable")
+    names = tuple(str(x) for x in order.index)
+    best = names[0]
+    if not pvalue <= a:
+        return Verdict("no difference", names, (), best, a, test, pvalue, rule, None)
+    cd: float | None = None
+    if rule == "nemenyi":
+        cd = critical_difference(len(order), fr.n, alpha=a)
+        lost = (order - order.iloc[0]).to_numpy() >= cd - 1e-12
+    else:
+        source = scores if not isinstance(scores, AverageRanks) else scores
+        pw = pairwise_test(source, test="friedman", higher_is_better=higher_is_better)
+        involved = (pw["a"] == order.index[0]) | (pw["b"] == order.index[0])
+        rejected = pw.loc[involved & (pw[rule] <= a)]
+        beaten = set(rejected["a"]) | set(rejected["b"])
+        lost = np.array([name in beaten and name != order.index[0] for name in order.index])
+    winners = tuple(n for n, x in zip(names, lost) if not x)
+    losers = tuple(n for n, x in zip(names, lost) if x)
+    return Verdict("different", winners, losers, best, a, test, pvalue, rule, cd)

@@ -1,0 +1,1 @@
+"""rankboard's terminal front end: the ``rankboard`` command (and, later, the Textual explorer)."""

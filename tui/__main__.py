@@ -1,0 +1,5 @@
+"""``python -m tui`` runs the ``rankboard`` command."""
+
+from tui.cli import main
+
+raise SystemExit(main())
