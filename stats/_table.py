@@ -9,8 +9,9 @@ in decimal are equal in binary (see :func:`snap`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -95,15 +96,12 @@ def as_table(
     else:
         array = np.asarray(scores)
         if array.ndim != 2:
-            raise ValueError(
-                f"scores must be a 2-D table (data sets x learners), got {array.ndim} dimension(s)"
-            )
+            raise ValueError(f"scores must be a 2-D table (data sets x learners), got {array.ndim} dimension(s)")
         cols = list(learners) if learners is not None else [f"L{j + 1}" for j in range(array.shape[1])]
         rows = list(datasets) if datasets is not None else [f"D{i + 1}" for i in range(array.shape[0])]
         if len(cols) != array.shape[1] or len(rows) != array.shape[0]:
             raise ValueError(
-                f"{len(rows)} data set and {len(cols)} learner names for a "
-                f"{array.shape[0]} x {array.shape[1]} table"
+                f"{len(rows)} data set and {len(cols)} learner names for a {array.shape[0]} x {array.shape[1]} table"
             )
         frame = pd.DataFrame(array, index=rows, columns=cols)
 

@@ -7,8 +7,9 @@ alpha: hypothesis i is rejected at level alpha when APV_i <= alpha.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import comb
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -17,11 +18,20 @@ from stats._table import check_alpha, check_choice
 from stats.bergmann import MAX_EXACT_K, bergmann_apv, shaffer_t
 
 Method = Literal[
-    "bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li",
-    "nemenyi", "shaffer", "bergmann",
+    "bonferroni",
+    "holm",
+    "hochberg",
+    "hommel",
+    "holland",
+    "rom",
+    "finner",
+    "li",
+    "nemenyi",
+    "shaffer",
+    "bergmann",
 ]
-CONTROL_METHODS = ("bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li")
-PAIRWISE_METHODS = ("nemenyi", "holm", "shaffer", "bergmann")
+CONTROL_METHODS: tuple[Method, ...] = ("bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li")
+PAIRWISE_METHODS: tuple[Method, ...] = ("nemenyi", "holm", "shaffer", "bergmann")
 
 
 def _bonferroni(p: np.ndarray, alpha: float) -> np.ndarray:
@@ -129,9 +139,7 @@ _SORTED: dict[str, Callable[[np.ndarray, float], np.ndarray]] = {
 def _pairs_k(m: int) -> int:
     k = int(round((1 + np.sqrt(1 + 8 * m)) / 2))
     if k * (k - 1) // 2 != m:
-        raise ValueError(
-            f"shaffer and bergmann need the p-values of all k(k-1)/2 pairs; {m} is not such a number"
-        )
+        raise ValueError(f"shaffer and bergmann need the p-values of all k(k-1)/2 pairs; {m} is not such a number")
     return k
 
 

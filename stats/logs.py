@@ -13,6 +13,7 @@ import csv
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 COLUMNS = ("dataset", "repeat", "fold", "learner", "criterion", "value")
@@ -56,10 +57,9 @@ def scores_table(log: pd.DataFrame, criterion: str) -> pd.DataFrame:
         known = ", ".join(sorted(log["criterion"].unique()))
         raise ValueError(f"criterion {criterion!r} not in the log; criteria are: {known}")
     table = part.pivot_table(index="dataset", columns="learner", values="value", aggfunc="median", sort=False)
-    missing = table.isna().stack()
-    missing = missing[missing]
-    if len(missing):
-        cells = ", ".join(f"{d}/{learner}" for d, learner in missing.index[:5])
-        raise ValueError(f"{len(missing)} data set x learner cell(s) have no {criterion!r} result: {cells}")
+    rows, cols = np.nonzero(table.isna().to_numpy())
+    if len(rows):
+        cells = ", ".join(f"{table.index[i]}/{table.columns[j]}" for i, j in zip(rows[:5], cols[:5]))
+        raise ValueError(f"{len(rows)} data set x learner cell(s) have no {criterion!r} result: {cells}")
     table.columns.name = None
     return table

@@ -46,10 +46,7 @@ class ImanDavenportResult:
     chi2: float
 
     def __str__(self) -> str:
-        return (
-            f"Iman-Davenport F({self.df[0]}, {self.df[1]}) = {fmt_stat(self.statistic)},"
-            f" p = {fmt_p(self.pvalue)}"
-        )
+        return f"Iman-Davenport F({self.df[0]}, {self.df[1]}) = {fmt_stat(self.statistic)}, p = {fmt_p(self.pvalue)}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,10 +73,7 @@ class QuadeResult:
     tie_correction: bool
 
     def __str__(self) -> str:
-        return (
-            f"Quade F({self.df[0]}, {self.df[1]}) = {fmt_stat(self.statistic)},"
-            f" p = {fmt_p(self.pvalue)}"
-        )
+        return f"Quade F({self.df[0]}, {self.df[1]}) = {fmt_stat(self.statistic)}, p = {fmt_p(self.pvalue)}"
 
 
 def _rank_input(scores: Any, higher_is_better: bool) -> tuple[AverageRanks, Table | None]:
@@ -151,9 +145,7 @@ def friedman(scores: Any, *, higher_is_better: bool = True, tie_correction: bool
     return FriedmanResult(chi2, pvalue, k - 1, avg.ranks, n, tie_correction)
 
 
-def iman_davenport(
-    scores: Any, *, higher_is_better: bool = True, tie_correction: bool = False
-) -> ImanDavenportResult:
+def iman_davenport(scores: Any, *, higher_is_better: bool = True, tie_correction: bool = False) -> ImanDavenportResult:
     """Iman and Davenport's F_F = (N - 1) chi2_F / (N(k - 1) - chi2_F).
 
     F distribution with k - 1 and (k - 1)(N - 1) degrees of freedom.

@@ -61,8 +61,7 @@ def rank_statistics(scores: Any, test: Test, higher_is_better: bool) -> tuple[pd
     if isinstance(scores, AverageRanks):
         if test != "friedman":
             raise ValueError(
-                f"test={test!r} needs the scores table (or control_test_from_ranks); "
-                "AverageRanks serve 'friedman'"
+                f"test={test!r} needs the scores table (or control_test_from_ranks); AverageRanks serve 'friedman'"
             )
         return scores.ranks, scores.n
     table = as_table(scores, higher_is_better=higher_is_better)
@@ -207,10 +206,7 @@ def pairwise_test_from_ranks(ranks: Any, n: int, *, test: Test = "friedman") -> 
         out["bergmann"] = adjust(p, "bergmann")
         note = "exact"
     else:
-        note = (
-            f"Shaffer's APVs: exact Bergmann-Hommel is limited to k <= {MAX_EXACT_K} "
-            f"learners (k = {k})"
-        )
+        note = f"Shaffer's APVs: exact Bergmann-Hommel is limited to k <= {MAX_EXACT_K} learners (k = {k})"
         warnings.warn(note, BergmannLimitWarning, stacklevel=2)
         out["bergmann"] = out["shaffer"]
     out.attrs.update(test=test, se=se, n=n, ranks=r, bergmann=note)

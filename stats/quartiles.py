@@ -110,8 +110,14 @@ def quartiles(values: ArrayLike) -> Quartiles:
     q1, median, q3 = np.percentile(x, [25.0, 50.0, 75.0], method="linear")
     sd = float(np.std(x, ddof=1)) if x.size > 1 else 0.0
     return Quartiles(
-        n=int(x.size), min=float(x.min()), q1=float(q1), median=float(median), q3=float(q3),
-        max=float(x.max()), mean=float(np.mean(x)), sd=sd,
+        n=int(x.size),
+        min=float(x.min()),
+        q1=float(q1),
+        median=float(median),
+        q3=float(q3),
+        max=float(x.max()),
+        mean=float(np.mean(x)),
+        sd=sd,
     )
 
 
@@ -255,13 +261,12 @@ def quartile_chart(
         raise ValueError(f"rows must be a mapping name -> values or Quartiles, got {type(rows).__name__}")
     if len(rows) == 0:
         raise ValueError("rows must hold at least one row, got an empty mapping")
-    summaries = {
-        str(name): v if isinstance(v, Quartiles) else _row(v, name) for name, v in rows.items()
-    }
+    summaries = {str(name): v if isinstance(v, Quartiles) else _row(v, name) for name, v in rows.items()}
     lo_f, hi_f = _check_axis(
         min(q.min for q in summaries.values()) if lo is None else lo,
         max(q.max for q in summaries.values()) if hi is None else hi,
     )
+
     def num(x: float) -> str:
         text = f"{x:.{int(decimals)}f}"
         return text[1:] if text.startswith("-") and not text.strip("-0.") else text  # no "-0.0"
@@ -273,14 +278,8 @@ def quartile_chart(
             for name, q in summaries.items()
         ]
     heads = ("mean", "sd", "n", "min", "q1", "median", "q3", "max")
-    cells = {
-        name: [str(q.n) if h == "n" else num(getattr(q, h)) for h in heads]
-        for name, q in summaries.items()
-    }
-    widths = [
-        max(2 if h == "n" else 5, len(h), *(len(c[j]) for c in cells.values()))
-        for j, h in enumerate(heads)
-    ]
+    cells = {name: [str(q.n) if h == "n" else num(getattr(q, h)) for h in heads] for name, q in summaries.items()}
+    widths = [max(2 if h == "n" else 5, len(h), *(len(c[j]) for c in cells.values())) for j, h in enumerate(heads)]
     name_w = max(len("#rx"), *(len(name) for name in summaries))
     axis = ["."] * width
     if lo_f <= 0.0 <= hi_f:

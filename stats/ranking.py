@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -31,9 +32,13 @@ class AverageRanks:
     n: int
 
     def __init__(self, ranks: Any, n: int, learners: Sequence[str] | None = None) -> None:
-        series = ranks if isinstance(ranks, pd.Series) else pd.Series(
-            np.asarray(ranks, dtype=float),
-            index=list(learners) if learners is not None else None,
+        series = (
+            ranks
+            if isinstance(ranks, pd.Series)
+            else pd.Series(
+                np.asarray(ranks, dtype=float),
+                index=list(learners) if learners is not None else None,
+            )
         )
         if learners is None and not isinstance(ranks, pd.Series):
             series.index = [f"L{j + 1}" for j in range(len(series))]

@@ -103,9 +103,7 @@ def _differences(a: ArrayLike, b: ArrayLike, higher_is_better: bool) -> np.ndarr
     return snap(d if higher_is_better else -d)
 
 
-def sign_test(
-    a: ArrayLike, b: ArrayLike, *, ties: str = "split", higher_is_better: bool = True
-) -> SignTestResult:
+def sign_test(a: ArrayLike, b: ArrayLike, *, ties: str = "split", higher_is_better: bool = True) -> SignTestResult:
     """Sign test (count of wins, losses and ties) of ``b`` against ``a``, two-sided.
 
     Parameters

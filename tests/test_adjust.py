@@ -15,14 +15,54 @@ from tests.printed import matches_printed
 
 # Seed 002, "APVs in CEC'2005 Case Study" (G-CMA-ES control), rows by ascending p.
 CEC_Z = [5.43662, 4.05081, 3.68837, 3.62441, 3.28329, 3.07009, 2.47313, 2.08947, 1.79089, 1.68429]
-CEC_P = ["5.43013e-8", "5.10399e-5", "2.25693e-4", "2.89619e-4", "0.00103", "0.00214", "0.01339",
-         "0.03667", "0.07331", "0.09213"]
-CEC_BONF = ["5.43013e-7", "5.10399e-4", "0.002257", "0.0028961", "0.0103", "0.0214", "0.1339",
-            "0.3667", "0.7331", "0.9213"]
-CEC_HOLM = ["5.43013e-7", "4.59359e-4", "0.001806", "0.002027", "0.00618", "0.0107", "0.05356",
-            "0.11", "0.14662", "0.14662"]
-CEC_HOCH = ["5.43013e-7", "4.59359e-4", "0.001806", "0.002027", "0.00618", "0.0107", "0.05356",
-            "0.09213", "0.09213", "0.09213"]
+CEC_P = [
+    "5.43013e-8",
+    "5.10399e-5",
+    "2.25693e-4",
+    "2.89619e-4",
+    "0.00103",
+    "0.00214",
+    "0.01339",
+    "0.03667",
+    "0.07331",
+    "0.09213",
+]
+CEC_BONF = [
+    "5.43013e-7",
+    "5.10399e-4",
+    "0.002257",
+    "0.0028961",
+    "0.0103",
+    "0.0214",
+    "0.1339",
+    "0.3667",
+    "0.7331",
+    "0.9213",
+]
+CEC_HOLM = [
+    "5.43013e-7",
+    "4.59359e-4",
+    "0.001806",
+    "0.002027",
+    "0.00618",
+    "0.0107",
+    "0.05356",
+    "0.11",
+    "0.14662",
+    "0.14662",
+]
+CEC_HOCH = [
+    "5.43013e-7",
+    "4.59359e-4",
+    "0.001806",
+    "0.002027",
+    "0.00618",
+    "0.0107",
+    "0.05356",
+    "0.09213",
+    "0.09213",
+    "0.09213",
+]
 
 
 def test_cec2005_z_to_p() -> None:
@@ -146,10 +186,16 @@ def test_seed002_quade_apv_table_from_its_printed_ranks(gh2010: pd.DataFrame) ->
     assert data.attrs["ranks"]["PDFC"] * 300 == pytest.approx(416.5)
 
 
-@pytest.mark.parametrize(("ours", "theirs"), [
-    ("bonferroni", "bonferroni"), ("holm", "holm"), ("hochberg", "simes-hochberg"),
-    ("hommel", "hommel"), ("holland", "holm-sidak"),
-])
+@pytest.mark.parametrize(
+    ("ours", "theirs"),
+    [
+        ("bonferroni", "bonferroni"),
+        ("holm", "holm"),
+        ("hochberg", "simes-hochberg"),
+        ("hommel", "hommel"),
+        ("holland", "holm-sidak"),
+    ],
+)
 def test_against_statsmodels(ours: str, theirs: str) -> None:
     rng = np.random.default_rng(7)
     for m in (1, 2, 3, 5, 9, 20):
@@ -176,8 +222,12 @@ def test_rom_scmamp_variant(gh2008: pd.DataFrame, scmamp: pd.DataFrame) -> None:
     p = np.sort(table["p"].to_numpy())
     r = 0.05 / stats.rom_coefficients(4, 0.05)
     scm = np.minimum.accumulate(np.maximum.accumulate(np.minimum(1, r[::-1] * p))[::-1])[::-1]
-    printed = dict(zip(scmamp.loc[scmamp.object.str.startswith("adjustRom"), "column"],
-                       scmamp.loc[scmamp.object.str.startswith("adjustRom"), "value"].astype(float)))
+    printed = dict(
+        zip(
+            scmamp.loc[scmamp.object.str.startswith("adjustRom"), "column"],
+            scmamp.loc[scmamp.object.str.startswith("adjustRom"), "value"].astype(float),
+        )
+    )
     ordered = table.sort_values("p").index
     for name, value in zip(ordered, scm):
         assert value == pytest.approx(printed[name], rel=1e-6)
@@ -197,14 +247,17 @@ def test_series_keeps_index_and_order() -> None:
     assert out.tolist() == pytest.approx([0.06, 0.03, 0.06])
 
 
-@pytest.mark.parametrize(("args", "match"), [
-    (([0.1, 1.2], "holm"), "in \\[0, 1\\]"),
-    (([0.1, np.nan], "holm"), "finite"),
-    (([], "holm"), "non-empty"),
-    (([0.1, 0.2], "bh"), "method must be one of"),
-    (([0.1, 0.2, 0.3, 0.4], "shaffer"), "all k\\(k-1\\)/2 pairs"),
-    (([0.1] * 78, "bergmann"), "limited to k <= 12"),
-])
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (([0.1, 1.2], "holm"), "in \\[0, 1\\]"),
+        (([0.1, np.nan], "holm"), "finite"),
+        (([], "holm"), "non-empty"),
+        (([0.1, 0.2], "bh"), "method must be one of"),
+        (([0.1, 0.2, 0.3, 0.4], "shaffer"), "all k\\(k-1\\)/2 pairs"),
+        (([0.1] * 78, "bergmann"), "limited to k <= 12"),
+    ],
+)
 def test_validation(args: tuple, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         stats.adjust(*args)
@@ -225,8 +278,9 @@ def test_apv_bounds_and_monotone(p: list[float], method: str) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(2, 6).flatmap(lambda k: st.lists(st.floats(0, 1), min_size=k * (k - 1) // 2,
-                                                     max_size=k * (k - 1) // 2)))
+@given(
+    st.integers(2, 6).flatmap(lambda k: st.lists(st.floats(0, 1), min_size=k * (k - 1) // 2, max_size=k * (k - 1) // 2))
+)
 def test_pairwise_apv_bounds(p: list[float]) -> None:
     raw = np.array(p)
     holm, shaffer, bh, nem = (stats.adjust(raw, m) for m in ("holm", "shaffer", "bergmann", "nemenyi"))

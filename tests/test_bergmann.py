@@ -50,8 +50,18 @@ def test_seed002_k5_listing_sizes() -> None:
 def test_shaffer_t_from_the_seed_table() -> None:
     # seed 002, Table 3: alpha_SH = 0.05 / t_i = .005, .0083 x4, .0125 x2, .0167, .025, .05
     t = stats.shaffer_t(5)
-    assert np.round(0.05 / t, 4).tolist() == [0.005, 0.0083, 0.0083, 0.0083, 0.0083, 0.0125, 0.0125,
-                                              0.0167, 0.025, 0.05]
+    assert np.round(0.05 / t, 4).tolist() == [
+        0.005,
+        0.0083,
+        0.0083,
+        0.0083,
+        0.0083,
+        0.0125,
+        0.0125,
+        0.0167,
+        0.025,
+        0.05,
+    ]
 
 
 def _brute_apv(p: np.ndarray, k: int) -> np.ndarray:

@@ -141,9 +141,7 @@ def test_two_learners_is_the_median_difference() -> None:
 @settings(max_examples=100, deadline=None)
 @given(
     st.integers(2, 5).flatmap(
-        lambda k: st.lists(
-            st.lists(st.integers(0, 1000), min_size=k, max_size=k), min_size=2, max_size=12
-        )
+        lambda k: st.lists(st.lists(st.integers(0, 1000), min_size=k, max_size=k), min_size=2, max_size=12)
     ),
     st.lists(st.integers(-500, 500), min_size=12, max_size=12),
 )

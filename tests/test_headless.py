@@ -22,7 +22,23 @@ def test_public_api_is_exported() -> None:
 
     for name in stats.__all__:
         assert hasattr(stats, name), name
-    for name in ("ranks", "friedman", "iman_davenport", "friedman_aligned", "quade", "critical_difference",
-                 "control_test", "pairwise_test", "adjust", "wilcoxon", "sign_test", "mann_whitney",
-                 "multiple_sign_test", "contrast_estimation", "quartiles", "quartile_chart", "verdict"):
+    for name in (
+        "ranks",
+        "friedman",
+        "iman_davenport",
+        "friedman_aligned",
+        "quade",
+        "critical_difference",
+        "control_test",
+        "pairwise_test",
+        "adjust",
+        "wilcoxon",
+        "sign_test",
+        "mann_whitney",
+        "multiple_sign_test",
+        "contrast_estimation",
+        "quartiles",
+        "quartile_chart",
+        "verdict",
+    ):
         assert name in stats.__all__

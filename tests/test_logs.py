@@ -18,12 +18,15 @@ def test_reads_spaces_bom_crlf_and_quoted_commas(tmp_path: Path) -> None:
     assert log["repeat"].tolist() == [1, 1] and log["fold"].tolist() == [2, 2]
 
 
-@pytest.mark.parametrize(("text", "reason"), [
-    ("a,1,1,x,pd\n", "1: expected 6 fields, found 5"),
-    ("a,1,1,x,pd,0.1\na,1,one,x,pd,0.2\n", "2: repeat and fold must be integers"),
-    ("a,1,1,x,pd,nan\n", "1: value 'nan' is not finite"),
-    ("a,1,1,x,pd,0.1\na,1,1,y,pd,\n", "2: value '' is not a number"),
-])
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("a,1,1,x,pd\n", "1: expected 6 fields, found 5"),
+        ("a,1,1,x,pd,0.1\na,1,one,x,pd,0.2\n", "2: repeat and fold must be integers"),
+        ("a,1,1,x,pd,nan\n", "1: value 'nan' is not finite"),
+        ("a,1,1,x,pd,0.1\na,1,1,y,pd,\n", "2: value '' is not a number"),
+    ],
+)
 def test_bad_lines_name_file_and_line(tmp_path: Path, text: str, reason: str) -> None:
     f = tmp_path / "d.dat"
     f.write_text(text)

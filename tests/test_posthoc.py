@@ -155,8 +155,11 @@ def test_validation(gh2010: pd.DataFrame) -> None:
         stats.control_test(gh2010, "PDFC", alpha=0)
 
 
-TABLES = arrays(np.float64, st.tuples(st.integers(3, 9), st.integers(3, 6)),
-                elements=st.sampled_from([0.1, 0.2, 0.25, 0.3, 0.5, 0.7, 0.9]))
+TABLES = arrays(
+    np.float64,
+    st.tuples(st.integers(3, 9), st.integers(3, 6)),
+    elements=st.sampled_from([0.1, 0.2, 0.25, 0.3, 0.5, 0.7, 0.9]),
+)
 
 
 @settings(max_examples=40, deadline=None)

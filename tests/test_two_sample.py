@@ -230,12 +230,8 @@ def test_printed_sign_table_follows_no_single_rule() -> None:
     # Backs the sign_test docstring's account of the printed table.
     ns = range(5, 26)
     normal = [math.ceil(n / 2 + 1.96 * math.sqrt(n) / 2) for n in ns]
-    one_sided = {
-        a: [min(w for w in range(n + 1) if binom_upper(w, n) <= a) for n in ns] for a in (0.05, 0.10)
-    }
-    two_sided = [
-        next((w for w in range(math.ceil(n / 2), n + 1) if binom_two_sided(w, n) <= 0.05), None) for n in ns
-    ]
+    one_sided = {a: [min(w for w in range(n + 1) if binom_upper(w, n) <= a) for n in ns] for a in (0.05, 0.10)}
+    two_sided = [next((w for w in range(math.ceil(n / 2), n + 1) if binom_two_sided(w, n) <= 0.05), None) for n in ns]
 
     def differ(rule: list) -> list[int]:
         return [n for n, r, w in zip(ns, rule, W05, strict=True) if r != w]

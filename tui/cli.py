@@ -41,7 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--control", help="control learner (default: the best-ranked)")
     report.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
     report.add_argument(
-        "--test", choices=("friedman", "aligned", "quade"), default="friedman",
+        "--test",
+        choices=("friedman", "aligned", "quade"),
+        default="friedman",
         help="ranks behind the control table's z statistics (default friedman)",
     )
     return parser

@@ -24,7 +24,9 @@ def _rank_table(scores: pd.DataFrame, ranks: pd.DataFrame, avg: pd.Series) -> li
     for name, row in scores.iterrows():
         cells = [f"{v:.3f} ({ranks.loc[name, c]:g})" for c, v in row.items()]
         lines.append(str(name).ljust(width) + "  " + "  ".join(x.rjust(w) for x, w in zip(cells, cw)))
-    lines.append("average rank".ljust(width) + "  " + "  ".join(f"{avg[c]:.3f}".rjust(w) for c, w in zip(scores.columns, cw)))
+    lines.append(
+        "average rank".ljust(width) + "  " + "  ".join(f"{avg[c]:.3f}".rjust(w) for c, w in zip(scores.columns, cw))
+    )
     return lines
 
 
@@ -70,8 +72,6 @@ def text_report(
     lw = max(len(str(x)) for x in table.index.tolist() + ["learner"])
     out.append("learner".ljust(lw) + "        z         p" + "".join(f"{c:>12}" for c in procs))
     for name, row in table.iterrows():
-        cells = "".join(
-            f"{fmt_p(row[c]) + ('*' if row[c] <= alpha else ' '):>12}" for c in procs
-        )
+        cells = "".join(f"{fmt_p(row[c]) + ('*' if row[c] <= alpha else ' '):>12}" for c in procs)
         out.append(f"{str(name).ljust(lw)} {row['z']:8.3f} {fmt_p(row['p']):>9}{cells}")
     return "\n".join(out) + "\n"
