@@ -48,7 +48,7 @@ def shaffer_t(k: int) -> np.ndarray:
     m = k * (k - 1) // 2
     possible = np.array(sorted(_shaffer_s(k)))
     limits = m - np.arange(m)  # m - i + 1 for i = 1..m
-    return np.array([possible[possible <= lim].max() for lim in limits], dtype=float)
+    return np.array([possible[possible <= lim].max() for lim in limits], dtype=np.int64)
 
 
 @lru_cache(maxsize=2)
