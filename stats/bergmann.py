@@ -37,6 +37,13 @@ def _shaffer_s(k: int) -> frozenset[int]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=64)
+def _shaffer_t(k: int) -> tuple[int, ...]:
+    m = k * (k - 1) // 2
+    possible = np.array(sorted(_shaffer_s(k)))
+    return tuple(int(possible[possible <= m - i].max()) for i in range(m))
+
+
 def shaffer_t(k: int) -> np.ndarray:
     """t_i, i = 1..m: the most hypotheses that can be true given that any i - 1 are false.
 
@@ -45,10 +52,7 @@ def shaffer_t(k: int) -> np.ndarray:
     >>> shaffer_t(5).tolist()
     [10, 6, 6, 6, 6, 4, 4, 3, 2, 1]
     """
-    m = k * (k - 1) // 2
-    possible = np.array(sorted(_shaffer_s(k)))
-    limits = m - np.arange(m)  # m - i + 1 for i = 1..m
-    return np.array([possible[possible <= lim].max() for lim in limits], dtype=np.int64)
+    return np.array(_shaffer_t(k), dtype=np.int64)  # t_i = max{s in S(k) : s <= m - i + 1}
 
 
 @lru_cache(maxsize=2)

@@ -140,14 +140,15 @@ def control_test_from_ranks(
     se = standard_error(test, len(r), int(n))
     if control not in r.index:
         raise ValueError(f"control {control!r} is not a learner; learners are: {', '.join(map(str, r.index))}")
-    others = r.drop(control)
-    z = (others.to_numpy() - r[control]) / se
+    keep = r.index != control
+    values = r.to_numpy()
+    z = (values[keep] - r[control]) / se
     p = _two_sided(z)
-    out = pd.DataFrame({"z": z, "p": p}, index=others.index)
+    order = np.argsort(p, kind="stable")  # most significant first
+    columns = {"z": z[order], "p": p[order]}
     for method in CONTROL_METHODS:
-        out[method] = adjust(p, method, alpha=a)
-    out = out.sort_values("p", kind="stable")
-    out.index.name = "learner"
+        columns[method] = adjust(p, method, alpha=a)[order]
+    out = pd.DataFrame(columns, index=pd.Index(r.index[keep][order], name="learner"))
     out.attrs.update(control=control, test=test, alpha=a, se=se, n=n, ranks=r)
     return out
 
