@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
+
+
+def _shared() -> Path:
+    """The project's shared/ folder: $RANKBOARD_SHARED, or shared/ beside the checkout (as in CI)."""
+    where = Path(os.environ.get("RANKBOARD_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+    if not (where / "reference").is_dir():
+        raise RuntimeError(
+            f"published reference data not found at {where}/reference: the tests need shared/ beside "
+            "the checkout (as CI has it) or RANKBOARD_SHARED pointing at it"
+        )
+    return where
+
+
+SHARED = _shared()
+REFERENCE = SHARED / "reference"
 
 
 def _csv(name: str) -> pd.DataFrame:

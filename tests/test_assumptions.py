@@ -5,7 +5,6 @@ from __future__ import annotations
 import doctest
 import importlib
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -22,8 +21,7 @@ from stats.assumptions import (
     parametric_safety,
     ttest_win_loss_tie,
 )
-
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+from tests.conftest import REFERENCE
 
 
 def garcia_2010() -> pd.DataFrame:

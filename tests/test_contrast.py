@@ -5,7 +5,6 @@ from __future__ import annotations
 import doctest
 import importlib
 from decimal import ROUND_HALF_UP, Decimal
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stats.contrast import _contrasts_from_medians, contrast_estimation
+from tests.conftest import SHARED
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 SEED002 = SHARED / "seeds" / "002_8d7ef8b10cb9945b.txt"
 
 # Seed 002, "Contrast Estimation based on medians among all the algorithms of the case study".

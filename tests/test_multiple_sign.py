@@ -12,7 +12,6 @@ from collections import Counter
 from fractions import Fraction
 from itertools import permutations
 from math import comb, factorial
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -22,8 +21,9 @@ from hypothesis import strategies as st
 
 import stats.multiple_sign as ms
 from stats.multiple_sign import multiple_sign_test
+from tests.conftest import REFERENCE
 
-GARCIA_2010 = Path(__file__).resolve().parents[2] / "shared" / "reference" / "garcia_2010_accuracy.csv"
+GARCIA_2010 = REFERENCE / "garcia_2010_accuracy.csv"
 
 
 # ---------------------------------------------------------------- independent oracles
@@ -200,7 +200,7 @@ def test_garcia_2010_critical_value_and_decisions(alpha):
     At both levels IS-CHC+1NN (6 plus) and FH-GBML (4 plus) are rejected and NNEP
     (8 plus + 1 tie = 9) is not. (The seed's NNEP count of 7 would be rejected at 0.10
     only if its tie were dropped.) No Rhyne & Steel (1965) or Garcia et al. (2010)
-    Table A.1 value is printed anywhere in /work/shared, so none is compared.
+    Table A.1 value is printed anywhere in shared/, so none is compared.
     """
     data = pd.read_csv(GARCIA_2010, index_col="dataset")
     res = multiple_sign_test(data, "PDFC", alpha=alpha)

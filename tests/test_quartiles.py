@@ -10,7 +10,6 @@ from __future__ import annotations
 import doctest
 import importlib
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -19,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stats.quartiles import Quartiles, quartile_chart, quartiles, scale_position
+from tests.conftest import SHARED
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 SEED004 = SHARED / "seeds" / "004_1f3c22156dad8688.txt"
 
 
