@@ -135,6 +135,25 @@ def as_table(
     )
 
 
+def as_sample(values: Any, name: str = "values") -> np.ndarray:
+    """Validate one sample: numeric, 1-D, non-empty and finite; return it as float64.
+
+    Raises ``ValueError`` naming ``name`` and the problem.
+    """
+    try:
+        x = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be numeric: {exc}") from None
+    if x.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got {x.ndim} dimension(s)")
+    if x.size == 0:
+        raise ValueError(f"{name} is empty: need at least 1 value")
+    bad = int((~np.isfinite(x)).sum())
+    if bad:
+        raise ValueError(f"{name} must be finite, got {bad} NaN or infinite value(s)")
+    return x
+
+
 def check_choice(name: str, value: Any, choices: Sequence[Any]) -> None:
     """Raise ``ValueError`` naming the parameter, the value and the choices."""
     if value not in choices:

@@ -18,8 +18,7 @@ from numpy.typing import ArrayLike
 from scipy import stats as sps
 
 from stats._format import fmt_p, fmt_stat
-from stats._table import as_table, check_alpha, check_choice, snap
-from stats.quartiles import _values
+from stats._table import as_sample, as_table, check_alpha, check_choice, snap
 
 #: Seed of the Monte Carlo null distribution of the Lilliefors test.
 LILLIEFORS_SEED = 1967
@@ -164,7 +163,7 @@ def normality(
     alpha = check_alpha(alpha)
     if isinstance(n_mc_samples, bool) or not isinstance(n_mc_samples, (int, np.integer)) or n_mc_samples < 1:
         raise ValueError(f"n_mc_samples must be a positive integer, got {n_mc_samples!r}")
-    x = _values(values, "values")
+    x = as_sample(values, "values")
     n = int(x.size)
 
     names = ("Shapiro-Wilk", "D'Agostino-Pearson", "Kolmogorov-Smirnov (Lilliefors)")
@@ -219,7 +218,7 @@ def levene(groups: Sequence[ArrayLike] | Mapping[Any, ArrayLike], *, center: str
     items = list(groups.values()) if isinstance(groups, Mapping) else list(groups)
     if len(items) < 2:
         raise ValueError(f"groups must hold at least 2 samples, got {len(items)}")
-    samples = [_values(g, f"groups[{i}]") for i, g in enumerate(items)]
+    samples = [as_sample(g, f"groups[{i}]") for i, g in enumerate(items)]
     k, n = len(samples), sum(s.size for s in samples)
     if all(np.ptp(s) == 0.0 for s in samples):
         return LeveneResult(None, None, center, k, n, "every group is constant (W = 0/0)")

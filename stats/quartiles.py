@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from stats._table import check_choice
+from stats._table import as_sample, check_choice
 
 STYLES = ("seed000", "seed004")
 #: Default number of cells of a chart's axis (seed 004's axis is 41 cells wide).
@@ -59,21 +59,6 @@ class Quartiles:
         )
 
 
-def _values(values: ArrayLike, name: str = "values") -> np.ndarray:
-    try:
-        x = np.asarray(values, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be numeric: {exc}") from None
-    if x.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got {x.ndim} dimension(s)")
-    if x.size == 0:
-        raise ValueError(f"{name} must not be empty")
-    if not np.isfinite(x).all():
-        bad = int((~np.isfinite(x)).sum())
-        raise ValueError(f"{name} must be finite, got {bad} NaN or infinite value(s)")
-    return x
-
-
 def quartiles(values: ArrayLike) -> Quartiles:
     """Summarise ``values`` by n, min, q1, median, q3, max, mean and sd.
 
@@ -106,7 +91,7 @@ def quartiles(values: ArrayLike) -> Quartiles:
     >>> print(q.q1, q.median, q.max)
     0.4525 0.5 0.6
     """
-    x = _values(values)
+    x = as_sample(values)
     q1, median, q3 = np.percentile(x, [25.0, 50.0, 75.0], method="linear")
     sd = float(np.std(x, ddof=1)) if x.size > 1 else 0.0
     return Quartiles(

@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 from scipy import stats as sps
 
 from stats._format import fmt_p, fmt_stat
-from stats._table import check_choice, snap
+from stats._table import as_sample, check_choice, snap
 
 ZERO_METHODS = ("demsar", "zsplit", "pratt", "wilcox")
 METHODS = ("auto", "exact", "approx")
@@ -77,25 +77,10 @@ class MannWhitneyResult:
         return f"Mann-Whitney U = {fmt_stat(self.statistic)}, p = {fmt_p(self.pvalue)} ({self.method})"
 
 
-def _sample(x: ArrayLike, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be numeric: {exc}") from None
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got {arr.ndim} dimension(s)")
-    if arr.size == 0:
-        raise ValueError(f"{name} is empty: need at least 1 value")
-    bad = int((~np.isfinite(arr)).sum())
-    if bad:
-        raise ValueError(f"{name} must be finite: {bad} NaN or infinite value(s)")
-    return arr
-
-
 def _differences(a: ArrayLike, b: ArrayLike, higher_is_better: bool) -> np.ndarray:
     if not isinstance(higher_is_better, (bool, np.bool_)):
         raise ValueError(f"higher_is_better must be True or False, got {higher_is_better!r}")
-    x, y = _sample(a, "a"), _sample(b, "b")
+    x, y = as_sample(a, "a"), as_sample(b, "b")
     if x.size != y.size:
         raise ValueError(f"a and b must have the same length (paired samples), got {x.size} and {y.size}")
     both = snap(np.concatenate([x, y]))
@@ -311,7 +296,7 @@ def mann_whitney(a: ArrayLike, b: ArrayLike, *, method: str = "auto") -> MannWhi
     10.5
     """
     check_choice("method", method, METHODS)
-    x, y = _sample(a, "a"), _sample(b, "b")
+    x, y = as_sample(a, "a"), as_sample(b, "b")
     pooled = snap(np.concatenate([x, y]))
     x, y = pooled[: x.size], pooled[x.size :]
     if method == "auto":

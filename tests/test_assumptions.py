@@ -121,7 +121,7 @@ def test_normality_rejections() -> None:
 @pytest.mark.parametrize(
     ("args", "kwargs", "match"),
     [
-        ([], {}, "values must not be empty"),
+        ([], {}, "values is empty"),
         ([1.0, np.nan, 2.0], {}, "values must be finite, got 1 NaN or infinite value"),
         ([[1.0, 2.0]], {}, r"values must be 1-D, got 2 dimension\(s\)"),
         (["x"], {}, "values must be numeric"),

@@ -83,7 +83,7 @@ def test_quartiles_single_value() -> None:
 @pytest.mark.parametrize(
     ("values", "match"),
     [
-        ([], "values must not be empty"),
+        ([], "values is empty"),
         ([1.0, float("nan")], "values must be finite"),
         ([1.0, float("inf")], "values must be finite"),
         ([[1.0, 2.0], [3.0, 4.0]], "values must be 1-D"),
@@ -350,5 +350,5 @@ def test_chart_rejects_rows() -> None:
         quartile_chart([[1.0, 2.0]])
     with pytest.raises(ValueError, match=r"rows\['b'\]: values must be finite"):
         quartile_chart({"a": [1.0], "b": [1.0, float("nan")]})
-    with pytest.raises(ValueError, match=r"rows\['b'\]: values must not be empty"):
+    with pytest.raises(ValueError, match=r"rows\['b'\]: values is empty"):
         quartile_chart({"a": [1.0], "b": []})
