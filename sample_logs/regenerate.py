@@ -1,0 +1,205 @@
+"""Regenerate every bundled example log: ``python sample_logs/regenerate.py [--resume]``.
+
+- ``c45_demsar.dat``: seed 000's table of four C4.5 variants on 14 data sets (accuracy,
+  one repeat, one fold), rewritten byte for byte from the table below.
+- ``wide_sonar.dat``: seed 004's six printed sonar lines in its wide format.
+- ``cv/<dataset>.dat``: a real 5 x 5 stratified cross-validation (seed 0) of five
+  scikit-learn learners on ten data sets shipped inside scikit-learn and statsmodels,
+  written by :func:`stats.runner.run_cv`. Everything but the ``runtime`` values is
+  deterministic; ``--resume`` continues an interrupted regeneration instead of
+  starting over.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+if __name__ == "__main__" and str(HERE.parent) not in sys.path:  # run from a checkout without installing
+    sys.path.insert(0, str(HERE.parent))
+
+REPEATS, FOLDS, SEED = 5, 5, 0
+
+# Seed 000 (000_aa5420a5faf49cff.txt), "four variants on C4.5, criteria = accuracy", as printed.
+C45_TABLE = (
+    "\tC4.5\tC4.5+m\tC4.5+cf\tC4.5+m+cf\n"
+    "adult (sample)\t0.763 (4)\t0.768 (3)\t0.771 (2)\t0.798 (1)\n"
+    "breast cancer\t0.599 (1)\t0.591 (2)\t0.590 (3)\t0.569 (4)\n"
+    "breast cancer wisconsin\t0.954 (4)\t0.971 (1)\t0.968 (2)\t0.967 (3)\n"
+    "cmc\t0.628 (4)\t0.661 (1)\t0.654 (3)\t0.657 (2)\n"
+    "ionosphere\t0.882 (4)\t0.888 (2)\t0.886 (3)\t0.898 (1)\n"
+    "iris\t0.936 (1)\t0.931 (2.5)\t0.916 (4)\t0.931 (2.5)\n"
+    "liver disorders\t0.661 (3)\t0.668 (2)\t0.609 (4)\t0.685 (1)\n"
+    "lung cancer\t0.583 (2.5)\t0.583 (2.5)\t0.563 (4)\t0.625 (1)\n"
+    "lymphography\t0.775 (4)\t0.838 (3)\t0.866 (2)\t0.875 (1)\n"
+    "mushroom\t1.000 (2.5)\t1.000 (2.5)\t1.000 (2.5)\t1.000 (2.5)\n"
+    "primary tumor\t0.940 (4)\t0.962 (2.5)\t0.965 (1)\t0.962 (2.5)\n"
+    "rheum\t0.619 (3)\t0.666 (2)\t0.614 (4)\t0.669 (1)\n"
+    "voting\t0.972 (4)\t0.981 (1)\t0.975 (2)\t0.975 (3)\n"
+    "wine\t0.957 (3)\t0.978 (1)\t0.946 (4)\t0.970 (2)\n"
+    "average rank\t3.143\t2.000\t2.893\t1.964\n"
+)
+
+# Seed 004 (004_1f3c22156dad8688.txt): the header as the brief spells it, then the six printed lines.
+WIDE_HEADER = "#data, learner, goal, train, test, repeats, bin, accuracy, pd, pf, precision"
+WIDE_SONAR = """\
+q2s/sonar,   bayes, Mine,   139,   69,       1,   1,    63.77, 61.29, 34.21,     59.38
+q2s/sonar,    oneR, Mine,   139,   69,       1,   1,    68.12, 61.90, 22.22,     81.25
+q2s/sonar,   bayes, Mine,   139,   69,       1,   2,    60.87, 73.08, 46.51,     48.72
+q2s/sonar,    oneR, Mine,   139,   69,       1,   2,    68.12, 68.89, 33.33,     79.49
+q2s/sonar,   bayes, Mine,   139,   69,       1,   3,    73.91, 86.67, 35.90,     65.00
+q2s/sonar,    oneR, Mine,   139,   69,       1,   3,    69.57, 72.09, 34.62,     77.50
+"""
+
+
+def c45_text() -> str:
+    """Seed 000's C4.5 table as long-format lines: ``<data set>,1,1,<learner>,accuracy,<printed value>``."""
+    header, *rows = C45_TABLE.splitlines()
+    learners = header.split("\t")[1:]
+    lines = []
+    for row in rows:
+        name, *cells = row.split("\t")
+        if name == "average rank":
+            continue
+        values = [re.fullmatch(r"(\d\.\d{3}) \([\d.]+\)", cell).group(1) for cell in cells]  # type: ignore[union-attr]
+        lines += [f"{name},1,1,{learner},accuracy,{value}" for learner, value in zip(learners, values, strict=True)]
+    return "\n".join(lines) + "\n"
+
+
+def wide_text() -> str:
+    """Seed 004's wide-format sonar example."""
+    return WIDE_HEADER + "\n" + WIDE_SONAR
+
+
+Dataset = tuple[np.ndarray, np.ndarray]
+
+
+def _sklearn(name: str) -> Callable[[], Dataset]:
+    def load() -> Dataset:
+        import sklearn.datasets
+
+        X, y = getattr(sklearn.datasets, f"load_{name}")(return_X_y=True)
+        return np.asarray(X, dtype=float), np.asarray(y)
+
+    return load
+
+
+def _breast_cancer() -> Dataset:
+    X, y = _sklearn("breast_cancer")()
+    return X, (y == 0).astype(int)  # 1 = malignant (scikit-learn codes malignant as 0): pd is "malignant found"
+
+
+def _diabetes_high() -> Dataset:
+    X, y = _sklearn("diabetes")()
+    return X, (y > np.median(y)).astype(int)  # derived: disease progression above the median
+
+
+def _statsmodels(
+    module: str, target: str, rule: Callable[[np.ndarray], np.ndarray] | None = None
+) -> Callable[[], Dataset]:
+    def load() -> Dataset:
+        import importlib
+
+        frame = importlib.import_module(f"statsmodels.datasets.{module}").load_pandas().data
+        y = frame[target].to_numpy()
+        return frame.drop(columns=[target]).to_numpy(dtype=float), (rule(y) if rule else y).astype(int)
+
+    return load
+
+
+def _star98_high() -> Dataset:
+    from statsmodels.datasets import star98
+
+    frame = star98.load_pandas().data
+    rate = frame["NABOVE"] / (frame["NABOVE"] + frame["NBELOW"])
+    X = frame.drop(columns=["NABOVE", "NBELOW"]).to_numpy(dtype=float)
+    return X, (rate > rate.median()).to_numpy().astype(int)  # derived: math pass rate above the median
+
+
+def _modechoice() -> Dataset:
+    from statsmodels.datasets import modechoice
+
+    long = modechoice.load_pandas().data  # 210 travellers x 4 modes (1 air, 2 train, 3 bus, 4 car)
+    wide = long.pivot(index="individual", columns="mode", values=["ttme", "invc", "invt", "gc"])
+    person = long.groupby("individual")[["hinc", "psize"]].first()
+    chosen = long[long["choice"] == 1].set_index("individual")["mode"]
+    X = np.hstack([wide.to_numpy(dtype=float), person.loc[wide.index].to_numpy(dtype=float)])
+    return X, chosen.loc[wide.index].to_numpy().astype(int)
+
+
+#: name -> loader; names are the logs' first field and file names.
+DATASETS: dict[str, Callable[[], Dataset]] = {
+    "iris": _sklearn("iris"),
+    "wine": _sklearn("wine"),
+    "breast_cancer": _breast_cancer,
+    "digits": _sklearn("digits"),
+    "diabetes_high": _diabetes_high,
+    "spector": _statsmodels("spector", "GRADE"),
+    "fair": _statsmodels("fair", "affairs", lambda a: a > 0),
+    "anes96": _statsmodels("anes96", "vote"),
+    "modechoice": _modechoice,
+    "star98_high": _star98_high,
+}
+
+
+def learners() -> dict[str, object]:
+    """The five scikit-learn learners; random ones get the runner's fold seed as ``random_state``."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeClassifier
+
+    return {
+        "GaussianNB": GaussianNB(),
+        "DecisionTree": DecisionTreeClassifier(),
+        "KNN": KNeighborsClassifier(n_neighbors=5),
+        "LogisticRegression": make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000)),
+        "RandomForest": RandomForestClassifier(n_estimators=10),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--resume", action="store_true", help="continue cv/ instead of regenerating it")
+    args = parser.parse_args(argv)
+    from stats.runner import run_cv
+
+    began = time.perf_counter()
+    for name, text in (("c45_demsar.dat", c45_text()), ("wide_sonar.dat", wide_text())):
+        path = HERE / name
+        same = path.exists() and path.read_bytes() == text.encode("utf-8")
+        path.write_bytes(text.encode("utf-8"))
+        print(f"{path.relative_to(HERE.parent)}: {text.count(chr(10))} lines{' (unchanged)' if same else ''}")
+    cv = HERE / "cv"
+    cv.mkdir(exist_ok=True)
+    if not args.resume:
+        for old in cv.glob("*.dat"):
+            old.unlink()
+    data = {name: load() for name, load in DATASETS.items()}
+    for name, (X, y) in data.items():
+        print(f"  {name}: {X.shape[0]} instances, {X.shape[1]} features, {len(np.unique(y))} classes")
+    try:
+        from tui.progress import rich_progress
+    except ImportError:  # rich missing: run without a bar
+        summary = run_cv(data, learners(), cv, repeats=REPEATS, folds=FOLDS, seed=SEED)
+    else:
+        with rich_progress() as progress:
+            summary = run_cv(data, learners(), cv, repeats=REPEATS, folds=FOLDS, seed=SEED, progress=progress)
+    size = sum(p.stat().st_size for p in cv.glob("*.dat"))
+    print(f"{cv.relative_to(HERE.parent)}/: {summary}; {len(data)} files, {size / 1024:.0f} KiB")
+    print(f"regenerated in {time.perf_counter() - began:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
