@@ -8,11 +8,15 @@ This package never imports textual or rich; it is usable on its own.
 """
 
 from stats.adjust import adjust, rom_coefficients
+from stats.aggregate import aggregate
 from stats.assumptions import levene, normality, parametric_safety, ttest_win_loss_tie
 from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_t
+from stats.completeness import Completeness, completeness, scores_table
 from stats.contrast import contrast_estimation
 from stats.critical import critical_difference, q_alpha
-from stats.logs import read_long_log, scores_table
+from stats.incremental import Aggregator
+from stats.logs import LogError, LogProblem, read_logs
+from stats.metrics import Confusion, confusion, evaluate
 from stats.multiple_sign import multiple_sign_test
 from stats.omnibus import (
     AlignedRanksResult,
@@ -34,10 +38,25 @@ from stats.posthoc import (
 )
 from stats.quartiles import quartile_chart, quartiles
 from stats.ranking import AverageRanks, average_ranks, ranks
+from stats.runner import RunSummary, run_cv
 from stats.two_sample import mann_whitney, sign_test, wilcoxon
 from stats.verdict import Verdict, verdict
+from stats.watch import LogWatcher, WatchUpdate
 
 __all__ = [
+    "Aggregator",
+    "Completeness",
+    "Confusion",
+    "LogError",
+    "LogProblem",
+    "LogWatcher",
+    "RunSummary",
+    "WatchUpdate",
+    "aggregate",
+    "completeness",
+    "confusion",
+    "evaluate",
+    "run_cv",
     "MAX_EXACT_K",
     "AlignedRanksResult",
     "AverageRanks",
@@ -68,7 +87,7 @@ __all__ = [
     "quartile_chart",
     "quartiles",
     "ranks",
-    "read_long_log",
+    "read_logs",
     "rom_coefficients",
     "scores_table",
     "shaffer_t",

@@ -62,6 +62,6 @@ def scmamp_pairs(frame: pd.DataFrame, obj: str) -> dict[tuple[str, str], float]:
 @pytest.fixture(scope="session")
 def c45() -> pd.DataFrame:
     """Seed 000's four C4.5 variants on 14 data sets, as printed (three decimals)."""
-    from stats import read_long_log, scores_table
+    from stats import read_logs, scores_table
 
-    return scores_table(read_long_log(SAMPLES / "c45_demsar.dat"), "accuracy")
+    return scores_table(read_logs(SAMPLES / "c45_demsar.dat"), "accuracy")

@@ -230,7 +230,7 @@ def test_values_round_trip_through_the_loader_and_names_are_quoted(tmp_path: Pat
     from sklearn.datasets import load_wine
     from sklearn.neighbors import KNeighborsClassifier
 
-    from stats import read_long_log
+    from stats import read_logs
     from stats.folds import fold_assignment
     from stats.metrics import evaluate
 
@@ -239,7 +239,7 @@ def test_values_round_trip_through_the_loader_and_names_are_quoted(tmp_path: Pat
     run_cv({name: (X, y)}, {learner: KNeighborsClassifier(1)}, tmp_path, repeats=2, folds=4, seed=3)
     path = tmp_path / f"{name}.dat"
     assert path.read_text().splitlines()[0].startswith('"wine, ""red""",1,1,"knn, k=1",pd,')
-    log = read_long_log(path)
+    log = read_logs(path)
     assert set(log["dataset"]) == {name} and set(log["learner"]) == {learner}
     assert list(log["criterion"][:5]) == ["pd", "pf", "precision", "accuracy", "runtime"]
     fold = fold_assignment(y, folds=4, seed=3, dataset=name, repeat=2)

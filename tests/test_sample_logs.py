@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from stats import read_long_log
+from stats import read_logs
 from tests.conftest import SAMPLES
 
 CV = SAMPLES / "cv"
@@ -41,7 +41,7 @@ def test_cv_logs_are_complete_5x5_runs(regenerate: ModuleType) -> None:
     assert sorted(p.stem for p in CV.glob("*.dat")) == sorted(regenerate.DATASETS)
     assert len(regenerate.DATASETS) >= 10
     for path in sorted(CV.glob("*.dat")):
-        log = read_long_log(path)
+        log = read_logs(path)
         assert set(log["dataset"]) == {path.stem}
         assert list(log["learner"].unique()) == list(regenerate.learners())
         assert sorted(log["repeat"].unique()) == [1, 2, 3, 4, 5] and sorted(log["fold"].unique()) == [1, 2, 3, 4, 5]
@@ -64,7 +64,7 @@ def test_cv_logs_are_reproducible(regenerate: ModuleType, tmp_path: Path, name: 
     )
 
     def scores(path: Path) -> pd.Series:
-        log = read_long_log(path)
+        log = read_logs(path)
         return log[log["criterion"] != "runtime"].set_index(["repeat", "fold", "learner", "criterion"])["value"]
 
     bundled, fresh = scores(CV / f"{name}.dat"), scores(tmp_path / f"{name}.dat")

@@ -1,4 +1,4 @@
-"""The ``rankboard`` command: parse arguments, then hand over to the report."""
+"""The ``rankboard`` command: parse arguments, then hand over to the report or the lint."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import sys
 from importlib.resources import files
 from pathlib import Path
 
-from stats import read_long_log
+import pandas as pd
+
+from stats import LogError, LogProblem, completeness, read_logs
 from tui.report import LOWER_IS_BETTER, text_report
 
 BUNDLED_EXAMPLE = "c45_demsar.dat"
@@ -23,15 +25,16 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rankboard",
         description="Which learner is best, and is it significant? Statistics for R x N "
         "cross-validation logs (dataset,repeat,fold,learner,criterion,value).",
+        epilog="PATHS may be files, directories (every *.dat below), globs, .gz files, or - for stdin.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     report = sub.add_parser(
         "report",
         help="print the rank table, omnibus tests, critical difference, verdict and control table",
-        description="Summarise one criterion of a long-format log. Without a path, the bundled "
-        "example (seed 000's four C4.5 variants on 14 data sets) is used.",
+        description="Summarise one criterion of the logs. Without a path, the bundled example "
+        "(seed 000's four C4.5 variants on 14 data sets) is used. Exits 1 when the logs have errors.",
     )
-    report.add_argument("path", nargs="?", help="a long-format .dat log (default: the bundled example)")
+    report.add_argument("paths", nargs="*", metavar="PATHS", help="logs (default: the bundled example)")
     report.add_argument("--criterion", "-c", help="criterion to analyse (default: the first in the log)")
     report.add_argument(
         "--direction",
@@ -46,25 +49,76 @@ def build_parser() -> argparse.ArgumentParser:
         default="friedman",
         help="ranks behind the control table's z statistics (default friedman)",
     )
+    check = sub.add_parser(
+        "check",
+        help="lint logs: every problem as file:line: reason, then a summary; exit 1 on any error",
+        description="Read the logs, print each problem found as file:line: reason (warnings say so), "
+        "then a summary: lines, data sets, learners, criteria, repeats x folds per data set and "
+        "learner, and the incomplete cells. Exits 1 when there is an error, 0 otherwise.",
+    )
+    check.add_argument("paths", nargs="+", metavar="PATHS", help="logs to check")
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    path = Path(args.path) if args.path else bundled_example()
+def format_problem(problem: LogProblem) -> str:
+    """``file:line: reason`` for an error, ``file:line: warning: reason`` for a warning."""
+    if problem.severity == "error":
+        return str(problem)
+    where = f"{problem.file}:{problem.line}" if problem.line is not None else problem.file
+    return f"{where}: warning: {problem.reason}"
+
+
+def _load(paths: list[str]) -> tuple[pd.DataFrame, list[LogProblem]]:
+    log = read_logs(*paths, on_error="skip")
+    return log, list(log.attrs.get("problems", []))
+
+
+def run_check(paths: list[str]) -> int:
+    log, problems = _load(paths)
+    for problem in problems:
+        print(format_problem(problem))
+    errors = sum(p.severity == "error" for p in problems)
+    warnings = len(problems) - errors
+    if problems:
+        print()
+    print(f"{len(log.attrs.get('files', []))} file(s), {errors} error(s), {warnings} warning(s)")
+    if len(log):
+        print(completeness(log).summary())
+    return 1 if errors else 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    paths = args.paths or [str(bundled_example())]
+    log, problems = _load(paths)
+    for problem in problems:
+        print(format_problem(problem), file=sys.stderr)
+    if any(p.severity == "error" for p in problems):
+        print("rankboard: the logs have errors (see above); fix them or run `rankboard check`", file=sys.stderr)
+        return 1
     try:
-        log = read_long_log(path)
         text = text_report(
             log,
-            source=str(path),
+            source=", ".join(paths),
             criterion=args.criterion,
             direction=args.direction,
             control=args.control,
             alpha=args.alpha,
             test=args.test,
         )
-    except (OSError, ValueError) as exc:
+    except ValueError as exc:
         print(f"rankboard: {exc}", file=sys.stderr)
-        return 2 if isinstance(exc, ValueError) and not str(exc).startswith(str(path)) else 1
+        return 2
     sys.stdout.write(text)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return run_check(args.paths) if args.command == "check" else run_report(args)
+    except LogError as exc:  # pragma: no cover - on_error="skip" reports instead of raising
+        print(f"rankboard: {exc}", file=sys.stderr)
+        return 1
+    except (OSError, ValueError) as exc:
+        print(f"rankboard: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, ValueError) else 1

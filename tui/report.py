@@ -40,8 +40,12 @@ def text_report(
     alpha: float = 0.05,
     test: str = "friedman",
 ) -> str:
+    if log.empty:
+        raise ValueError("the logs hold no results")
     criterion = criterion or str(log["criterion"].iloc[0])
     scores = stats.scores_table(log, criterion)
+    if len(scores) < 2:
+        raise ValueError(f"{len(scores)} complete data set(s) for {criterion!r}: the tests need at least 2")
     higher = default_higher_is_better(criterion) if direction is None else direction == "higher"
     ranks = stats.ranks(scores, higher_is_better=higher)
     fr = stats.friedman(scores, higher_is_better=higher)
@@ -56,6 +60,7 @@ def text_report(
         f"{n} data sets x {k} learners, median over repeats and folds",
         "",
         *_rank_table(scores, ranks, avg),
+        *[f"left out: {name} ({why})" for name, why in scores.attrs.get("excluded", {}).items()],
         "",
         "verdict: " + str(stats.verdict(scores, alpha=alpha, higher_is_better=higher)),
         "",

@@ -1,0 +1,235 @@
+"""Per-cell summaries of a cross-validation log, computed at once or kept up to date.
+
+A log (what ``stats.read_logs`` returns) has one row per result: ``dataset``,
+``repeat``, ``fold``, ``learner``, ``criterion`` (labels, ideally categorical)
+and ``value``. A *cell* is one (criterion, dataset, learner); its R x N results
+are summarised by count, min, q1, median, q3, max, mean and sd.
+
+How it is fast (5,000,000 rows, 50,000 cells: ~0.15 s): cells are numbered from
+the categorical codes; rows are grouped by a radix argsort of the cell numbers
+(numpy's stable sort of 8- or 16-bit integers, one pass per 16 bits); cells of
+similar size (counts within a factor of 2) are padded into one 2-D block sorted
+along its rows, and quartiles are gathered by index arithmetic. No Python loop
+runs per cell, and padding never more than doubles a block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+import numpy as np
+import pandas as pd
+
+#: Index levels of an aggregate, in order.
+KEYS = ("criterion", "dataset", "learner")
+#: Columns of an aggregate, in order.
+COLUMNS = ("count", "min", "q1", "median", "q3", "max", "mean", "sd")
+_BITS = 21  # bits per label code in a packed cell key
+_CHUNK = 1 << 20  # elements per chunk of temporary arrays
+
+
+def _check_log(log: pd.DataFrame, need: tuple[str, ...] = ("value",)) -> np.ndarray:
+    """Return the values of ``log`` (finite float64) after checking its columns."""
+    if not isinstance(log, pd.DataFrame):
+        raise TypeError(f"log must be a pandas DataFrame, got {type(log).__name__}")
+    missing = [c for c in (*KEYS, *need) if c not in log.columns]
+    if missing:
+        raise ValueError(
+            f"log lacks column(s) {', '.join(missing)}; a log has dataset, repeat, fold, learner, criterion, value"
+        )
+    values = log["value"].to_numpy(dtype=np.float64)
+    if not np.isfinite(values).all():
+        raise ValueError("log values must be finite; column 'value' holds NaN or infinity")
+    return values
+
+
+def _codes(column: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """Integer codes and labels: a categorical's own, else in order of first appearance."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes, labels = column.cat.codes.to_numpy(), column.cat.categories
+    else:
+        codes, labels = pd.factorize(column)
+    if codes.size and codes.min() < 0:
+        raise ValueError(f"column {column.name!r} has missing labels")
+    return codes, pd.Index(labels)
+
+
+def _bincount(x: np.ndarray, n: int) -> np.ndarray:
+    """``np.bincount`` in chunks (it would copy a whole int32 ``x`` to int64)."""
+    out = np.zeros(n, np.int64)
+    for s in range(0, x.size, _CHUNK):
+        out += np.bincount(x[s : s + _CHUNK], minlength=n)
+    return out
+
+
+def _cells(log: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[pd.Index]]:
+    """Cell number of each row, rows per cell, (G, 3) label codes of the cells, the three label indexes.
+
+    Cells are numbered in the order of their (criterion, dataset, learner) codes.
+    """
+    codes, levels = zip(*(_codes(log[k]) for k in KEYS), strict=True)
+    s1, s2 = max(len(levels[1]), 1), max(len(levels[2]), 1)
+    space = max(len(levels[0]), 1) * s1 * s2
+    key = codes[0].astype(np.int32 if space < 2**31 else np.int64)
+    key *= s1
+    key += codes[1]
+    key *= s2
+    key += codes[2]
+    if space <= max(4 * key.size, 1 << 22):  # dense key space: count, no sort
+        counts = _bincount(key, space)
+        cells = np.flatnonzero(counts)
+        counts = counts[cells]
+        dense = np.zeros(space, _narrow(cells.size))  # observed cells numbered 0, 1, ...
+        dense[cells] = np.arange(cells.size)
+        cell = dense[key]
+    else:
+        cells, cell, counts = np.unique(key, return_inverse=True, return_counts=True)
+        cell = cell.astype(_narrow(cells.size))
+    codes3 = np.column_stack((cells // (s1 * s2), cells // s2 % s1, cells % s2)).astype(np.int64)
+    return cell, counts, codes3, list(levels)
+
+
+def _narrow(n_cells: int) -> type[np.integer]:
+    """Smallest integer type for cell numbers below ``n_cells`` (8 and 16 bits radix-sort)."""
+    return np.uint8 if n_cells <= 1 << 8 else np.uint16 if n_cells <= 1 << 16 else np.int32
+
+
+def _order(cell: np.ndarray, n_cells: int) -> np.ndarray:
+    """Stable permutation that groups equal cell numbers: LSD radix sort, 16 bits a pass."""
+    cell = cell.astype(_narrow(n_cells), copy=False)
+    if n_cells <= 1 << 16:
+        return np.argsort(cell, kind="stable")  # numpy radix-sorts 8- and 16-bit integers
+    order = np.argsort((cell & 0xFFFF).astype(np.uint16), kind="stable")
+    return order[np.argsort((cell[order] >> 16).astype(np.uint16), kind="stable")]
+
+
+def _gather(values: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """``values[order]`` written over ``order``'s own memory (int64 -> float64), a chunk at a time."""
+    out = order.view(np.float64)
+    for s in range(0, order.size, _CHUNK):
+        out[s : s + _CHUNK] = values[order[s : s + _CHUNK]]
+    return out
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Concatenation of ``arange(s, s + n)`` over the pairs of ``starts`` and ``lengths``."""
+    ends = np.cumsum(lengths)
+    return np.repeat(starts - ends + lengths, lengths) + np.arange(int(ends[-1]) if ends.size else 0)
+
+
+def _lerp(flat: np.ndarray, base: np.ndarray, counts: np.ndarray, q: float) -> np.ndarray:
+    """numpy's "linear" quantile (Hyndman & Fan type 7) of each sorted row, bit for bit.
+
+    Virtual index h = n q + (1 - q) - 1 = (n - 1) q, as numpy computes it; then
+    numpy's ``_lerp``: a + (b - a) g for g < 0.5, else b - (b - a)(1 - g).
+    """
+    h = counts * q + (1 - q) - 1
+    below = np.floor(h)
+    gamma = h - below
+    lo = below.astype(np.int64)
+    a, b = flat[base + lo], flat[base + np.minimum(lo + 1, counts - 1)]
+    diff = b - a
+    out = a + diff * gamma
+    np.subtract(b, diff * (1 - gamma), out=out, where=gamma >= 0.5)
+    return out
+
+
+def _block(values: np.ndarray, counts: np.ndarray, out: np.ndarray, where: np.ndarray | slice) -> None:
+    """Summarise cells of similar size: pad into a (g, max count) block and sort each row."""
+    g, m = counts.size, int(counts.max())
+    full = None if g * m == values.size else np.arange(m) < counts[:, None]
+    if full is None:  # every cell the same size: a reshape, no padding
+        block = values.reshape(g, m)
+    else:  # row-major boolean assignment puts each cell's values first in its row
+        block = np.zeros((g, m))
+        block[full] = values
+    mean = block.sum(axis=1) / counts  # the padding zeros add nothing
+    ss = np.empty(g)
+    step = max(1, _CHUNK // m)
+    for s in range(0, g, step):  # sum of squared deviations, a chunk of rows at a time
+        dev = block[s : s + step] - mean[s : s + step, None]
+        if full is not None:
+            dev *= full[s : s + step]
+        ss[s : s + step] = np.einsum("ij,ij->i", dev, dev)
+    sd = np.sqrt(np.divide(ss, counts - 1, out=np.zeros(g), where=counts > 1))
+    if full is not None:
+        block[~full] = np.inf  # sorts after every finite value
+    block.sort(axis=1)
+    flat, base = block.ravel(), np.arange(g, dtype=np.int64) * m
+    out[:, where] = (
+        block[:, 0],
+        *(_lerp(flat, base, counts, q) for q in (0.25, 0.5, 0.75)),
+        flat[base + counts - 1],
+        mean,
+        sd,
+    )
+
+
+def _summarise(grouped: np.ndarray, counts: np.ndarray, *, overwrite: bool = False) -> np.ndarray:
+    """Rows min, q1, median, q3, max, mean, sd (shape (7, G)) of cells stored one after another.
+
+    ``grouped`` holds the values of cell 0, then of cell 1, ... (``counts`` of
+    each, all > 0). Cells are padded by size class (counts in [2^(e-1), 2^e)):
+    one block per class, so padding wastes less than half of any block.
+    """
+    out = np.empty((7, counts.size))
+    size_class = np.frexp(counts)[1]
+    classes = np.unique(size_class)
+    if classes.size == 1:
+        _block(grouped if overwrite else grouped.copy(), counts, out, slice(None))
+        return out
+    for e in classes:  # at most ~30 size classes, never one iteration per cell
+        member = size_class == e
+        _block(grouped[np.repeat(member, counts)], counts[member], out, np.flatnonzero(member))
+    return out
+
+
+def _index(levels: Sequence[pd.Index], codes: Sequence[np.ndarray], names: Sequence[str]) -> pd.MultiIndex:
+    """A MultiIndex straight from label codes (no validation, labels not copied)."""
+    return pd.MultiIndex(levels=cast(Any, levels), codes=cast(Any, codes), names=list(names), verify_integrity=False)
+
+
+def _frame(stats: np.ndarray, counts: np.ndarray, codes3: np.ndarray, levels: list[pd.Index]) -> pd.DataFrame:
+    index = _index(levels, list(codes3.T), KEYS)
+    return pd.DataFrame({"count": counts.astype(np.int64), **dict(zip(COLUMNS[1:], stats, strict=True))}, index)
+
+
+def aggregate(log: pd.DataFrame) -> pd.DataFrame:
+    """Summarise each (criterion, dataset, learner) cell of a log.
+
+    Parameters
+    ----------
+    log : DataFrame
+        Columns ``dataset``, ``learner``, ``criterion`` (categorical or labels)
+        and ``value`` (finite floats); other columns are ignored. Every row is
+        one result (duplicate keys already resolved).
+
+    Returns
+    -------
+    DataFrame
+        Indexed by (criterion, dataset, learner), observed cells only, in the
+        order of the labels' codes (category order, or first appearance for
+        non-categorical columns); columns ``count``, ``min``, ``q1``,
+        ``median``, ``q3``, ``max``, ``mean``, ``sd``.
+
+    Notes
+    -----
+    Quartiles equal ``np.percentile(values, [25, 50, 75])`` (method "linear",
+    Hyndman & Fan type 7), as in :func:`stats.quartiles`. ``sd`` has ddof = 1
+    and is 0.0 for a cell with a single value.
+
+    Examples
+    --------
+    >>> log = pd.DataFrame({"dataset": "iris", "repeat": 1, "fold": [1, 2, 3, 4, 5],
+    ...                     "learner": "nb", "criterion": "pd", "value": [1.0, 2, 3, 4, 5]})
+    >>> aggregate(log).iloc[0].round(3).tolist()
+    [5.0, 1.0, 2.0, 3.0, 4.0, 5.0, 3.0, 1.581]
+    """
+    values = _check_log(log)
+    cell, counts, codes3, levels = _cells(log)
+    order = _order(cell, len(codes3))
+    del cell
+    grouped = _gather(values, order)
+    del order
+    return _frame(_summarise(grouped, counts, overwrite=True), counts, codes3, levels)

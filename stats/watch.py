@@ -1,0 +1,327 @@
+"""Follow logs that are still being written: each poll reads only what was appended.
+
+Polling only (``os.stat`` per file); no inotify, no textual, no rich.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from stats.logformat import LogError, LogProblem, LogSpec
+from stats.logframe import KEY, Columns, Labels, duplicate_pairs, duplicate_problems
+from stats.logparse import Part
+from stats.logread import WORKERS, Source, expand, read_source
+from stats.logs import OnError, to_frame
+
+
+@dataclass(frozen=True)
+class WatchUpdate:
+    """What one :meth:`LogWatcher.poll` found.
+
+    Attributes
+    ----------
+    rows : pandas.DataFrame
+        The new rows, in the schema of :func:`stats.read_logs` plus ``file`` (category: the file
+        the row came from) and ``line`` (int64), duplicates among them resolved.
+    problems : list of LogProblem
+        New problems (errors, warnings), in file and line order.
+    added : list of str
+        Files seen for the first time.
+    reloaded : list of str
+        Files that shrank or were replaced (another inode): read again from the start. Drop your
+        earlier rows of these files; ``rows`` holds their rows now.
+    removed : list of str
+        Files that disappeared: drop your rows of these files.
+    superseded : list of (str, int)
+        ``(file, line)`` of earlier rows that a new row replaces (same dataset, repeat, fold,
+        learner and criterion: the later line wins). Drop them.
+    """
+
+    rows: pd.DataFrame
+    problems: list[LogProblem] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    reloaded: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    superseded: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        """Whether anything (rows, problems, files) changed."""
+        return bool(len(self.rows) or self.problems or self.added or self.reloaded or self.removed or self.superseded)
+
+
+@dataclass
+class _File:
+    """What the watcher knows of one file: identity, bytes read (complete lines), next line."""
+
+    index: int
+    identity: tuple[int, int, int]  # device, inode, and mtime for gzip files (read whole)
+    offset: int = 0
+    next_line: int = 1
+    spec: LogSpec | None = None
+    seen: bytes = b""  # the bytes just before ``offset``: a rewrite in place changes them
+    mtime: int = 0
+
+
+class LogWatcher:
+    """Follow growing logs: files, directories (new ``*.dat`` files are picked up) and globs.
+
+    Parameters
+    ----------
+    paths : str, path-like, or a sequence of them
+        As for :func:`stats.read_logs`, except ``-`` (standard input cannot be watched).
+    on_error : {"skip", "raise"}
+        ``"raise"`` raises :class:`LogError` for the first error of a poll, after the poll's
+        rows were taken in (so the next poll goes on from there).
+
+    Notes
+    -----
+    Each :meth:`poll` stats every file. A file that grew is read from where the last poll
+    stopped: only the appended bytes are parsed, and line numbers go on from there. A last line
+    without its newline is left for the next poll (it is being written; it is not reported as
+    torn). A file that shrank or whose inode changed (truncated, or replaced by a rename) is read
+    again whole and listed in ``reloaded``; its earlier rows are void (so is a file rewritten in
+    place, found by the 64 bytes before where the last poll stopped). A gzip file is read whole
+    whenever it changes. Duplicates are resolved as :func:`stats.read_logs` does, across polls
+    too: the row read later wins and the earlier is listed in ``superseded``. An empty file is
+    not a problem here (a run has just started). :meth:`frame` is the current state: every
+    valid row, duplicates resolved.
+
+    Each poll that brings new rows costs time in proportion to all the rows held (duplicates
+    are checked against them); a poll that finds nothing new costs one ``stat`` per file (and a
+    64-byte read when a file's modification time changed).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> log = folder / "iris.dat"
+    >>> _ = log.write_text("iris,1,1,nb,accuracy,0.9\\niris,1,1,tree,acc")
+    >>> watcher = LogWatcher(folder)
+    >>> update = watcher.poll()
+    >>> len(update.rows), update.added == [str(log)]
+    (1, True)
+    >>> with log.open("a") as f:
+    ...     _ = f.write("uracy,0.8\\n")
+    >>> update = watcher.poll()
+    >>> update.rows[["learner", "value", "line"]].to_dict("records")
+    [{'learner': 'tree', 'value': 0.8, 'line': 2}]
+    """
+
+    def __init__(self, paths: Any, *, on_error: OnError = "skip") -> None:
+        if on_error not in ("raise", "skip"):
+            raise ValueError(f"on_error must be 'raise' or 'skip', got {on_error!r}")
+        self.paths = tuple(paths) if isinstance(paths, (list, tuple)) else (paths,)
+        if any(os.fspath(p) == "-" for p in self.paths):
+            raise ValueError("standard input ('-') cannot be watched")
+        self.on_error = on_error
+        self.labels = Labels()
+        self._files: dict[str, _File] = {}
+        self._names: list[str] = []  # file index -> name; a name keeps its index
+        self._index: dict[str, int] = {}
+        self._batches: list[dict[str, np.ndarray]] = []  # current rows, with "file" and "line"
+        self._reported: set[str] = set()  # path-level problems already reported
+
+    def poll(self) -> WatchUpdate:
+        """Read what changed since the last poll (the first poll reads everything)."""
+        sources, path_problems = expand(self.paths)
+        problems = [p for p in path_problems if str(p) not in self._reported]
+        self._reported = {str(p) for p in path_problems}
+        current = {s.name for s in sources}
+        removed = [name for name in self._files if name not in current]
+        for name in removed:
+            self._drop(self._files.pop(name).index)
+        added: list[str] = []
+        reloaded: list[str] = []
+        table = Columns(self.labels)
+        for source in sources:
+            problems.extend(self._poll_file(source, table, added, reloaded))
+        new, superseded, duplicates = self._resolve(self._new_rows(table))
+        problems = _ordered(problems + duplicates, self._names)
+        update = WatchUpdate(self._frame([new]), problems, added, reloaded, removed, superseded)
+        errors = [p for p in problems if p.severity == "error"]
+        if self.on_error == "raise" and errors:
+            raise LogError(errors[0])
+        return update
+
+    def frame(self) -> pd.DataFrame:
+        """Every current row (duplicates resolved, reloaded files replaced), with file and line."""
+        return self._frame(self._batches)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def _poll_file(self, source: Source, table: Columns, added: list[str], reloaded: list[str]) -> list[LogProblem]:
+        path = Path(source.name)
+        try:
+            st = os.stat(path)
+            gz = _is_gzip(path)
+        except OSError as exc:
+            return [LogProblem(source.name, None, (exc.strerror or str(exc)).lower())]
+        identity = (st.st_dev, st.st_ino, st.st_mtime_ns if gz else 0)
+        state = self._files.get(source.name)
+        if state is None:
+            added.append(source.name)
+        elif st.st_size == state.offset and st.st_mtime_ns == state.mtime and state.identity == identity:
+            return []
+        elif state.identity != identity or st.st_size < state.offset or _tail(path, state.offset) != state.seen:
+            reloaded.append(source.name)  # replaced (another inode), truncated, or rewritten in place
+            self._drop(state.index)
+            state = None
+        if state is None:
+            if source.name not in self._index:
+                self._index[source.name] = len(self._names)
+                self._names.append(source.name)
+            state = self._files[source.name] = _File(self._index[source.name], identity)
+        index = state.index
+
+        def sink(first_line: int, spec: LogSpec, part: Part) -> None:
+            table.add(index, first_line, spec, part)
+
+        stop = st.st_size if gz else _last_newline(path, state.offset, st.st_size)
+        with ExitStack() as stack:
+            stream = None if gz else stack.enter_context(_Window(path, state.offset, stop))
+            pool = stack.enter_context(ThreadPoolExecutor(WORKERS)) if WORKERS > 1 else None
+            got = read_source(
+                source,
+                sink,
+                pool=pool,
+                stop_at_error=False,
+                spec=state.spec,
+                first_line=state.next_line,
+                final=False,
+                stream=stream,
+                size=stop - state.offset,
+            )
+        state.spec, state.next_line, state.offset = got.spec, got.next_line, stop
+        state.seen, state.mtime = (b"" if gz else _tail(path, stop)), st.st_mtime_ns
+        return got.problems
+
+    @staticmethod
+    def _new_rows(table: Columns) -> dict[str, np.ndarray]:
+        columns = dict(table.finish())
+        columns["file"], columns["line"] = table.locate(np.arange(table.size))
+        return columns
+
+    # -- state ---------------------------------------------------------------------------------
+
+    def _drop(self, index: int) -> None:
+        """Forget the rows of one file."""
+        self._batches = [{k: v[b["file"] != index] for k, v in b.items()} for b in self._batches]
+
+    def _resolve(
+        self, new: dict[str, np.ndarray]
+    ) -> tuple[dict[str, np.ndarray], list[tuple[str, int]], list[LogProblem]]:
+        """Resolve duplicates of the new rows, among them and against the rows held; keep the result.
+
+        Returns the new rows left, the (file, line) of held rows they replace, and the warnings.
+        """
+        if not len(new["file"]):
+            return new, [], []
+        batches = [*self._batches, new]
+        keys = {k: np.concatenate([_widen(b, k) for b in batches]) for k in (*KEY, "file", "line")}
+        earlier, later = duplicate_pairs(keys)
+        superseded: list[tuple[str, int]] = []
+        problems: list[LogProblem] = []
+        if len(later):
+
+            def locate(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                return keys["file"][rows], keys["line"][rows]
+
+            problems = duplicate_problems(self.labels, keys, earlier, later, locate, self._names)
+            held = len(keys["file"]) - len(new["file"])
+            files, lines = locate(earlier[earlier < held])
+            superseded = [(self._names[f], n) for f, n in zip(files.tolist(), lines.tolist())]
+            keep = np.ones(len(keys["file"]), bool)
+            keep[earlier] = False
+            bounds = np.cumsum([0] + [len(b["file"]) for b in batches]).tolist()
+            batches = [{k: v[keep[a:b]] for k, v in batch.items()} for batch, a, b in zip(batches, bounds, bounds[1:])]
+        self._batches = [b for b in batches if len(b["file"])]
+        return batches[-1], superseded, problems
+
+    def _frame(self, batches: list[dict[str, np.ndarray]]) -> pd.DataFrame:
+        wide = any("goal" in b for b in self._batches + batches)
+        names = [*KEY, "value", *(_WIDE if wide else ()), "file", "line"]
+        columns = {
+            k: np.concatenate([_widen(b, k) for b in batches] or [np.empty(0, _EMPTY.get(k, np.int64))]) for k in names
+        }
+        frame = to_frame(self.labels, {k: v for k, v in columns.items() if k not in ("file", "line")})
+        frame["file"] = pd.Categorical.from_codes(columns["file"], categories=pd.Index(self._names, dtype="str"))
+        frame["line"] = columns["line"].astype(np.int64)
+        return frame
+
+
+_WIDE = ("goal", "train", "train_na", "test", "test_na")
+_EMPTY = {"value": np.float64, "train_na": np.bool_, "test_na": np.bool_}
+_MISSING = {"goal": -1, "train_na": True, "test_na": True}
+
+
+def _widen(batch: dict[str, np.ndarray], key: str) -> np.ndarray:
+    """A batch's column; a long-only batch gets the wide metadata columns as missing."""
+    if key in batch:
+        return batch[key]
+    n = len(batch["file"])
+    return np.full(n, _MISSING.get(key, 0), np.bool_ if key.endswith("_na") else np.int64)
+
+
+def _ordered(problems: list[LogProblem], names: list[str]) -> list[LogProblem]:
+    rank = {name: i for i, name in enumerate(names)}
+    return sorted(problems, key=lambda p: (rank.get(p.file, -1), p.line or 0))
+
+
+def _is_gzip(path: Path) -> bool:
+    with open(path, "rb") as f:
+        return f.read(2) == b"\x1f\x8b"
+
+
+def _tail(path: Path, offset: int, size: int = 64) -> bytes:
+    """The ``size`` bytes before ``offset`` (fewer near the start)."""
+    with open(path, "rb") as f:
+        f.seek(max(0, offset - size))
+        return f.read(min(offset, size))
+
+
+def _last_newline(path: Path, start: int, stop: int) -> int:
+    """Position after the last newline in ``[start, stop)`` of the file (``start`` if none)."""
+    with open(path, "rb") as f:
+        end = stop
+        while end > start:
+            begin = max(start, end - (1 << 16))
+            f.seek(begin)
+            chunk = f.read(end - begin)
+            cut = chunk.rfind(b"\n")
+            if cut >= 0:
+                return begin + cut + 1
+            end = begin
+    return start
+
+
+class _Window(io.RawIOBase):
+    """Bytes ``[start, stop)`` of a file, as a stream (complete lines only: ``stop`` follows a newline)."""
+
+    def __init__(self, path: Path, start: int, stop: int) -> None:
+        super().__init__()
+        self.file = open(path, "rb")  # noqa: SIM115 - closed with the stream
+        self.file.seek(start)
+        self.stop, self.left = stop, stop - start
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer)[: self.left]
+        n = self.file.readinto(view) or 0
+        self.left -= n
+        return n
+
+    def close(self) -> None:
+        self.file.close()
+        super().close()

@@ -1,0 +1,232 @@
+"""stats.watch.LogWatcher on real files: appends split mid-line, truncation, replacement, new files."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stats.logs import LogError, read_logs
+from stats.watch import LogWatcher
+
+LONG = ["dataset", "repeat", "fold", "learner", "criterion", "value"]
+
+
+def append(path: Path, text: str | bytes) -> None:
+    with path.open("ab") as f:
+        f.write(text.encode() if isinstance(text, str) else text)
+
+
+def rows(frame: pd.DataFrame, *extra: str) -> list[tuple]:
+    return [tuple(r) for r in frame[[*LONG, *extra]].astype(object).itertuples(index=False)]
+
+
+def test_appends_split_mid_line_are_read_once_with_their_line_numbers(tmp_path: Path) -> None:
+    log = tmp_path / "iris.dat"
+    log.write_text("iris,1,1,nb,acc,0.9\niris,1,1,tree,acc,0.")
+    watcher = LogWatcher(log)
+    first = watcher.poll()
+    assert first.added == [str(log)] and first.problems == []  # the partial line waits: not torn
+    assert rows(first.rows, "line") == [("iris", 1, 1, "nb", "acc", 0.9, 1)]
+    append(log, "8")
+    assert not watcher.poll().changed  # still no newline
+    append(log, "\niris,1,2,nb,acc,zz\niris,1,2,tree,acc,0.7\niris,1,3")
+    second = watcher.poll()
+    assert rows(second.rows, "line") == [("iris", 1, 1, "tree", "acc", 0.8, 2), ("iris", 1, 2, "tree", "acc", 0.7, 4)]
+    assert [str(p) for p in second.problems] == [f"{log}:3: value 'zz' is not a number"]
+    append(log, ",nb,acc,0.6\n")
+    third = watcher.poll()
+    assert rows(third.rows, "line") == [("iris", 1, 3, "nb", "acc", 0.6, 5)]
+    assert list(third.rows["file"]) == [str(log)]
+    assert rows(watcher.frame(), "line") == rows(read_logs(log, on_error="skip").assign(line=[1, 2, 4, 5]), "line")
+
+
+def test_only_the_appended_bytes_are_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import stats.logread
+
+    log = tmp_path / "d.dat"
+    log.write_text("".join(f"iris,1,{n},nb,acc,0.5\n" for n in range(1, 1001)))
+    watcher = LogWatcher(log)
+    assert len(watcher.poll().rows) == 1000
+    seen: list[int] = []
+    original = stats.logread.parse_block
+    monkeypatch.setattr(
+        stats.logread, "parse_block", lambda d, s, e, spec: seen.append(e - s) or original(d, s, e, spec)
+    )
+    append(log, "iris,2,1,nb,acc,0.5\n")
+    assert rows(watcher.poll().rows, "line") == [("iris", 2, 1, "nb", "acc", 0.5, 1001)]
+    assert seen == [len("iris,2,1,nb,acc,0.5\n")]
+
+
+def test_truncated_file_is_read_again_whole(tmp_path: Path) -> None:
+    log = tmp_path / "d.dat"
+    log.write_text("iris,1,1,nb,acc,0.9\niris,1,2,nb,acc,0.8\n")
+    watcher = LogWatcher(tmp_path)
+    watcher.poll()
+    log.write_text("wine,1,1,nb,acc,0.1\n")  # a new run: shorter than what was read
+    update = watcher.poll()
+    assert update.reloaded == [str(log)] and update.added == []
+    assert rows(update.rows, "line") == [("wine", 1, 1, "nb", "acc", 0.1, 1)]
+    assert rows(watcher.frame()) == [("wine", 1, 1, "nb", "acc", 0.1)]
+
+
+def test_file_replaced_by_rename_is_read_again_whole(tmp_path: Path) -> None:
+    log = tmp_path / "d.dat"
+    log.write_text("iris,1,1,nb,acc,0.9\n")
+    watcher = LogWatcher(log)
+    watcher.poll()
+    fresh = tmp_path / "d.dat.tmp"
+    fresh.write_text("iris,1,1,nb,acc,0.5\niris,1,2,nb,acc,0.6\niris,1,3,nb,acc,0.7\n")
+    os.replace(fresh, log)
+    update = watcher.poll()
+    assert update.reloaded == [str(log)] and update.superseded == [] and update.problems == []
+    assert [r[-1] for r in rows(watcher.frame())] == [0.5, 0.6, 0.7]
+
+
+def test_file_rewritten_in_place_and_longer_is_read_again(tmp_path: Path) -> None:
+    log = tmp_path / "d.dat"
+    log.write_text("iris,1,1,nb,acc,0.9\n")
+    watcher = LogWatcher(log)
+    watcher.poll()
+    with log.open("r+") as f:  # same inode, grown, but the first line changed
+        f.write("wine,1,1,nb,acc,0.1\nwine,1,2,nb,acc,0.2\n")
+    update = watcher.poll()
+    assert update.reloaded == [str(log)]
+    assert [r[0] for r in rows(watcher.frame())] == ["wine", "wine"]
+
+
+def test_new_and_removed_files_under_a_directory(tmp_path: Path) -> None:
+    (tmp_path / "a.dat").write_text("a,1,1,nb,acc,0.9\n")
+    watcher = LogWatcher([tmp_path])
+    assert watcher.poll().added == [str(tmp_path / "a.dat")]
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "b.dat").write_text("b,1,1,nb,acc,0.8\n")
+    (tmp_path / "runs" / "notes.txt").write_text("not a log\n")
+    update = watcher.poll()
+    assert update.added == [str(tmp_path / "runs" / "b.dat")]
+    assert rows(update.rows, "file") == [("b", 1, 1, "nb", "acc", 0.8, str(tmp_path / "runs" / "b.dat"))]
+    (tmp_path / "a.dat").unlink()
+    update = watcher.poll()
+    assert update.removed == [str(tmp_path / "a.dat")]
+    assert [r[0] for r in rows(watcher.frame())] == ["b"]
+
+
+def test_duplicates_across_polls_later_wins(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.dat", tmp_path / "b.dat"
+    a.write_text("iris,1,1,nb,acc,0.1\niris,1,2,nb,acc,0.2\n")
+    watcher = LogWatcher(tmp_path)
+    watcher.poll()
+    append(a, "iris,1,1,nb,acc,0.3\n")
+    b.write_text("iris,1,2,nb,acc,0.4\n")
+    update = watcher.poll()
+    assert update.superseded == [(str(a), 1), (str(a), 2)]
+    assert [str(p) for p in update.problems] == [
+        f"{a}:3: duplicate of line 1 (iris, repeat 1, fold 1, nb, acc): the later line wins",
+        f"{b}:1: duplicate of {a}:2 (iris, repeat 1, fold 2, nb, acc): the later line wins",
+    ]
+    assert all(p.severity == "warning" for p in update.problems)
+    assert rows(watcher.frame(), "line") == [("iris", 1, 1, "nb", "acc", 0.3, 3), ("iris", 1, 2, "nb", "acc", 0.4, 1)]
+
+
+def test_wide_log_appended(tmp_path: Path) -> None:
+    log = tmp_path / "w.dat"
+    log.write_text("\n#data, learner, repeats, bin, pd, pf\nsonar, nb, 1, 1, 0.5, 0.1\n")
+    watcher = LogWatcher(log)
+    assert [r[4:] for r in rows(watcher.poll().rows, "line")] == [("pd", 0.5, 3), ("pf", 0.1, 3)]
+    append(log, "sonar, nb, 1, 2, 0.6, 0.2\n")
+    update = watcher.poll()
+    assert [r[2:] for r in rows(update.rows, "line")] == [(2, "nb", "pd", 0.6, 4), (2, "nb", "pf", 0.2, 4)]
+    assert update.rows["goal"].isna().all()
+
+
+def test_blank_start_then_results(tmp_path: Path) -> None:
+    log = tmp_path / "d.dat"
+    log.write_text("\n\n")
+    watcher = LogWatcher(log)
+    first = watcher.poll()
+    assert len(first.rows) == 0 and first.problems == []  # an empty log is not a problem while watching
+    append(log, "iris,1,1,nb,acc,0.9\n")
+    assert list(watcher.poll().rows["line"]) == [3]
+
+
+def test_gzip_log_is_read_again_when_it_changes(tmp_path: Path) -> None:
+    log = tmp_path / "d.dat.gz"
+    log.write_bytes(gzip.compress(b"iris,1,1,nb,acc,0.9\n"))
+    watcher = LogWatcher(log)
+    assert len(watcher.poll().rows) == 1
+    log.write_bytes(gzip.compress(b"iris,1,1,nb,acc,0.9\niris,1,2,nb,acc,0.8\n"))
+    os.utime(log, ns=(0, 10**18))  # a new modification time, whatever the clock's resolution
+    update = watcher.poll()
+    assert update.reloaded == [str(log)] and len(update.rows) == 2 and update.superseded == []
+
+
+def test_missing_path_is_reported_once_then_picked_up(tmp_path: Path) -> None:
+    log = tmp_path / "later.dat"
+    watcher = LogWatcher(log)
+    assert [str(p) for p in watcher.poll().problems] == [f"{log}: no such file or directory"]
+    assert watcher.poll().problems == []
+    log.write_text("iris,1,1,nb,acc,0.9\n")
+    update = watcher.poll()
+    assert update.added == [str(log)] and len(update.rows) == 1
+
+
+def test_on_error_raise_after_taking_the_rows(tmp_path: Path) -> None:
+    log = tmp_path / "d.dat"
+    log.write_text("iris,1,1,nb,acc,0.9\niris,1,2,nb\n")
+    watcher = LogWatcher(log, on_error="raise")
+    with pytest.raises(LogError, match=r"d\.dat:2: expected 6 fields, found 4$"):
+        watcher.poll()
+    assert len(watcher.frame()) == 1
+    with pytest.raises(ValueError, match="on_error must be"):
+        LogWatcher(log, on_error="warn")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="standard input"):
+        LogWatcher("-")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(1, 60), min_size=1, max_size=12), st.booleans())
+def test_any_sequence_of_appends_ends_as_read_logs_reads_the_file(cuts: list[int], crlf: bool) -> None:
+    """However the bytes arrive, the watcher ends where read_logs starts: the same rows, the same
+    errors; the held rows it superseded were earlier copies of repeated keys."""
+    import tempfile
+
+    lines, last, earlier = [], {}, set()
+    for i in range(45):
+        if i % 7 == 3:
+            lines.append(f"d{i},1,1,l,acc,oops\n")
+            continue
+        key = (i % 3, i % 2 + 1, i % 5 + 1)  # repeats every 30 lines: the rerun of a run
+        if key in last:
+            earlier.add(last[key])
+        last[key] = len(lines) + 1
+        lines.append(f"d{key[0]},{key[1]},{key[2]},l,acc,{i}.5\n")
+    text = "".join(lines)
+    data = (text.replace("\n", "\r\n") if crlf else text).encode()
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "d.dat"
+        log.write_bytes(b"")
+        watcher = LogWatcher(log)
+        found, superseded, position = [], [], 0
+        for cut in [*cuts, len(data)]:
+            append(log, data[position : position + cut])
+            position = min(position + cut, len(data))
+            update = watcher.poll()
+            found += [p for p in update.problems if p.severity == "error"]
+            superseded += update.superseded
+        expected = read_logs(log, on_error="skip")
+        assert rows(watcher.frame()) == rows(expected)
+        assert sorted(map(str, found)) == sorted(str(p) for p in expected.attrs["problems"] if p.severity == "error")
+        assert {line for _, line in superseded} <= earlier  # held rows replaced by a later poll's
+
+
+def test_watch_is_headless() -> None:
+    code = "import sys, stats.watch; print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
