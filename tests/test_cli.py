@@ -46,3 +46,40 @@ def test_report_errors_name_the_problem(tmp_path: Path, capsys: pytest.CaptureFi
 def test_help() -> None:
     out = _run("--help")
     assert out.returncode == 0 and "report" in out.stdout
+
+
+def test_check_clean_log_summarises_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.conftest import REFERENCE
+
+    assert main(["check", str(REFERENCE / "baycomp_accuracies.dat")]) == 0
+    out = capsys.readouterr().out
+    assert "1 file(s), 0 error(s), 0 warning(s)" in out
+    assert "27000 lines: 54 data sets, 5 learners, 1 criterion (accuracy)" in out
+    assert "all 54 data sets x 5 learners: 10 x 10" in out
+
+
+def test_check_reports_each_problem_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "d.dat"
+    bad.write_text("a,1,1,x,pd,0.5\na,1,1,y,pd,zero\na,1,1,x,pd,0.6\na,1,2,x,pd,0.7")
+    assert main(["check", str(bad)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{bad}:2: ") and "warning" not in lines[0]
+    assert any(line.startswith(f"{bad}:3: warning: ") for line in lines)  # the rerun of line 1
+    assert any(line.startswith(f"{bad}:4: warning: ") for line in lines)  # torn last line
+    assert "1 file(s), 1 error(s), 2 warning(s)" in lines
+
+
+def test_check_warnings_only_exit_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.dat"
+    empty.write_text("")
+    good = tmp_path / "good.dat"
+    good.write_text("a,1,1,x,pd,0.5\n")
+    assert main(["check", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{empty}: warning: " in out and "2 file(s), 0 error(s), 1 warning(s)" in out
+
+
+def test_report_on_cv_samples_lower_is_better() -> None:
+    out = _run("report", str(Path(__file__).resolve().parents[1] / "sample_logs" / "cv"), "--criterion", "pf")
+    assert out.returncode == 0, out.stderr
+    assert "criterion pf (lower is better), 10 data sets x 5 learners" in out.stdout
