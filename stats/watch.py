@@ -96,8 +96,11 @@ class LogWatcher:
     not a problem here (a run has just started). :meth:`frame` is the current state: every
     valid row, duplicates resolved.
 
-    Each poll that brings new rows costs time in proportion to all the rows held (duplicates
-    are checked against them); a poll that finds nothing new costs one ``stat`` per file (and a
+    The keys of the rows held are indexed (packed into one integer each, kept as a few sorted
+    runs), so a poll that brings new rows costs time in proportion to the new rows (times the
+    log of the rows held) when they duplicate nothing; only a poll that brings a duplicate (or
+    keys that do not pack: negative, or very large repeat, fold or label counts) resolves it
+    over all the rows held. A poll that finds nothing new costs one ``stat`` per file (and a
     64-byte read when a file's modification time changed).
 
     Examples
@@ -129,6 +132,10 @@ class LogWatcher:
         self._names: list[str] = []  # file index -> name; a name keeps its index
         self._index: dict[str, int] = {}
         self._batches: list[dict[str, np.ndarray]] = []  # current rows, with "file" and "line"
+        # The keys of the rows held, packed (_pack), as sorted runs of decreasing size (each
+        # under half the one before, so O(log n) runs); None when some key does not pack.
+        self._runs: list[np.ndarray] | None = []
+        self._stale = False  # whether rows were dropped since the index was built
         self._reported: set[str] = set()  # path-level problems already reported
 
     def poll(self) -> WatchUpdate:
@@ -214,8 +221,59 @@ class LogWatcher:
     # -- state ---------------------------------------------------------------------------------
 
     def _drop(self, index: int) -> None:
-        """Forget the rows of one file."""
+        """Forget the rows of one file (and index the keys of the rows left afresh)."""
         self._batches = [{k: v[b["file"] != index] for k, v in b.items()} for b in self._batches]
+        self._batches = [b for b in self._batches if len(b["file"])]
+        self._stale = True  # the index is rebuilt when next needed
+
+    def _reindex(self) -> None:
+        """Index the keys of all the rows held (one run), or disable the index if some do not pack."""
+        self._stale = False
+        runs: list[np.ndarray] = []
+        for batch in self._batches:
+            keys = _pack(batch)
+            if keys is None:
+                self._runs = None
+                return
+            runs.append(keys if _increasing(keys) else np.sort(keys))
+        self._runs = []
+        if runs:
+            keys = runs[0] if len(runs) == 1 else np.sort(np.concatenate(runs), kind="stable")
+            self._add_run(keys)
+
+    def _add_run(self, keys: np.ndarray) -> None:
+        """Add distinct keys, none of them indexed yet, as a run; merge runs to keep O(log n) of them."""
+        assert self._runs is not None
+        if not len(keys):
+            return
+        runs = self._runs
+        runs.append(keys if _increasing(keys) else np.sort(keys))
+        while len(runs) > 1 and 2 * len(runs[-1]) >= len(runs[-2]):
+            last = runs.pop()
+            runs[-1] = np.sort(np.concatenate([runs[-1], last]), kind="stable")  # two sorted runs: timsort merges
+
+    def _fresh(self, keys: np.ndarray) -> np.ndarray:
+        """Which of the (packed) keys are not indexed."""
+        fresh = np.ones(len(keys), bool)
+        for run in self._runs or ():
+            at = np.searchsorted(run, keys)
+            np.minimum(at, len(run) - 1, out=at)
+            fresh &= run[at] != keys
+        return fresh
+
+    def _compact(self) -> None:
+        """When many batches are held, merge neighbours as the runs are (each under half the size
+        of the one before), keeping the rows' order: O(log n) batches are left."""
+        if len(self._batches) <= _BATCHES:
+            return
+        merged: list[dict[str, np.ndarray]] = []
+        for b in self._batches:
+            merged.append(b)
+            while len(merged) > 1 and 2 * len(merged[-1]["file"]) >= len(merged[-2]["file"]):
+                pair = merged[-2:]
+                names = dict.fromkeys(k for b in pair for k in b)
+                merged[-2:] = [{k: np.concatenate([_widen(b, k) for b in pair]) for k in names}]
+        self._batches = merged
 
     def _resolve(
         self, new: dict[str, np.ndarray]
@@ -223,9 +281,33 @@ class LogWatcher:
         """Resolve duplicates of the new rows, among them and against the rows held; keep the result.
 
         Returns the new rows left, the (file, line) of held rows they replace, and the warnings.
+        New rows whose keys are all distinct and not indexed are simply kept; otherwise
+        :meth:`_resolve_all` resolves them over all the rows held.
         """
         if not len(new["file"]):
             return new, [], []
+        if self._stale:
+            self._reindex()
+        keys = _pack(new) if self._runs is not None else None
+        if keys is None:
+            self._runs = None
+            return self._resolve_all(new)
+        distinct = keys if _increasing(keys) else np.sort(keys)
+        if (distinct[1:] == distinct[:-1]).any() or not self._fresh(distinct).all():
+            result = self._resolve_all(new)
+            # The rows held have distinct keys before and after: the index gains the new keys only.
+            distinct = np.unique(distinct)
+            self._add_run(distinct[self._fresh(distinct)])
+            return result
+        self._batches.append(new)
+        self._compact()
+        self._add_run(distinct)
+        return new, [], []
+
+    def _resolve_all(
+        self, new: dict[str, np.ndarray]
+    ) -> tuple[dict[str, np.ndarray], list[tuple[str, int]], list[LogProblem]]:
+        """:meth:`_resolve` over all the rows held (the new rows have or may have duplicates)."""
         batches = [*self._batches, new]
         keys = {k: np.concatenate([_widen(b, k) for b in batches]) for k in (*KEY, "file", "line")}
         earlier, later = duplicate_pairs(keys)
@@ -245,6 +327,7 @@ class LogWatcher:
             bounds = np.cumsum([0] + [len(b["file"]) for b in batches]).tolist()
             batches = [{k: v[keep[a:b]] for k, v in batch.items()} for batch, a, b in zip(batches, bounds, bounds[1:])]
         self._batches = [b for b in batches if len(b["file"])]
+        self._compact()
         return batches[-1], superseded, problems
 
     def _frame(self, batches: list[dict[str, np.ndarray]]) -> pd.DataFrame:
@@ -262,6 +345,28 @@ class LogWatcher:
 _WIDE = ("goal", "train", "train_na", "test", "test_na")
 _EMPTY = {"value": np.float64, "train_na": np.bool_, "test_na": np.bool_}
 _MISSING = {"goal": -1, "train_na": True, "test_na": True}
+
+
+# Bits of each key column (KEY's order) in a packed key: 64 in all.
+_BITS = {"dataset": 16, "repeat": 11, "fold": 11, "learner": 16, "criterion": 10}
+_BATCHES = 64  # batches held at most before the later ones are merged
+
+
+def _pack(batch: dict[str, np.ndarray]) -> np.ndarray | None:
+    """The batch's keys as one uint64 per row (ordered as the keys are), or None if some do not fit."""
+    key = np.zeros(len(batch[KEY[0]]), np.uint64)
+    for k in KEY:
+        column, bits = batch[k], _BITS[k]
+        if len(column) and (int(column.min()) < 0 or int(column.max()) >= 1 << bits):
+            return None
+        key <<= np.uint64(bits)
+        key |= column.astype(np.uint64)
+    return key
+
+
+def _increasing(keys: np.ndarray) -> bool:
+    """Whether the keys strictly increase (seed 000's loop writes them so): sorted, and distinct."""
+    return bool(len(keys) < 2 or (keys[1:] > keys[:-1]).all())
 
 
 def _widen(batch: dict[str, np.ndarray], key: str) -> np.ndarray:

@@ -230,3 +230,116 @@ def test_watch_is_headless() -> None:
     code = "import sys, stats.watch; print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# -- the index of the held rows' keys (a poll without duplicates does not look at all the rows) --
+
+
+def _chunk(dataset: str, folds: range) -> str:
+    return "".join(f"{dataset},1,{f},nb,acc,0.5\n" for f in folds)
+
+
+def test_duplicate_many_polls_later_is_found(tmp_path: Path) -> None:
+    log = tmp_path / "d.dat"
+    log.write_text(_chunk("iris", range(1, 11)))
+    watcher = LogWatcher(log)
+    watcher.poll()
+    for n in range(100):  # many runs merged, many batches compacted (more than 64)
+        append(log, _chunk(f"set{n}", range(1, 4)))
+        update = watcher.poll()
+        assert len(update.rows) == 3 and not update.superseded and not update.problems
+    assert len(watcher._batches) < 64
+    append(log, "iris,1,7,nb,acc,0.9\nset5,1,2,nb,acc,0.8\n")
+    update = watcher.poll()
+    assert update.superseded == [(str(log), 7), (str(log), 10 + 3 * 5 + 2)]
+    assert [str(p) for p in update.problems] == [
+        f"{log}:311: duplicate of line 7 (iris, repeat 1, fold 7, nb, acc): the later line wins",
+        f"{log}:312: duplicate of line 27 (set5, repeat 1, fold 2, nb, acc): the later line wins",
+    ]
+    # The keys are still indexed after the fallback: the same duplicate again is found again.
+    append(log, "set5,1,2,nb,acc,0.7\n")
+    update = watcher.poll()
+    assert update.superseded == [(str(log), 312)]
+    expected = read_logs(log, on_error="skip")
+    assert rows(watcher.frame()) == rows(expected)
+
+
+def test_duplicates_within_one_appended_chunk(tmp_path: Path) -> None:
+    log = tmp_path / "d.dat"
+    log.write_text("iris,1,1,nb,acc,0.1\n")
+    watcher = LogWatcher(log)
+    watcher.poll()
+    append(log, "iris,1,2,nb,acc,0.2\niris,1,3,nb,acc,0.3\niris,1,2,nb,acc,0.4\n")
+    update = watcher.poll()
+    assert update.superseded == []  # the earlier line is new too: it is not among the rows held
+    assert [str(p) for p in update.problems] == [
+        f"{log}:4: duplicate of line 2 (iris, repeat 1, fold 2, nb, acc): the later line wins"
+    ]
+    assert rows(update.rows, "line") == [("iris", 1, 3, "nb", "acc", 0.3, 3), ("iris", 1, 2, "nb", "acc", 0.4, 4)]
+    append(log, "iris,1,2,nb,acc,0.5\n")
+    assert watcher.poll().superseded == [(str(log), 4)]
+    assert rows(watcher.frame(), "line") == rows(read_logs(log).assign(line=[1, 3, 5]), "line")
+
+
+@pytest.mark.parametrize("odd", ["iris,1,2048,nb,acc,0.1\n", "iris,1,5000,nb,acc,0.1\n", "iris,99999,1,nb,acc,0.1\n"])
+def test_keys_that_do_not_pack_fall_back_to_resolving_over_all_rows(tmp_path: Path, odd: str) -> None:
+    log = tmp_path / "d.dat"
+    log.write_text("iris,1,1,nb,acc,0.1\niris,1,2,nb,acc,0.2\n")
+    watcher = LogWatcher(log)
+    watcher.poll()
+    append(log, odd)
+    first = watcher.poll()
+    assert len(first.rows) == 1 and not first.superseded
+    assert watcher._runs is None  # no index: every poll resolves over all the rows
+    append(log, "iris,1,3,nb,acc,0.3\n" + odd + "iris,1,1,nb,acc,0.4\n")
+    update = watcher.poll()
+    assert update.superseded == [(str(log), 3), (str(log), 1)]
+    assert [p.line for p in update.problems] == [5, 6]
+    assert rows(watcher.frame()) == rows(read_logs(log, on_error="skip"))
+
+
+def test_many_labels_fall_back(tmp_path: Path) -> None:
+    log = tmp_path / "d.dat"
+    log.write_text("".join(f"d{n},1,1,nb,acc,0.1\n" for n in range(1 << 16)))  # dataset codes need 17 bits
+    watcher = LogWatcher(log)
+    assert len(watcher.poll().rows) == 1 << 16 and watcher._runs is None
+    append(log, "d65535,1,1,nb,acc,0.2\n")
+    assert watcher.poll().superseded == [(str(log), 1 << 16)]
+
+
+def test_reload_after_truncate_rebuilds_the_index(tmp_path: Path) -> None:
+    log, other = tmp_path / "a.dat", tmp_path / "b.dat"
+    log.write_text("iris,1,1,nb,acc,0.1\niris,1,2,nb,acc,0.2\n")
+    other.write_text("iris,1,3,nb,acc,0.3\n")
+    watcher = LogWatcher(tmp_path)
+    watcher.poll()
+    log.write_text("iris,1,2,nb,acc,0.5\n")  # shorter: read again; fold 1 is gone, fold 2 is no duplicate
+    update = watcher.poll()
+    assert update.reloaded == [str(log)] and not update.superseded and not update.problems
+    append(log, "iris,1,1,nb,acc,0.6\n")  # fold 1 was dropped with the old rows: not a duplicate either
+    update = watcher.poll()
+    assert not update.superseded and not update.problems
+    append(log, "iris,1,3,nb,acc,0.7\n")  # b.dat's row is still held and indexed
+    assert watcher.poll().superseded == [(str(other), 1)]
+    other.unlink()
+    assert watcher.poll().removed == [str(other)]
+    append(log, "iris,1,3,nb,acc,0.8\niris,1,2,nb,acc,0.9\n")
+    assert watcher.poll().superseded == [(str(log), 3), (str(log), 1)]
+    assert rows(watcher.frame(), "line") == [
+        ("iris", 1, 1, "nb", "acc", 0.6, 2),
+        ("iris", 1, 3, "nb", "acc", 0.8, 4),
+        ("iris", 1, 2, "nb", "acc", 0.9, 5),
+    ]
+
+
+def test_truncate_to_keys_that_do_not_pack_then_back(tmp_path: Path) -> None:
+    log = tmp_path / "d.dat"
+    log.write_text("iris,1,1,nb,acc,0.1\niris,99999,1,nb,acc,0.1\n")
+    watcher = LogWatcher(log)
+    watcher.poll()
+    assert watcher._runs is None
+    log.write_text("iris,1,2,nb,acc,0.2\n")
+    assert watcher.poll().reloaded == [str(log)]
+    assert watcher._runs is not None  # the rows left pack again: indexed
+    append(log, "iris,1,2,nb,acc,0.3\n")
+    assert watcher.poll().superseded == [(str(log), 1)]
