@@ -13,11 +13,55 @@ from stats import LogError, LogProblem, completeness, read_logs
 from tui.report import LOWER_IS_BETTER, text_report
 
 BUNDLED_EXAMPLE = "c45_demsar.dat"
+BUNDLED_CV = "cv"
+SUBCOMMANDS = ("report", "check")
 
 
 def bundled_example() -> Path:
     """Path of the bundled C4.5 example log (installed with the package)."""
     return Path(str(files("rankboard_sample_logs").joinpath(BUNDLED_EXAMPLE)))
+
+
+def bundled_cv() -> Path:
+    """Folder of the bundled cross-validation logs (5 learners x 10 data sets, 5 criteria)."""
+    return Path(str(files("rankboard_sample_logs").joinpath(BUNDLED_CV)))
+
+
+def _keys_epilog() -> str:
+    from tui.commands import help_rows
+
+    rows = list(help_rows())
+    width = max(len(k) for k, _ in rows)
+    return "keys in the app:\n" + "\n".join(f"  {k:>{width}}  {d}" for k, d in rows)
+
+
+def build_app_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rankboard",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        usage="rankboard [PATHS ...] [--paused]\n       rankboard report [PATHS ...] [options]\n"
+        "       rankboard check PATHS ...",
+        description="Which learner is best, and is it significant? Statistics for R x N "
+        "cross-validation logs (dataset,repeat,fold,learner,criterion,value).\n\n"
+        "Without a subcommand, opens the terminal app on PATHS (default: the bundled sample logs\n"
+        "sample_logs/cv) and follows them live. Subcommands:\n"
+        "  report   print the rank table, omnibus tests, critical difference, verdict and control table\n"
+        "  check    lint logs: every problem as file:line: reason, then a summary; exit 1 on any error\n"
+        "(see rankboard report --help, rankboard check --help)",
+        epilog="PATHS may be files, directories (every *.dat below), globs or .gz files.\n\n" + _keys_epilog(),
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATHS", help="logs (default: the bundled sample_logs/cv)")
+    parser.add_argument("--paused", action="store_true", help="start with live updates paused (p resumes)")
+    return parser
+
+
+def run_app(argv: list[str]) -> int:
+    args = build_app_parser().parse_args(argv)
+    from tui.app import create_app
+
+    paths = args.paths or [str(bundled_cv())]
+    create_app(paths, live=not args.paused).run()
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -113,6 +157,9 @@ def run_report(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] not in SUBCOMMANDS:
+        return run_app(argv)
     args = build_parser().parse_args(argv)
     try:
         return run_check(args.paths) if args.command == "check" else run_report(args)
