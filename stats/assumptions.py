@@ -118,6 +118,7 @@ def normality(
     *,
     alpha: float = 0.05,
     n_mc_samples: int = LILLIEFORS_MC_SAMPLES,
+    lilliefors: bool = True,
     seed: int = LILLIEFORS_SEED,
 ) -> NormalityResult:
     """Test one sample for normality with three tests (seed 002).
@@ -128,6 +129,9 @@ def normality(
         One-dimensional, finite sample.
     alpha : float, default 0.05
         Level; a test rejects normality when p <= alpha.
+    lilliefors : bool, default True
+        ``False`` skips the Monte Carlo Kolmogorov-Smirnov (Lilliefors) test,
+        the slow one (about 35 ms per sample of 50); it is then reported as not run.
     n_mc_samples, seed : int, default 9999 and 1967
         Monte Carlo samples of the Lilliefors null distribution, and their seed.
 
@@ -178,6 +182,8 @@ def normality(
         elif need == 8:
             caveat = "kurtosis test approximate for n < 20" if n < 20 else None
             tests.append(_outcome(name, sps.normaltest(x), alpha, caveat))
+        elif not lilliefors:
+            tests.append(NormalityTest(None, None, name, None, "not run (lilliefors=False)"))
         else:
             rng = {_RNG_KEYWORD: np.random.default_rng(seed)}
             gof = sps.goodness_of_fit(sps.norm, x, statistic="ks", n_mc_samples=int(n_mc_samples), **rng)
@@ -226,7 +232,9 @@ def levene(groups: Sequence[ArrayLike] | Mapping[Any, ArrayLike], *, center: str
     return LeveneResult(float(res.statistic), float(res.pvalue), center, k, n)
 
 
-def parametric_safety(scores: Any, *, alpha: float = 0.05, higher_is_better: bool = True) -> SafetyResult:
+def parametric_safety(
+    scores: Any, *, alpha: float = 0.05, higher_is_better: bool = True, lilliefors: bool = False
+) -> SafetyResult:
     """Check normality of each learner's scores and equal variances across learners.
 
     Parameters
@@ -244,7 +252,9 @@ def parametric_safety(scores: Any, *, alpha: float = 0.05, higher_is_better: boo
         ``safe``: Shapiro-Wilk rejects normality for no learner, each could be
         assessed, and Levene (means) does not reject equal variances.
         ``message``: why, in one sentence. ``normality``: learner ->
-        NormalityResult (all three tests). ``rejected``: learners whose
+        NormalityResult (Shapiro-Wilk and D'Agostino-Pearson; the Lilliefors
+        Monte Carlo too with ``lilliefors=True`` - the verdict does not use it,
+        so it is skipped by default). ``rejected``: learners whose
         normality Shapiro-Wilk rejects. ``levene``: the LeveneResult.
 
     Notes
@@ -264,7 +274,7 @@ def parametric_safety(scores: Any, *, alpha: float = 0.05, higher_is_better: boo
     alpha = check_alpha(alpha)
     table = as_table(scores, higher_is_better=higher_is_better, min_datasets=3)
     learners = [str(c) for c in table.learners]
-    results = {name: normality(table.raw[:, j], alpha=alpha) for j, name in enumerate(learners)}
+    results = {name: normality(table.raw[:, j], alpha=alpha, lilliefors=lilliefors) for j, name in enumerate(learners)}
     rejected = tuple(name for name in learners if results[name].shapiro_wilk.rejected)
     unassessed = [name for name in learners if not results[name].shapiro_wilk.computable]
     lev = levene([table.raw[:, j] for j in range(table.k)], center="mean")

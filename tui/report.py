@@ -6,14 +6,9 @@ import pandas as pd
 
 import stats
 from stats._format import fmt_p
+from tui.viewmodel import LOWER_IS_BETTER, default_higher_is_better
 
-#: Criteria where smaller is better unless the user says otherwise.
-LOWER_IS_BETTER = ("pf", "runtime", "error", "mre", "mmre")
-
-
-def default_higher_is_better(criterion: str) -> bool:
-    name = criterion.lower()
-    return not any(name == low or name.endswith(low) for low in LOWER_IS_BETTER)
+__all__ = ["LOWER_IS_BETTER", "default_higher_is_better", "text_report"]
 
 
 def _rank_table(scores: pd.DataFrame, ranks: pd.DataFrame, avg: pd.Series) -> list[str]:

@@ -1,0 +1,124 @@
+"""CSV export: the documented columns, raw numbers equal to stats', atomic writes."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import stats
+from tests.conftest import SAMPLES
+from tui.export import VIEWS, default_export_name, export_frame, write_csv
+from tui.viewmodel import Analysis, Model, default_selection
+
+APVS = ["bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li"]
+
+
+@pytest.fixture(scope="module")
+def analysis() -> Analysis:
+    log = stats.read_logs(SAMPLES / "c45_demsar.dat")
+    return Model(log).analyze(default_selection(log))
+
+
+def test_quartiles_frame(analysis: Analysis) -> None:
+    f = export_frame(analysis, "quartiles")
+    assert list(f.columns) == ["criterion", "scope", "learner", "n", "min", "q1", "median", "q3", "max"]
+    assert len(f) == len(analysis.quartiles.rows) and (f["criterion"] == "accuracy").all()
+    first = analysis.quartiles.rows[0]
+    assert f.iloc[0]["median"] == first.median and f["n"].dtype == np.int64
+
+
+def test_ranks_frame(analysis: Analysis) -> None:
+    f = export_frame(analysis, "ranks")
+    learners = list(analysis.ranks.medians.columns)
+    assert list(f.columns) == ["dataset", *[f"{n} {w}" for n in learners for w in ("median", "rank")]]
+    scores = stats.scores_table(stats.read_logs(SAMPLES / "c45_demsar.dat"), "accuracy")
+    assert f["C4.5 median"].iloc[:-1].tolist() == scores["C4.5"].tolist()
+    assert f["C4.5 rank"].iloc[:-1].tolist() == stats.ranks(scores)["C4.5"].tolist()
+    last = f.iloc[-1]
+    assert last["dataset"] == "average rank" and np.isnan(last["C4.5 median"])
+    assert last["C4.5 rank"] == stats.friedman(scores).ranks["C4.5"]
+
+
+def test_tests_frame(analysis: Analysis) -> None:
+    f = export_frame(analysis, "tests")
+    assert list(f.columns) == ["learner", "z", "p", *APVS]
+    expected = stats.control_test(analysis.ranks.medians, "C4.5+m+cf")
+    assert f["learner"].tolist() == list(expected.index)
+    assert np.array_equal(f[["z", "p", *APVS]].to_numpy(), expected.to_numpy())
+
+
+def test_pairs_frame(analysis: Analysis) -> None:
+    f = export_frame(analysis, "pairs")
+    assert list(f.columns) == ["a", "b", "z", "p", "nemenyi", "holm", "shaffer", "bergmann"]
+    pd.testing.assert_frame_equal(f, stats.pairwise_test(analysis.ranks.medians), check_like=False)
+
+
+def test_cd_frame(analysis: Analysis) -> None:
+    f = export_frame(analysis, "cd")
+    assert list(f.columns) == ["learner", "average_rank", "clique 1"]
+    assert f["average_rank"].tolist() == analysis.cd.ranks.tolist() and f["clique 1"].all()
+
+
+def test_bad_view_and_empty_view(analysis: Analysis) -> None:
+    with pytest.raises(ValueError, match="view must be one of"):
+        export_frame(analysis, "plots")
+    log = stats.read_logs(SAMPLES / "c45_demsar.dat")
+    sel = default_selection(log)
+    bad = Model(log).analyze(sel.__class__(**{**sel.__dict__, "learners": ("C4.5",)}))
+    with pytest.raises(ValueError, match="nothing to export in the tests view: the tests need at least 2"):
+        export_frame(bad, "tests")
+
+
+def test_default_export_name() -> None:
+    when = datetime(2026, 11, 21, 6, 5, 4)
+    assert default_export_name("accuracy", "ranks", when) == "rankboard-accuracy-ranks-20261121-060504.csv"
+    assert default_export_name("../pd/pf [red]x", "cd", when) == "rankboard-pd_pf_red_x-cd-20261121-060504.csv"
+    assert default_export_name("", "tests", when).startswith("rankboard-criterion-tests-")
+    assert set(VIEWS) == {"quartiles", "ranks", "tests", "pairs", "cd"}
+
+
+def test_write_csv_round_trip_and_refusal(tmp_path: Path, analysis: Analysis, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for view in VIEWS:
+        frame = export_frame(analysis, view)
+        path = write_csv(frame, f"{view}.csv")
+        assert path.is_absolute() and path == tmp_path / f"{view}.csv"
+        back = pd.read_csv(path)
+        pd.testing.assert_frame_equal(back, frame, check_dtype=False)  # full precision: exact floats
+        with pytest.raises(FileExistsError):
+            write_csv(frame, path)
+    assert b"\r\n" not in (tmp_path / "ranks.csv").read_bytes()
+    before = (tmp_path / "cd.csv").read_text()
+    write_csv(pd.DataFrame({"x": [0.1 + 0.2]}), tmp_path / "cd.csv", overwrite=True)
+    assert (tmp_path / "cd.csv").read_text() != before
+    assert pd.read_csv(tmp_path / "cd.csv")["x"][0] == 0.1 + 0.2
+    assert sorted(os.listdir(tmp_path)) == sorted(f"{v}.csv" for v in VIEWS)  # no temporary file left
+
+
+def test_write_csv_leaves_nothing_on_failure(tmp_path: Path) -> None:
+    class Boom(pd.DataFrame):
+        def to_csv(self, *args, **kwargs):  # type: ignore[override]
+            raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        write_csv(Boom({"x": [1]}), tmp_path / "a.csv")
+    assert os.listdir(tmp_path) == []
+
+
+def test_markup_names_exported_literally(tmp_path: Path) -> None:
+    rows = [
+        (f"d{i}", 1, 1, name, "accuracy", v - i * 0.01)
+        for i in range(4)
+        for name, v in (("[red]x", 0.9), ("[b]y[/b]", 0.8), ("z", 0.7))
+    ]
+    log = pd.DataFrame(rows, columns=["dataset", "repeat", "fold", "learner", "criterion", "value"])
+    a = Model(log).analyze(default_selection(log))
+    path = write_csv(export_frame(a, "ranks"), tmp_path / "r.csv")
+    head = path.read_text().splitlines()[0]
+    assert "[red]x median" in head and "[b]y[/b] rank" in head
+    assert "[red]x" in export_frame(a, "tests")["learner"].tolist() + [a.tests.control]

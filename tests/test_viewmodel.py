@@ -1,0 +1,295 @@
+"""The view model: seed 000's numbers through tui.viewmodel, and bad selections without exceptions."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import stats
+from tests.conftest import SAMPLES
+from tui.viewmodel import (
+    LOWER_IS_BETTER,
+    Analysis,
+    Model,
+    Selection,
+    default_higher_is_better,
+    default_selection,
+)
+from tui.views_quartiles import TAU_FLAG, WARN_SHARE
+from tui.views_tests import safety_message
+
+
+@pytest.fixture(scope="module")
+def c45_log() -> pd.DataFrame:
+    return stats.read_logs(SAMPLES / "c45_demsar.dat")
+
+
+@pytest.fixture(scope="module")
+def c45_analysis(c45_log: pd.DataFrame) -> Analysis:
+    return Model(c45_log).analyze(default_selection(c45_log))
+
+
+@pytest.fixture(scope="module")
+def cv_log() -> pd.DataFrame:
+    return stats.read_logs(SAMPLES / "cv")
+
+
+def make_log(medians: dict[str, dict[str, float]], criterion: str = "accuracy") -> pd.DataFrame:
+    """A log with three folds per cell: value - 0.01, value, value + 0.01 (so the median is value)."""
+    rows = [
+        (d, 1, f, learner, criterion, v + (f - 2) * 0.01)
+        for d, cells in medians.items()
+        for learner, v in cells.items()
+        for f in (1, 2, 3)
+    ]
+    return pd.DataFrame(rows, columns=["dataset", "repeat", "fold", "learner", "criterion", "value"])
+
+
+# --- seed 000's C4.5 example ------------------------------------------------------------------
+
+
+def test_c45_ranks_tests_and_cd(c45_analysis: Analysis) -> None:
+    a = c45_analysis
+    assert a.problem is None and (a.n_datasets, a.n_learners) == (14, 4)
+    assert a.ranks is not None and a.tests is not None and a.cd is not None
+    assert a.ranks.average.round(3).to_dict() == {"C4.5": 3.143, "C4.5+m": 2.0, "C4.5+cf": 2.929, "C4.5+m+cf": 1.929}
+    om = a.tests.omnibus
+    assert list(om.index) == ["friedman", "iman_davenport", "aligned", "quade"]
+    assert om.loc["friedman", "statistic"] == pytest.approx(9.857, abs=5e-4)
+    assert om.loc["friedman", "pvalue"] == pytest.approx(0.0198, abs=5e-5)
+    assert om.loc["friedman", "df"] == 3 and om.loc["iman_davenport", "df"] == (3, 39)
+    assert om.loc["iman_davenport", "statistic"] == pytest.approx(3.987, abs=5e-4)
+    assert om.loc["aligned", "statistic"] == pytest.approx(11.640, abs=5e-4)
+    assert om.loc["quade", "statistic"] == pytest.approx(4.494, abs=5e-4)
+    assert a.tests.cd == pytest.approx(1.254, abs=5e-4)
+    assert a.tests.verdict == (
+        "learners differ at alpha = 0.05 (Friedman p = 0.0198): winners C4.5+m+cf, C4.5+m, C4.5+cf, C4.5; "
+        "losers none (worse than C4.5+m+cf, CD = 1.254)"
+    )
+    assert a.tests.outcome == "different" and a.tests.losers == ()
+    assert a.tests.control == "C4.5+m+cf"
+    expected = stats.control_test(a.ranks.medians, "C4.5+m+cf")
+    pd.testing.assert_frame_equal(a.tests.control_table, expected)
+    assert a.tests.safety == stats.parametric_safety(a.ranks.medians).message
+    assert list(a.cd.ranks.index) == ["C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"]
+    assert a.cd.cliques == (("C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"),)  # span 1.214 < CD 1.254
+
+
+def test_c45_rank_table_matches_readme(c45_analysis: Analysis) -> None:
+    r = c45_analysis.ranks
+    assert r is not None
+    assert r.medians.loc["adult (sample)", "C4.5+m+cf"] == pytest.approx(0.798)
+    assert r.ranks.loc["iris"].tolist() == [1.0, 2.5, 4.0, 2.5]
+    assert r.best["iris"] == ("C4.5",)
+    assert r.best["mushroom"] == ("C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf")
+    assert r.excluded == {}
+
+
+def test_c45_control_and_test_choice(c45_log: pd.DataFrame) -> None:
+    model = Model(c45_log)
+    sel = dataclasses.replace(default_selection(c45_log), control="C4.5", test="quade", alpha=0.1)
+    a = model.analyze(sel)
+    assert a.tests is not None and a.tests.control == "C4.5"
+    expected = stats.control_test(a.ranks.medians, "C4.5", test="quade", alpha=0.1)
+    pd.testing.assert_frame_equal(a.tests.control_table, expected)
+    gone = dataclasses.replace(sel, learners=("C4.5+m", "C4.5+cf", "C4.5+m+cf"))  # control deselected
+    assert model.analyze(gone).tests.control == "C4.5+m+cf"
+
+
+def test_pairs_view(c45_analysis: Analysis) -> None:
+    p = c45_analysis.pairs
+    assert p is not None and p.procedure == "holm"
+    m = p.matrix.to_numpy()
+    assert np.isnan(np.diag(m)).all() and np.allclose(m, m.T, equal_nan=True)
+    table = stats.pairwise_test(c45_analysis.ranks.medians)
+    for row in table.itertuples():
+        assert p.matrix.loc[row.a, row.b] == pytest.approx(row.holm)
+    assert p.pair == ("C4.5+m+cf", "C4.5+m")  # best vs second best
+    scores = c45_analysis.ranks.medians
+    assert p.wilcoxon == stats.wilcoxon(scores["C4.5+m+cf"], scores["C4.5+m"])
+    assert p.sign == stats.sign_test(scores["C4.5+m+cf"], scores["C4.5+m"])
+    pd.testing.assert_frame_equal(p.contrast, stats.contrast_estimation(scores))
+
+
+def test_pair_and_procedure_selection(c45_log: pd.DataFrame) -> None:
+    sel = dataclasses.replace(default_selection(c45_log), procedure="nemenyi", pair=("C4.5", "C4.5+cf"))
+    p = Model(c45_log).analyze(sel).pairs
+    assert p.pair == ("C4.5", "C4.5+cf") and p.procedure == "nemenyi"
+    assert p.matrix.loc["C4.5", "C4.5+m"] == pytest.approx(p.table.loc[0, "nemenyi"])
+
+
+def test_quartiles_of_c45(c45_analysis: Analysis, c45_log: pd.DataFrame) -> None:
+    q = c45_analysis.quartiles
+    assert q is not None and q.scopes[0] == "overall" and len(q.scopes) == 15
+    overall = [r for r in q.rows if r.scope == "overall"]
+    assert [r.learner for r in overall] == ["C4.5+m+cf", "C4.5+cf", "C4.5+m", "C4.5"]  # best median first
+    raw = c45_log[c45_log["learner"] == "C4.5"]["value"]
+    expect = stats.quartiles(raw.to_numpy())
+    got = overall[-1]
+    assert (got.n, got.min, got.q1, got.median, got.q3, got.max) == (
+        expect.n,
+        expect.min,
+        expect.q1,
+        expect.median,
+        expect.q3,
+        expect.max,
+    )
+    assert q.lo == pytest.approx(c45_log["value"].min()) and q.hi == pytest.approx(c45_log["value"].max())
+    assert q.control_median["overall"] == overall[0].median
+    assert "breast cancer" in q.flagged and q.tau["breast cancer"] == pytest.approx(-1.0)
+    assert q.scopes[1 : 1 + len(q.flagged)] == q.flagged
+    assert math.isnan(q.tau["mushroom"])  # all four learners tie at 1.000: tau undefined, not flagged
+
+
+# --- the cv samples: pf, lower is better ------------------------------------------------------
+
+
+def test_cv_pf_lower_is_better(cv_log: pd.DataFrame) -> None:
+    sel = default_selection(cv_log, "pf")
+    assert sel.higher_is_better is False and len(sel.datasets) == 10 and len(sel.learners) == 5
+    a = Model(cv_log).analyze(sel)
+    assert a.problem is None
+    scores = stats.scores_table(cv_log, "pf")
+    pd.testing.assert_frame_equal(a.ranks.ranks, stats.ranks(scores, higher_is_better=False))
+    fr = stats.friedman(scores, higher_is_better=False)
+    assert a.tests.omnibus.loc["friedman", "statistic"] == pytest.approx(fr.statistic)
+    assert a.tests.verdict == stats.verdict(scores, higher_is_better=False).message
+    assert a.tests.safety == stats.parametric_safety(scores).message
+    overall = [r.median for r in a.quartiles.rows if r.scope == "overall"]
+    assert overall == sorted(overall)  # lower is better: smallest median first
+
+
+def test_default_selection_and_direction(cv_log: pd.DataFrame) -> None:
+    assert default_selection(cv_log).criterion == "pd"  # first in category order
+    assert "pf" in LOWER_IS_BETTER and "runtime" in LOWER_IS_BETTER
+    assert [default_higher_is_better(c) for c in ("pf", "runtime", "test_error", "accuracy", "pd")] == [
+        False,
+        False,
+        False,
+        True,
+        True,
+    ]
+    with pytest.raises(ValueError, match="criterion 'nope' is not in the log"):
+        default_selection(cv_log, "nope")
+
+
+def test_selection_validates_options() -> None:
+    with pytest.raises(ValueError, match="test must be one of"):
+        Selection("a", True, ("d",), ("x",), test="t")
+    with pytest.raises(ValueError, match="procedure must be one of"):
+        Selection("a", True, ("d",), ("x",), procedure="bonferroni")
+    with pytest.raises(ValueError, match="alpha must be between 0 and 1"):
+        Selection("a", True, ("d",), ("x",), alpha=1.5)
+
+
+def test_safety_sentence_equals_stats() -> None:
+    rng = np.random.default_rng(7)
+    safe = pd.DataFrame(rng.normal(0.8, 0.02, size=(12, 3)), columns=list("abc"))
+    constant = pd.DataFrame({"a": [0.5] * 5, "b": [0.1, 0.2, 0.3, 0.4, 0.6]})
+    for table in (safe, constant):
+        assert safety_message(table, 0.05) == stats.parametric_safety(table, alpha=0.05).message
+    assert "at least 3 data sets" in safety_message(safe.iloc[:2], 0.05)
+
+
+# --- Kendall tau flags --------------------------------------------------------------------------
+
+
+def _ordered(n: int, reverse: bool = False) -> dict[str, float]:
+    values = [0.9, 0.8, 0.7, 0.6][:n]
+    return dict(zip("abcd", values[::-1] if reverse else values))
+
+
+def test_kendall_tau_flags_a_reversed_data_set() -> None:
+    log = make_log({"d1": _ordered(4), "d2": _ordered(4), "d3": _ordered(4, True), "d4": _ordered(4)})
+    a = Model(log).analyze(default_selection(log))
+    q = a.quartiles
+    assert TAU_FLAG == 0.0 and q.flagged == ("d3",) and q.tau["d3"] == pytest.approx(-1.0)
+    assert q.tau["d1"] == pytest.approx(1.0)
+    assert q.scopes == ("overall", "d3", "d1", "d2", "d4")
+    assert q.warning is None  # 1 of 4 is not more than a quarter
+    assert [r.learner for r in q.rows if r.scope == "d3"] == ["d", "c", "b", "a"]  # its own best first
+    d3 = [r for r in q.rows if r.scope == "d3" and r.learner == "d"][0]
+    assert (d3.n, d3.min, d3.median, d3.max) == (3, pytest.approx(0.89), pytest.approx(0.9), pytest.approx(0.91))
+
+
+def test_overall_warns_when_many_are_flagged() -> None:
+    log = make_log(
+        {"d1": _ordered(4), "d2": _ordered(4, True), "d3": _ordered(4, True), "d4": _ordered(4)}
+        | {"d5": _ordered(4), "d6": _ordered(4)}
+    )
+    q = Model(log).analyze(default_selection(log)).quartiles
+    assert len(q.flagged) == 2 and 2 > WARN_SHARE * 6
+    assert q.warning is not None and "2 of 6 data sets" in q.warning
+
+
+# --- exclusions and untestable selections -------------------------------------------------------
+
+
+def test_exclusions_are_reported() -> None:
+    cells = {f"d{i}": _ordered(3) for i in range(4)}
+    del cells["d2"]["b"]
+    a = Model(make_log(cells)).analyze(default_selection(make_log(cells)))
+    assert a.problem is None and a.n_datasets == 3
+    assert a.ranks.excluded == {"d2": "no accuracy result for learner b"}
+    assert "d2" not in a.ranks.medians.index
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"learners": ("a",)}, "at least 2 learners; 1 is selected"),
+        ({"datasets": ("d0",)}, "at least 2 complete data sets; 1 remains"),
+        ({"datasets": ()}, "no data set is selected"),
+        ({"learners": ()}, "no learner is selected"),
+        ({"criterion": "pf"}, "criterion 'pf' is not in the log"),
+        ({"learners": ("a", "zz")}, "unknown learner"),
+        ({"datasets": ("d0", "d2")}, "1 remains after leaving out 1 with missing results"),
+    ],
+)
+def test_untestable_selections_give_a_problem(change: dict, problem: str) -> None:
+    cells = {f"d{i}": _ordered(3) for i in range(4)}
+    del cells["d2"]["b"]
+    log = make_log(cells)
+    sel = dataclasses.replace(default_selection(log), **change)
+    a = Model(log).analyze(sel)
+    assert a.problem is not None and problem in a.problem
+    assert a.ranks is None and a.tests is None and a.pairs is None and a.cd is None
+
+
+def test_one_learner_still_has_quartiles() -> None:
+    log = make_log({f"d{i}": _ordered(3) for i in range(3)})
+    a = Model(log).analyze(dataclasses.replace(default_selection(log), learners=("b",)))
+    assert a.problem is not None and a.quartiles is not None
+    assert {r.learner for r in a.quartiles.rows} == {"b"}
+
+
+def test_empty_log_does_not_raise() -> None:
+    log = make_log({"d0": _ordered(2)}).iloc[:0]
+    model = Model(log)
+    assert model.criteria == ()
+    a = model.analyze(Selection("accuracy", True, ("d0",), ("a", "b")))
+    assert a.problem is not None and a.tests is None
+
+
+def test_markup_names_are_kept_literally() -> None:
+    log = make_log({f"d{i}": {"[red]x": 0.9 - i * 0.01, "[b]y[/b]": 0.8, "z": 0.7} for i in range(5)})
+    a = Model(log).analyze(default_selection(log))
+    assert a.problem is None
+    text = "\n".join(a.cd.lines)
+    assert "[red]x" in text and "[b]y[/b]" in text
+    assert a.quartiles.rows[0].learner == "[red]x"
+
+
+def test_view_modules_import_neither_textual_nor_rich() -> None:
+    code = (
+        "import sys, tui.viewmodel, tui.cddiagram, tui.export\n"
+        "bad = [m for m in ('textual', 'rich') if m in sys.modules]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

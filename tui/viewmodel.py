@@ -1,0 +1,227 @@
+"""The view model: a selection in, the tables and the verdict of every view out.
+
+Nothing here imports textual or rich and nothing statistical is computed here:
+every number comes from :mod:`stats`. The app and the headless report build
+their screens from the same :class:`Analysis`.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+
+import stats
+from tui.cddiagram import cd_cliques, render_cd
+from tui.views_quartiles import RawValues, quartiles_view, with_control
+from tui.views_tests import best_ranked, pairs_view, ranks_view, safety_message, tests_view
+from tui.viewtypes import (
+    PROCEDURES,
+    TESTS,
+    Analysis,
+    CDView,
+    PairsView,
+    QuartileRow,
+    QuartilesView,
+    RanksView,
+    Selection,
+    TestsView,
+)
+
+__all__ = [
+    "LOWER_IS_BETTER",
+    "PROCEDURES",
+    "TESTS",
+    "Analysis",
+    "CDView",
+    "Model",
+    "PairsView",
+    "QuartileRow",
+    "QuartilesView",
+    "RanksView",
+    "Selection",
+    "TestsView",
+    "default_higher_is_better",
+    "default_selection",
+]
+
+#: Criteria where smaller is better unless the user says otherwise (a name equal
+#: to one of these or ending with it: "pf", "runtime", "test_error", "mmre").
+LOWER_IS_BETTER = ("pf", "runtime", "error", "mre", "mmre")
+#: Entries kept per cache of a Model (scores tables, safety sentences, quartile views).
+CACHE_SIZE = 16
+
+
+def default_higher_is_better(criterion: str) -> bool:
+    """False for pf, runtime and error-like criteria (see :data:`LOWER_IS_BETTER`), else True."""
+    name = str(criterion).lower()
+    return not any(name == low or name.endswith(low) for low in LOWER_IS_BETTER)
+
+
+def _present(column: pd.Series) -> tuple[str, ...]:
+    """Labels that occur in ``column``: category order for a categorical, else first appearance."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        used = pd.unique(column.cat.codes.to_numpy())
+        cats = column.cat.categories
+        return tuple(str(cats[i]) for i in sorted(int(c) for c in used if c >= 0))
+    return tuple(str(x) for x in pd.unique(column))
+
+
+def default_selection(log: pd.DataFrame, criterion: str | None = None) -> Selection:
+    """Every data set and every learner with a result for ``criterion`` (default: the log's first).
+
+    The direction is :func:`default_higher_is_better`; ``ValueError`` when the
+    log is empty or lacks ``criterion``.
+    """
+    criteria = _present(log["criterion"])
+    if not criteria:
+        raise ValueError("the log holds no results")
+    criterion = criteria[0] if criterion is None else str(criterion)
+    if criterion not in criteria:
+        raise ValueError(f"criterion {criterion!r} is not in the log; criteria are: {', '.join(criteria)}")
+    mask = log["criterion"].astype(str).to_numpy() == criterion if len(criteria) > 1 else slice(None)
+    return Selection(
+        criterion=criterion,
+        higher_is_better=default_higher_is_better(criterion),
+        datasets=_present(log["dataset"]),
+        learners=_present(log["learner"][mask]),
+    )
+
+
+class Model:
+    """One loaded log and its aggregate (``stats.aggregate``, computed once); cheap to query.
+
+    Parameters
+    ----------
+    log : DataFrame
+        What ``stats.read_logs`` returns.
+    agg : DataFrame, optional
+        Its aggregate when the caller already has it (e.g. from a ``stats.Aggregator``).
+
+    Notes
+    -----
+    The scores table, the quartiles view and the safety sentence of the last
+    :data:`CACHE_SIZE` selections are cached, so changing alpha, the control,
+    the test, the procedure or the pair recomputes only the tests. The frames
+    of an :class:`Analysis` may be shared with that cache: treat them as read-only.
+    """
+
+    def __init__(self, log: pd.DataFrame, agg: pd.DataFrame | None = None) -> None:
+        self._agg = stats.aggregate(log) if agg is None else agg
+        self._raw = RawValues(log)
+        self._criteria = _present(log["criterion"])
+        self._datasets = _present(log["dataset"])
+        self._learners = _present(log["learner"])
+        self._by_criterion: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
+        # Small caches keyed by what each part depends on, so that changing alpha, the
+        # control, the test, the procedure or the pair does not recompute the rest.
+        self._cache: dict[str, OrderedDict[Any, Any]] = {
+            "scores": OrderedDict(),
+            "safety": OrderedDict(),
+            "q": OrderedDict(),
+        }
+
+    @property
+    def criteria(self) -> tuple[str, ...]:
+        return self._criteria
+
+    @property
+    def datasets(self) -> tuple[str, ...]:
+        return self._datasets
+
+    @property
+    def learners(self) -> tuple[str, ...]:
+        return self._learners
+
+    def _part(self, criterion: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """(the aggregate's rows of ``criterion``, the same indexed by dataset, learner), cached."""
+        if criterion not in self._by_criterion:
+            sub = self._agg.loc[[criterion]]
+            self._by_criterion[criterion] = (sub, sub.droplevel("criterion"))
+        return self._by_criterion[criterion]
+
+    def _cached(self, kind: str, key: Any, make: Callable[[], Any]) -> Any:
+        cache = self._cache[kind]
+        if key in cache:
+            cache.move_to_end(key)
+            return cache[key]
+        value = cache[key] = make()
+        if len(cache) > CACHE_SIZE:
+            cache.popitem(last=False)
+        return value
+
+    def analyze(self, selection: Selection) -> Analysis:
+        """Every view of ``selection``; an untestable selection gives ``problem``, never an exception."""
+        sel = selection
+
+        def fail(problem: str) -> Analysis:
+            return Analysis(sel, 0, len(sel.learners), None, None, None, None, None, problem)
+
+        if sel.criterion not in self._criteria:
+            known = ", ".join(self._criteria) or "none"
+            return fail(f"criterion {sel.criterion!r} is not in the log (criteria: {known})")
+        if not sel.datasets:
+            return fail("no data set is selected")
+        if not sel.learners:
+            return fail("no learner is selected")
+        sub, per_cell = self._part(sel.criterion)
+        table_key = (sel.criterion, sel.datasets, sel.learners)
+        try:
+            scores = self._cached(
+                "scores",
+                table_key,
+                lambda: stats.scores_table(sub, sel.criterion, datasets=sel.datasets, learners=sel.learners),
+            )
+        except ValueError as exc:
+            return fail(str(exc))
+        n, k = scores.shape
+        tested = [str(d) for d in scores.index]
+        problem = _untestable(n, k, scores.attrs.get("excluded", {}))
+        average = None if problem else stats.average_ranks(scores, higher_is_better=sel.higher_is_better).ranks
+        if sel.control in sel.learners or average is None:
+            control = sel.control
+        else:
+            control = best_ranked(average)
+        quartiles = self._cached(
+            "q",
+            (*table_key, sel.higher_is_better),
+            lambda: quartiles_view(
+                self._raw,
+                per_cell,
+                sel.criterion,
+                sel.higher_is_better,
+                sel.datasets,
+                sel.learners,
+                tested or sel.datasets,
+                None,
+            ),
+        )
+        quartiles = with_control(quartiles, control)
+        if problem is not None or average is None:
+            return Analysis(sel, n, k, quartiles, None, None, None, None, problem)
+        try:
+            safety = self._cached("safety", (*table_key, sel.alpha), lambda: safety_message(scores, sel.alpha))
+            tests = tests_view(scores, sel, average, safety)
+            pairs = pairs_view(scores, sel, average)
+        except ValueError as exc:  # a limit of stats (e.g. too many learners for the CD table)
+            return Analysis(sel, n, k, quartiles, None, None, None, None, str(exc))
+        ordered = average.sort_values(kind="stable")
+        cd = CDView(
+            ranks=ordered,
+            cd=tests.cd,
+            cliques=cd_cliques(ordered, tests.cd),
+            lines=tuple(render_cd(ordered, tests.cd)),
+        )
+        return Analysis(sel, n, k, quartiles, ranks_view(scores, sel.higher_is_better), tests, pairs, cd, None)
+
+
+def _untestable(n: int, k: int, excluded: dict[Any, str]) -> str | None:
+    """Why a table of ``n`` data sets x ``k`` learners cannot be tested, or None."""
+    if k < 2:
+        return f"the tests need at least 2 learners; {k} {'is' if k == 1 else 'are'} selected"
+    if n < 2:
+        left = f" after leaving out {len(excluded)} with missing results" if excluded else ""
+        return f"the tests need at least 2 complete data sets; {n} remain{'s' * (n == 1)}{left}"
+    return None

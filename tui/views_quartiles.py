@@ -1,0 +1,166 @@
+"""The quartiles view: seed 000's charts per learner, overall and per data set.
+
+Per data set the five numbers are the aggregate's (``stats.aggregate``);
+overall they are ``stats.quartiles`` of every raw result of the learner on the
+data sets of the overall scope. :class:`RawValues` keeps the log's values
+sorted by (criterion, learner, data set) so that gathering them for a selection
+is index arithmetic, not a scan of the log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from typing import Any, cast
+
+import numpy as np
+import pandas as pd
+from scipy.stats import kendalltau
+
+import stats
+from tui.viewtypes import QuartileRow, QuartilesView
+
+#: A data set is flagged when Kendall's tau of its learner medians against the
+#: overall medians is below this: its ordering of the learners leans the other way.
+TAU_FLAG = 0.0
+#: The overall chart warns when more than this share of the data sets is flagged.
+WARN_SHARE = 0.25
+OVERALL = "overall"
+FIELDS = ("min", "q1", "median", "q3", "max")
+
+
+def _codes(column: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """Integer codes and labels: a categorical's own, else in order of first appearance."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return column.cat.codes.to_numpy().astype(np.int64), pd.Index(column.cat.categories)
+    codes, labels = pd.factorize(column)
+    return codes.astype(np.int64), pd.Index(labels)
+
+
+class RawValues:
+    """The raw results of a log grouped by (criterion, learner, data set) for fast gathering."""
+
+    def __init__(self, log: pd.DataFrame) -> None:
+        (c, self.criteria), (lrn, self.learners), (d, self.datasets) = (
+            _codes(log[k]) for k in ("criterion", "learner", "dataset")
+        )
+        self._nl, self._nd = max(len(self.learners), 1), max(len(self.datasets), 1)
+        key = (c * self._nl + lrn) * self._nd + d
+        order = np.argsort(key, kind="stable")
+        self._values = log["value"].to_numpy(dtype=np.float64)[order]
+        counts = np.bincount(key, minlength=max(len(self.criteria), 1) * self._nl * self._nd)
+        self._counts = counts
+        self._starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        self._c = {str(x): i for i, x in enumerate(self.criteria)}
+        self._l = {str(x): i for i, x in enumerate(self.learners)}
+        self._d = {str(x): i for i, x in enumerate(self.datasets)}
+
+    def gather(self, criterion: str, learner: str, datasets: Sequence[str]) -> np.ndarray:
+        """Every result of ``learner`` for ``criterion`` on ``datasets`` (empty if none)."""
+        ci, li = self._c.get(criterion), self._l.get(learner)
+        ds = np.array([self._d[x] for x in datasets if x in self._d], np.int64)
+        if ci is None or li is None or ds.size == 0:
+            return np.empty(0)
+        cell = (ci * self._nl + li) * self._nd + ds
+        starts, lengths = self._starts[cell], self._counts[cell]
+        total = int(lengths.sum())
+        if total == 0:
+            return np.empty(0)
+        ends = np.cumsum(lengths)
+        index = np.repeat(starts - ends + lengths, lengths) + np.arange(total)
+        return self._values[index]
+
+
+def _sort_best_first(medians: dict[str, float], higher: bool) -> list[str]:
+    names = list(medians)
+    return sorted(names, key=lambda n: (-medians[n] if higher else medians[n], names.index(n)))
+
+
+def _tau(a: np.ndarray, b: np.ndarray) -> float:
+    ok = np.isfinite(a) & np.isfinite(b)
+    if ok.sum() < 2 or np.ptp(a[ok]) == 0 or np.ptp(b[ok]) == 0:
+        return math.nan
+    return float(kendalltau(a[ok], b[ok]).statistic)
+
+
+def with_control(view: QuartilesView | None, control: str | None) -> QuartilesView | None:
+    """``view`` with ``control_median`` set for ``control`` (NaN where it has no result)."""
+    if view is None:
+        return None
+    medians = {r.scope: r.median for r in view.rows if r.learner == control}
+    return dataclasses.replace(view, control_median={s: medians.get(s, math.nan) for s in view.scopes})
+
+
+def quartiles_view(
+    raw: RawValues,
+    per_cell: pd.DataFrame,
+    criterion: str,
+    higher: bool,
+    datasets: Sequence[str],
+    learners: Sequence[str],
+    overall_datasets: Sequence[str],
+    control: str | None,
+) -> QuartilesView | None:
+    """Build the view; None when no selected learner has a result on the selected data sets.
+
+    ``per_cell``: the aggregate of ``criterion`` (index dataset, learner;
+    columns count, min, q1, median, q3, max). ``overall_datasets``: the data
+    sets pooled in the "overall" scope (the tested ones when there are any).
+    """
+    rows: dict[str, list[QuartileRow]] = {}
+    medians: dict[str, dict[str, float]] = {}
+    overall: dict[str, Any] = {}  # learner -> stats.quartiles(...)
+    for name in learners:
+        values = raw.gather(criterion, name, overall_datasets)
+        if values.size:
+            overall[name] = stats.quartiles(values)
+    if not overall:
+        return None
+    medians[OVERALL] = {n: q.median for n, q in overall.items()}
+    rows[OVERALL] = [
+        QuartileRow(OVERALL, n, q.n, *(getattr(q, f) for f in FIELDS))
+        for n in _sort_best_first(medians[OVERALL], higher)
+        for q in [overall[n]]
+    ]
+    wide = cast(pd.DataFrame, per_cell[["count", *FIELDS]].unstack())
+    grid = {
+        f: cast(pd.DataFrame, wide[f]).reindex(index=list(datasets), columns=list(learners)).to_numpy(np.float64)
+        for f in ("count", *FIELDS)
+    }
+    cells = {f: grid[f].tolist() for f in ("count", *FIELDS)}  # Python floats: fast to pick one by one
+    ref = np.array([medians[OVERALL].get(n, math.nan) for n in learners])
+    tau: dict[str, float] = {}
+    for i, ds in enumerate(datasets):
+        have = np.flatnonzero(np.nan_to_num(grid["count"][i]) > 0).tolist()
+        if not have:
+            continue
+        medians[ds] = {learners[j]: cells["median"][i][j] for j in have}
+        by = {learners[j]: j for j in have}
+        rows[ds] = [
+            QuartileRow(ds, n, int(cells["count"][i][by[n]]), *(cells[f][i][by[n]] for f in FIELDS))
+            for n in _sort_best_first(medians[ds], higher)
+        ]
+        tau[ds] = _tau(grid["median"][i], ref)
+    flagged = sorted((d for d, t in tau.items() if t < TAU_FLAG), key=lambda d: tau[d])
+    others = [d for d in tau if d not in flagged]
+    scopes = (OVERALL, *flagged, *others)
+    warning = None
+    if tau and len(flagged) > WARN_SHARE * len(tau):
+        warning = (
+            f"{len(flagged)} of {len(tau)} data sets order the learners against the overall chart "
+            f"(Kendall tau < {TAU_FLAG:g}): the overall ranking hides them"
+        )
+    every = [r for s in scopes for r in rows[s]]
+    return QuartilesView(
+        criterion=criterion,
+        higher_is_better=higher,
+        rows=tuple(every),
+        scopes=scopes,
+        tau=tau,
+        flagged=tuple(flagged),
+        warning=warning,
+        lo=min(r.min for r in every),
+        hi=max(r.max for r in every),
+        control_median={s: medians[s].get(control, math.nan) if control else math.nan for s in scopes},
+    )
