@@ -1,0 +1,422 @@
+"""The rankboard app driven by its real keys (Textual Pilot), at 80x24 and 120x40."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tui.app import RankboardApp, create_app
+from tui.cli import bundled_cv
+from tui.commands import COMMANDS
+from tui.export import export_frame, write_csv
+from tui.screens import ConfirmScreen, ExportScreen, HelpScreen
+from tui.widgets.problems import ProblemsPanel
+from tui.widgets.quartiles import QuartilesPanel
+from tui.widgets.report import CDPanel, TestsPanel
+from tui.widgets.sidebar import NameList
+from tui.widgets.status import StatusLine
+
+CLOCK = datetime(2026, 1, 2, 3, 4, 5)
+SMALL, LARGE = (80, 24), (120, 40)
+
+
+def make_app(paths: list[str] | None = None, **options) -> RankboardApp:  # noqa: ANN003
+    options.setdefault("live", False)
+    return create_app(paths or [str(bundled_cv())], clock=lambda: CLOCK, **options)
+
+
+async def settle(pilot) -> None:  # noqa: ANN001
+    """Wait until the workers (loading, analysis) are done and their messages handled."""
+    app = pilot.app
+    for _ in range(200):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        busy = app._loading or any(w.is_running for w in app.workers)
+        current = app.selection is None or (app.analysis is not None and app.analysis.selection == app.selection)
+        if not busy and current:
+            await pilot.pause()
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the app did not settle")
+
+
+def drive(scenario: Callable[[RankboardApp, object], Awaitable[None]], *, size=SMALL, app=None) -> RankboardApp:  # noqa: ANN001
+    app = app or make_app()
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await scenario(app, pilot)
+
+    asyncio.run(main())
+    return app
+
+
+async def press(pilot, *keys: str) -> None:  # noqa: ANN001
+    await pilot.press(*keys)
+    await settle(pilot)
+
+
+def status(app: RankboardApp) -> str:
+    return str(app.query_one(StatusLine).render())
+
+
+async def focus_list(pilot, list_id: str, name: str) -> None:  # noqa: ANN001
+    """Tab back from the view into the sidebar list ``list_id`` and move down to ``name``."""
+    app = pilot.app
+    for _ in range(4):
+        if app.focused is not None and app.focused.id == list_id:
+            break
+        await press(pilot, "shift+tab")
+    lst = app.query_one(f"#{list_id}", NameList)
+    assert app.focused is lst
+    for _ in range(lst.option_count):
+        if lst.current() == name:
+            return
+        await press(pilot, "j")
+    assert lst.current() == name
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE])
+def test_views_switch_with_number_keys(size: tuple[int, int]) -> None:
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        assert "10 files | 6250 lines | 10 data sets x 5 learners | updated 03:04:05 | paused" in status(app)
+        quartiles = app.query_one(QuartilesPanel).plain
+        assert "higher is better -->" in quartiles and "overall" in quartiles and "tau" in quartiles
+        await press(pilot, "2")
+        assert app.query_one("#views").current == "ranks"
+        table = app.query_one("#ranks-table")
+        assert table.row_count == 11 and app.focused is table
+        assert str(table.get_row_at(10)[0]) == "average rank"
+        await press(pilot, "3")
+        tests = app.query_one(TestsPanel).plain
+        assert tests.startswith("no significant difference among the 5 learners at alpha = 0.05")
+        assert "Iman-Davenport" in tests and "CD = 1.929" in tests and "control LogisticRegression" in tests
+        await press(pilot, "4")
+        assert app.query_one("#pairs-table").row_count == 5
+        assert "holm adjusted p-values" in app.query_one("#pairs-head").plain
+        assert "Wilcoxon" in app.query_one("#pairs-detail").plain
+        await press(pilot, "m")
+        assert "shaffer adjusted p-values" in app.query_one("#pairs-head").plain
+        await press(pilot, "5")
+        assert "CD" in app.query_one(CDPanel).plain and "LogisticRegression (2.25)" in app.query_one(CDPanel).plain
+        await press(pilot, "1")
+        assert app.query_one("#views").current == "quartiles"
+
+    drive(scenario, size=size)
+
+
+def test_sidebar_collapses_at_80_columns() -> None:
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        assert app.query_one("#body").has_class("-narrow")
+        assert app.query_one("#sidebar").size.width < 20
+        await focus_list(pilot, "learners", "KNN")
+        assert app.query_one("#sidebar").size.width > 30  # opens while a list has focus
+
+    drive(scenario, size=SMALL)
+    drive(lambda app, pilot: _not_narrow(app), size=LARGE)
+
+
+async def _not_narrow(app: RankboardApp) -> None:
+    assert not app.query_one("#body").has_class("-narrow")
+
+
+def test_c_makes_the_learner_under_the_cursor_the_control() -> None:
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "3")
+        before = app.query_one(TestsPanel).plain
+        assert "control LogisticRegression" in before
+        await focus_list(pilot, "learners", "KNN")
+        await press(pilot, "c")
+        after = app.query_one(TestsPanel).plain
+        assert app.selection.control == "KNN" and "control KNN" in after
+        assert list(app.analysis.tests.control_table.index) != list(before)
+        assert "KNN" not in app.analysis.tests.control_table.index
+        option = app.query_one("#learners", NameList).get_option("KNN")
+        assert "(control)" in str(option.prompt)
+
+    drive(scenario)
+
+
+def test_d_flips_the_direction() -> None:
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        assert app.selection.higher_is_better
+        await press(pilot, "d")
+        assert not app.selection.higher_is_better
+        assert "<-- lower is better" in app.query_one(QuartilesPanel).plain
+        assert "pd lower-better" in str(app.query_one("#criteria", NameList).get_option("pd").prompt)
+        await press(pilot, "d")
+        assert app.selection.higher_is_better
+
+    drive(scenario)
+
+
+def test_space_excludes_and_includes_a_data_set() -> None:
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await focus_list(pilot, "datasets", "anes96")
+        await press(pilot, "space")
+        assert "anes96" not in app.selection.datasets
+        assert "9 data sets x 5 learners" in status(app)
+        assert app.query_one("#ranks-table").row_count == 10
+        assert str(app.query_one("#datasets", NameList).get_option("anes96").prompt).startswith("[ ] ")
+        await press(pilot, "space")
+        assert "anes96" in app.selection.datasets and "10 data sets x 5 learners" in status(app)
+
+    drive(scenario)
+
+
+def test_a_cycles_alpha_and_the_tests_follow() -> None:
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "3", "a")
+        assert app.selection.alpha == 0.01
+        assert "alpha = 0.01" in app.query_one(TestsPanel).plain
+        await press(pilot, "a")
+        assert app.selection.alpha == 0.10 and "alpha 0.10" in str(app.query_one("#settings").render())
+        await press(pilot, "a")
+        assert app.selection.alpha == 0.05
+
+    drive(scenario)
+
+
+def test_enter_on_a_criterion_chooses_it() -> None:
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await focus_list(pilot, "criteria", "pf")
+        await press(pilot, "enter")
+        assert app.selection.criterion == "pf" and not app.selection.higher_is_better
+        assert app.query_one(QuartilesPanel).plain.startswith("pf  <-- lower is better")
+
+    drive(scenario)
+
+
+def test_filter_narrows_the_lists() -> None:
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "slash", "i", "r", "i")
+        datasets = app.query_one("#datasets", NameList)
+        assert [datasets.get_option_at_index(i).id for i in range(datasets.option_count)] == ["iris"]
+        await press(pilot, "enter")
+        assert app.focused is datasets
+        await press(pilot, "space")
+        assert "iris" not in app.selection.datasets
+
+    drive(scenario)
+
+
+def _export(view_key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, view: str) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, view_key, "e")
+        assert isinstance(app.screen, ExportScreen)
+        await press(pilot, "enter")
+        written = sorted(tmp_path.glob("*.csv"))
+        assert len(written) == 1 and view in written[0].name
+        expected = write_csv(export_frame(app.analysis, view), tmp_path / "expected" / "x.csv")
+        assert written[0].read_text() == expected.read_text()
+        assert any(str(written[0].resolve()) in n.message for n in app._notifications)
+
+    drive(scenario)
+
+
+@pytest.mark.parametrize(("key", "view"), [("2", "ranks"), ("3", "tests")])
+def test_e_exports_the_current_view(key: str, view: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "expected").mkdir()
+    _export(key, tmp_path, monkeypatch, view)
+
+
+def test_export_asks_before_overwriting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "2", "e", "enter")
+        (path,) = tmp_path.glob("*.csv")
+        path.write_text("old\n")
+        await press(pilot, "e", "enter")
+        assert isinstance(app.screen, ConfirmScreen)
+        await press(pilot, "n")
+        assert path.read_text() == "old\n"
+        await press(pilot, "e", "enter")
+        assert isinstance(app.screen, ConfirmScreen)
+        await press(pilot, "y")
+        assert path.read_text() != "old\n"
+        assert pd.read_csv(path).shape[0] > 0
+
+    drive(scenario)
+
+
+def _weird_log(tmp_path: Path) -> Path:
+    rows = []
+    for j, dataset in enumerate(["bad\x1b[31m", "iris", "wine", "[b]x"]):
+        for i, learner in enumerate(["[red]boom", "nb", "tree"]):
+            for fold in (1, 2):
+                rows.append(f"{dataset},1,{fold},{learner},accuracy,{0.5 + 0.1 * i + 0.01 * fold + 0.02 * j}\n")
+    path = tmp_path / "weird.dat"
+    path.write_text("".join(rows) + "oops [bold]\n")
+    return path
+
+
+def test_names_from_the_logs_are_shown_literally(tmp_path: Path) -> None:
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        learners = app.query_one("#learners", NameList)
+        assert str(learners.get_option("[red]boom").prompt) == "[x] [red]boom"
+        datasets = app.query_one("#datasets", NameList)
+        assert str(datasets.get_option("bad\x1b[31m").prompt) == "[x] bad\\x1b[31m"
+        assert "[red]boom" in app.query_one(QuartilesPanel).plain
+        await press(pilot, "2")
+        table = app.query_one("#ranks-table")
+        labels = [str(c.label) for c in table.columns.values()]
+        assert "[red]boom" in labels
+        assert str(table.get_row_at(0)[0]) == "bad\\x1b[31m"
+        await press(pilot, "3")
+        assert "[red]boom" in app.query_one(TestsPanel).plain
+        problems = str(app.query_one(ProblemsPanel).render())
+        assert "weird.dat:25: expected 6 fields, found 1" in problems
+        screen = app.export_screenshot()
+        assert "[red]boom" in screen.replace("&#160;", " ")
+
+    drive(scenario, app=make_app([str(_weird_log(tmp_path))]))
+
+
+def test_an_untestable_selection_shows_the_problem(tmp_path: Path) -> None:
+    path = tmp_path / "one.dat"
+    path.write_text("iris,1,1,a,accuracy,0.9\niris,1,1,b,accuracy,0.8\n")
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        problem = app.query_one("#problem")
+        assert app.analysis is not None, [n.message for n in app._notifications]
+        assert not problem.has_class("-empty") and app.analysis.problem
+        assert app.analysis.problem in str(problem.render())
+        await press(pilot, "3")
+        assert app.query_one(TestsPanel).plain.startswith("no tests")
+
+    drive(scenario, app=make_app([str(path)]))
+
+
+def test_help_lists_every_command_and_the_palette_runs_them() -> None:
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#help-text").render())
+        assert all(c.description in text for c in COMMANDS)
+        await press(pilot, "escape", "f1")
+        assert isinstance(app.screen, HelpScreen)
+        await press(pilot, "escape")
+        await press(pilot, "ctrl+p")
+        await pilot.press(*"cycle alpha")
+        await pilot.pause(0.3)
+        await press(pilot, "enter")
+        assert app.selection.alpha == 0.01
+
+    drive(scenario, size=LARGE)
+
+
+def test_bindings_come_from_the_registry() -> None:
+    keys = {b.key: b.action for b in RankboardApp.BINDINGS}
+    assert {c.key: c.action for c in COMMANDS} == keys
+
+
+def test_p_pauses_and_live_updates_pick_up_new_rows(tmp_path: Path) -> None:
+    log = tmp_path / "live.dat"
+    lines = [
+        f"{d},1,1,{lrn},accuracy,{v}\n"
+        for d, v0 in (("d1", 0.5), ("d2", 0.6))
+        for lrn, v in (("a", v0), ("b", v0 + 0.1), ("c", v0 + 0.2))
+    ]
+    log.write_text("".join(lines))
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        assert "| live" in status(app) and "2 data sets x 3 learners" in status(app)
+        with log.open("a") as f:
+            f.write("d3,1,1,a,accuracy,0.1\nd3,1,1,b,accuracy,0.2\nd3,1,1,c,accuracy,0.3\n")
+        for _ in range(20):
+            await pilot.pause(0.1)
+            await settle(pilot)
+            if "3 data sets" in status(app):
+                break
+        assert "3 data sets x 3 learners" in status(app) and "9 lines" in status(app)
+        await press(pilot, "p")
+        assert "| paused" in status(app)
+        with log.open("a") as f:
+            f.write("d4,1,1,a,accuracy,0.1\nd4,1,1,b,accuracy,0.2\nd4,1,1,c,accuracy,0.3\n")
+        await pilot.pause(0.4)
+        await settle(pilot)
+        assert "3 data sets" in status(app)
+        await press(pilot, "r")
+        assert "4 data sets x 3 learners" in status(app)
+
+    drive(scenario, app=make_app([str(log)], live=True, interval=0.1))
+
+
+def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    import tui.app
+
+    release = threading.Event()
+    real = tui.app.Model
+
+    def slow_model(log):  # noqa: ANN001, ANN202
+        release.wait(5)
+        return real(log)
+
+    monkeypatch.setattr(tui.app, "Model", slow_model)
+    app = make_app()
+
+    async def main() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause(0.2)
+            assert app.query_one("#main").loading and "loading..." in status(app)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not app.query_one("#main").loading and "| paused" in status(app)
+            assert any("loading cancelled" in n.message for n in app._notifications)
+            release.set()
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.1)
+            assert app.model is None  # the cancelled load's result is dropped
+            monkeypatch.setattr(tui.app, "Model", real)
+            await press(pilot, "r")
+            assert app.model is not None and "10 data sets x 5 learners" in status(app)
+
+    asyncio.run(main())
+
+
+def test_analysis_errors_become_notifications(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        def boom(selection):  # noqa: ANN001, ANN202
+            raise RuntimeError("boom [red]x")
+
+        monkeypatch.setattr(app.model, "analyze", boom)
+        await pilot.press("a")
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.1)
+        errors = [n for n in app._notifications if n.severity == "error"]
+        assert errors and "boom [red]x" in errors[-1].message
+        assert app.is_running
+
+    drive(scenario)
+
+
+def test_enter_on_a_pairs_cell_chooses_the_pair() -> None:
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "4")
+        assert app.focused is app.query_one("#pairs-table")
+        await press(pilot, "j", "j", "right", "enter")  # row KNN, column GaussianNB
+        assert app.selection.pair == ("KNN", "GaussianNB")
+        assert app.analysis.pairs.pair == ("KNN", "GaussianNB")
+        assert "pair: GaussianNB vs KNN" in app.query_one("#pairs-detail").plain
+
+    drive(scenario)
+
+
+def test_reload_does_not_repeat_the_problems(tmp_path: Path) -> None:
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        assert len(app.problems) == 1
+        await press(pilot, "r")
+        assert len(app.problems) == 1 and "weird.dat:25" in app.problems[0]
+
+    drive(scenario, app=make_app([str(_weird_log(tmp_path))]))

@@ -1,0 +1,96 @@
+"""Smoke test: the installed ``rankboard`` command in a real terminal (tmux send-keys / capture-pane)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+TMUX = shutil.which("tmux")
+RANKBOARD = shutil.which("rankboard")
+
+pytestmark = [
+    pytest.mark.skipif(TMUX is None, reason="tmux is not installed (CI installs it: apt-get install tmux)"),
+    pytest.mark.skipif(RANKBOARD is None, reason="the rankboard command is not installed (pip install -e .)"),
+]
+
+
+class Terminal:
+    def __init__(self, session: str) -> None:
+        self.session = session
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run([TMUX, *args], capture_output=True, text=True, check=False).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.session)
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", self.session, *keys)
+
+    def alive(self) -> bool:
+        return subprocess.run([TMUX, "has-session", "-t", self.session], capture_output=True).returncode == 0
+
+    def wait(self, condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if condition():
+                return
+            time.sleep(0.2)
+        screen = self.screen() if self.alive() else "(session ended)"
+        raise AssertionError(f"timed out waiting for {what}; the screen:\n{screen}")
+
+    def wait_text(self, text: str, timeout: float = 30.0) -> None:
+        self.wait(lambda: text in self.screen(), repr(text), timeout)
+
+
+def test_rankboard_in_a_real_terminal(tmp_path: Path) -> None:
+    session = f"rankboard-test-{uuid.uuid4().hex[:8]}"
+    term = Terminal(session)
+    subprocess.run(
+        [
+            TMUX,
+            "new-session",
+            "-d",
+            "-s",
+            session,
+            "-x",
+            "100",
+            "-y",
+            "30",
+            "-c",
+            str(tmp_path),
+            f"{RANKBOARD} --paused",
+        ],
+        check=True,
+    )
+    try:
+        term.wait_text("10 data sets x 5 learners")  # the bundled sample logs are open
+        assert "overall" in term.screen()
+        term.keys("3")
+        term.wait_text("omnibus test")
+        assert "control LogisticRegression" in term.screen()
+        term.keys("BTab")  # into the learners list: GaussianNB, DecisionTree, KNN
+        term.keys("j", "j", "c")
+        term.wait_text("control KNN")
+        term.keys("e")
+        term.wait_text("Export the current view")
+        term.keys("Enter")
+        term.wait(lambda: any(tmp_path.glob("*.csv")), "the exported CSV")
+        term.wait_text("exported")
+        term.keys("q")
+        term.wait(lambda: not term.alive(), "rankboard to quit")
+    finally:
+        if term.alive():
+            term.tmux("kill-session", "-t", session)
+    (csv,) = tmp_path.glob("*.csv")
+    assert csv.name.startswith("rankboard-pd-tests-")
+    frame = pd.read_csv(csv)
+    assert "KNN" not in set(frame["learner"]) and "LogisticRegression" in set(frame["learner"])
+    assert {"z", "p", "holm"} <= set(frame.columns)

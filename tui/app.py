@@ -1,0 +1,356 @@
+"""The rankboard terminal app: a sidebar to choose, five views to read, live logs.
+
+State flows down as attributes (the app owns the :class:`Selection` in one reactive) and up as
+messages; every computation runs in a thread worker. Keys come from :mod:`tui.commands`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.events import Resize
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import ContentSwitcher, Footer, Static
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from stats import LogWatcher
+from tui.commands import RegistryProvider, bindings
+from tui.screens import ConfirmScreen, ExportScreen, HelpScreen
+from tui.viewmodel import Model, default_higher_is_better, default_selection
+from tui.viewtypes import PROCEDURES, Analysis, Selection
+from tui.widgets import literal
+from tui.widgets.pairs import PairsPanel
+from tui.widgets.problems import ProblemsPanel
+from tui.widgets.quartiles import QuartilesPanel
+from tui.widgets.ranks import RanksPanel
+from tui.widgets.report import CDPanel, TestsPanel
+from tui.widgets.sidebar import Sidebar
+from tui.widgets.status import StatusLine
+
+ALPHAS = (0.10, 0.05, 0.01)
+VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd")
+NARROW = 100  # below this many columns the sidebar collapses
+
+
+@dataclass
+class Loaded(Message):
+    model: Model
+    log: Any
+    problems: list[str]
+    files: int
+    lines: int
+    reload: bool
+
+
+@dataclass
+class Analyzed(Message):
+    analysis: Analysis
+
+
+class RankboardApp(App[None]):
+    """Explore R x N cross-validation logs: ``paths`` as for :func:`stats.read_logs`."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "rankboard"
+    BINDINGS = bindings()
+    COMMANDS = App.COMMANDS | {RegistryProvider}
+
+    selection: reactive[Selection | None] = reactive(None)
+    analysis: reactive[Analysis | None] = reactive(None)
+    view: reactive[str] = reactive("quartiles")
+    live: reactive[bool] = reactive(True)
+
+    def __init__(
+        self,
+        paths: Sequence[str],
+        *,
+        live: bool = True,
+        clock: Callable[[], datetime] = datetime.now,
+        interval: float = 1.0,
+    ) -> None:
+        super().__init__()
+        self.paths = [str(p) for p in paths]
+        self.clock = clock
+        self.interval = interval
+        self.model: Model | None = None
+        self.watcher: LogWatcher | None = None
+        self.problems: list[str] = []
+        self._lock = threading.Lock()
+        self._loading = False
+        self._stale = False
+        self.set_reactive(RankboardApp.live, live)
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="body"):
+            yield Sidebar(id="sidebar")
+            with Vertical(id="main"):
+                yield Static(id="problem", classes="-empty")
+                with ContentSwitcher(initial="quartiles", id="views"):
+                    with ScrollableContainer(id="quartiles", classes="view-scroll"):
+                        yield QuartilesPanel(classes="body")
+                    yield RanksPanel(id="ranks")
+                    yield TestsPanel(id="tests", classes="view-scroll")
+                    yield PairsPanel(id="pairs")
+                    with ScrollableContainer(id="cd", classes="view-scroll"):
+                        yield CDPanel(classes="body")
+        yield ProblemsPanel(id="problems", classes="-empty")
+        yield StatusLine(id="status")
+        yield Footer()
+
+    # -- loading -----------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self._narrow(self.size.width)
+        self.query_one(StatusLine).live = self.live
+        self.start_load(reload=True)
+        self.set_interval(self.interval, self._tick)
+
+    def _tick(self) -> None:
+        if self.live and not self._loading:
+            self.start_load(reload=False, quiet=True)
+
+    def start_load(self, *, reload: bool, quiet: bool = False) -> None:
+        self._loading = True
+        if not quiet:
+            self.query_one("#main").loading = True
+            self.query_one(StatusLine).loading = True
+        self.load(reload)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="load")
+    def load(self, reload: bool) -> None:
+        """Poll the logs (all of them on reload) and, when anything changed, build a new Model."""
+        from tui.cli import format_problem
+
+        worker = get_current_worker()
+        with self._lock:
+            if reload or self.watcher is None:
+                self.watcher = LogWatcher(self.paths)
+                self._files: set[str] = set()
+            update = self.watcher.poll()
+            self._files |= set(update.added)
+            self._files -= set(update.removed)
+            if not (update.changed or reload or self._stale):
+                self.call_from_thread(setattr, self, "_loading", False)
+                return
+            frame = self.watcher.frame()
+        log = frame.drop(columns=[c for c in ("file", "line") if c in frame.columns])
+        model = Model(log)
+        if not worker.is_cancelled:
+            problems = [format_problem(p) for p in update.problems]
+            self.post_message(Loaded(model, log, problems, len(self._files), len(log), reload))
+
+    def on_loaded(self, message: Loaded) -> None:
+        self._loading = self._stale = False
+        self.query_one("#main").loading = False
+        old = self.model
+        self.model = model = message.model
+        self.problems = ([] if message.reload else self.problems) + message.problems
+        self.query_one(ProblemsPanel).problems = tuple(self.problems)
+        status = self.query_one(StatusLine)
+        status.loading, status.files, status.lines = False, message.files, message.lines
+        status.updated = self.clock().strftime("%H:%M:%S")
+        self.query_one(Sidebar).names = (model.criteria, model.datasets, model.learners)
+        sel = self.selection
+        if not model.criteria:
+            self.selection = None
+            self._show_problem("no results in the logs")
+            return
+        if sel is None or sel.criterion not in model.criteria:
+            self.selection = default_selection(message.log)
+            return
+        new_d = [d for d in model.datasets if d in sel.datasets or (old is None or d not in old.datasets)]
+        new_l = [x for x in model.learners if x in sel.learners or (old is None or x not in old.learners)]
+        self.selection = replace(sel, datasets=tuple(new_d), learners=tuple(new_l))
+
+    def action_cancel_load(self) -> None:
+        if self._loading:
+            self.workers.cancel_group(self, "load")
+            self._loading, self._stale = False, True
+            self.query_one("#main").loading = False
+            self.query_one(StatusLine).loading = False
+            self.notify("loading cancelled; r reloads")
+
+    def action_reload(self) -> None:
+        self.start_load(reload=True)
+
+    def action_pause(self) -> None:
+        self.live = not self.live
+
+    def watch_live(self, live: bool) -> None:
+        if self.is_mounted:
+            self.query_one(StatusLine).live = live
+
+    # -- analysis ----------------------------------------------------------------------------
+
+    def watch_selection(self, selection: Selection | None) -> None:
+        self.query_one(Sidebar).selection = selection
+        if selection is not None and self.model is not None:
+            self.analyze(self.model, selection)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="analysis")
+    def analyze(self, model: Model, selection: Selection) -> None:
+        analysis = model.analyze(selection)
+        if not get_current_worker().is_cancelled:
+            self.post_message(Analyzed(analysis))
+
+    def on_analyzed(self, message: Analyzed) -> None:
+        if message.analysis.selection == self.selection:
+            self.analysis = message.analysis
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR:
+            if event.worker.group == "load":
+                self._loading = False
+                self.query_one("#main").loading = False
+                self.query_one(StatusLine).loading = False
+            self.notify(f"{event.worker.name}: {event.worker.error}", severity="error", markup=False)
+
+    def watch_analysis(self, analysis: Analysis | None) -> None:
+        if analysis is None:
+            return
+        alpha = analysis.selection.alpha
+        self.query_one(StatusLine).shape = (analysis.n_datasets, analysis.n_learners)
+        self._show_problem(analysis.problem)
+        self.query_one(QuartilesPanel).view = analysis.quartiles
+        self.query_one(RanksPanel).view = analysis.ranks
+        tests, pairs = self.query_one(TestsPanel), self.query_one(PairsPanel)
+        tests.alpha = pairs.alpha = alpha
+        tests.view, pairs.view = analysis.tests, analysis.pairs
+        self.query_one(CDPanel).view = analysis.cd
+
+    def _show_problem(self, problem: str | None) -> None:
+        box = self.query_one("#problem", Static)
+        box.set_class(problem is None, "-empty")
+        box.update(literal(problem or "", "bold yellow"))
+
+    # -- the user's changes ------------------------------------------------------------------
+
+    def _change(self, **changes: Any) -> None:
+        if self.selection is None:
+            self.notify("nothing loaded yet", severity="warning")
+            return
+        self.selection = replace(self.selection, **changes)
+
+    def on_sidebar_criterion_chosen(self, message: Sidebar.CriterionChosen) -> None:
+        self._change(criterion=message.criterion, higher_is_better=default_higher_is_better(message.criterion))
+
+    def on_pairs_panel_pair_chosen(self, message: PairsPanel.PairChosen) -> None:
+        self._change(pair=message.pair)
+
+    def action_view(self, name: str) -> None:
+        self.view = name
+
+    def watch_view(self, name: str) -> None:
+        self.query_one(ContentSwitcher).current = name
+        target = {"ranks": "#ranks-table", "pairs": "#pairs-table"}.get(name, f"#{name}")
+        self.query_one(target).focus()
+
+    def _cursor(self) -> tuple[str, str] | None:
+        current = self.query_one(Sidebar).current()
+        if current is None and self.view == "ranks":
+            learner = self.query_one(RanksPanel).learner_under_cursor()
+            current = ("learners", learner) if learner else None
+        return current
+
+    def action_control(self) -> None:
+        current = self._cursor()
+        if current is None or current[0] != "learners":
+            self.notify("move the cursor to a learner (sidebar or ranks table) first", severity="warning")
+            return
+        self._change(control=current[1])
+
+    def action_direction(self) -> None:
+        if self.selection is not None:
+            self._change(higher_is_better=not self.selection.higher_is_better)
+
+    def action_toggle(self) -> None:
+        current = self._cursor()
+        if current is None or self.selection is None or self.model is None:
+            self.notify("move the cursor to a data set or learner first", severity="warning")
+            return
+        kind, name = current
+        if kind == "criteria":
+            self._change(criterion=name, higher_is_better=default_higher_is_better(name))
+            return
+        chosen = set(getattr(self.selection, kind))
+        chosen ^= {name}
+        self._change(**{kind: tuple(n for n in getattr(self.model, kind) if n in chosen)})
+
+    def action_alpha(self) -> None:
+        if self.selection is not None:
+            i = min(range(len(ALPHAS)), key=lambda j: abs(ALPHAS[j] - self.selection.alpha))
+            self._change(alpha=ALPHAS[(i + 1) % len(ALPHAS)])
+
+    def action_procedure(self) -> None:
+        if self.selection is not None:
+            i = PROCEDURES.index(self.selection.procedure)
+            self._change(procedure=PROCEDURES[(i + 1) % len(PROCEDURES)])
+
+    def action_filter(self) -> None:
+        self.query_one(Sidebar).open_filter()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    # -- export ------------------------------------------------------------------------------
+
+    def action_export(self) -> None:
+        from tui.export import default_export_name, export_frame
+
+        analysis, view = self.analysis, self.view
+        if analysis is None:
+            self.notify("nothing to export yet", severity="warning")
+            return
+        try:
+            frame = export_frame(analysis, view)
+        except Exception as exc:  # noqa: BLE001 - reported, never a traceback
+            self.notify(f"cannot export the {view} view: {exc}", severity="error", markup=False)
+            return
+        name = default_export_name(analysis.selection.criterion, view, now=self.clock())
+
+        def chosen(path: str | None) -> None:
+            if not path:
+                return
+            target = Path(path).expanduser()
+            if target.exists():
+                self.push_screen(
+                    ConfirmScreen(f"{target} exists. Overwrite it?"),
+                    lambda ok: self._write(frame, target, overwrite=True) if ok else None,
+                )
+            else:
+                self._write(frame, target, overwrite=False)
+
+        self.push_screen(ExportScreen(name), chosen)
+
+    def _write(self, frame: Any, target: Path, *, overwrite: bool) -> None:
+        from tui.export import write_csv
+
+        try:
+            written = write_csv(frame, target, overwrite=overwrite)
+        except (OSError, ValueError) as exc:
+            self.notify(f"export failed: {exc}", severity="error", markup=False)
+            return
+        self.notify(f"exported {Path(written).resolve()}", markup=False)
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def on_resize(self, event: Resize) -> None:
+        self._narrow(event.size.width)
+
+    def _narrow(self, width: int) -> None:
+        if self.is_mounted:
+            self.query_one("#body").set_class(width < NARROW, "-narrow")
+
+
+def create_app(paths: Sequence[str], **options: Any) -> RankboardApp:
+    """The app factory (the command and the tests build the app here)."""
+    return RankboardApp(paths, **options)

@@ -1,0 +1,100 @@
+"""The one registry of commands: it feeds the bindings, the footer, the help screen and the palette."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import partial
+
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+
+@dataclass(frozen=True)
+class Command:
+    """One user command: ``key`` (Textual key names, comma-separated) runs ``action`` on the app."""
+
+    id: str
+    key: str
+    description: str
+    action: str
+    show: bool = True  # shown in the footer
+    display: str | None = None  # how the key is written in the footer and help
+
+    @property
+    def key_display(self) -> str:
+        return self.display or self.key
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("quartiles", "1", "Quartiles view", "view('quartiles')", display="1"),
+    Command("ranks", "2", "Ranks view", "view('ranks')", display="2"),
+    Command("tests", "3", "Tests view", "view('tests')", display="3"),
+    Command("pairs", "4", "Pairs view", "view('pairs')", display="4"),
+    Command("cd", "5", "CD diagram view", "view('cd')", display="5"),
+    Command("control", "c", "make the learner under the cursor the control", "control"),
+    Command("direction", "d", "flip the direction of the current criterion", "direction"),
+    Command(
+        "toggle",
+        "space",
+        "include/exclude the data set or learner under the cursor",
+        "toggle",
+        show=False,
+        display="space",
+    ),
+    Command("alpha", "a", "cycle alpha (0.10, 0.05, 0.01)", "alpha"),
+    Command("procedure", "m", "cycle the pairs procedure (nemenyi, holm, shaffer, bergmann)", "procedure"),
+    Command("export", "e", "export the current view to CSV", "export"),
+    Command("reload", "r", "reload the logs from disk", "reload"),
+    Command("pause", "p", "pause/resume live updates", "pause"),
+    Command("filter", "slash", "filter data sets and learners", "filter", show=False, display="/"),
+    Command("help", "question_mark,f1", "help: every key", "help", display="?/F1"),
+    Command("palette", "ctrl+p", "command palette", "command_palette", show=False, display="ctrl+p"),
+    Command("cancel", "escape", "cancel loading", "cancel_load", show=False, display="esc"),
+    Command("quit", "q", "quit", "quit"),
+)
+
+NAVIGATION = (
+    ("arrows, j/k", "move the cursor"),
+    ("tab, shift+tab", "move between the sidebar lists and the view"),
+    ("enter", "choose the criterion under the cursor"),
+)
+
+
+def bindings() -> list[Binding]:
+    """The app's BINDINGS, from the registry."""
+    return [
+        Binding(c.key, c.action, c.description.split(":")[0], show=c.show, key_display=c.display, id=c.id)
+        for c in COMMANDS
+    ]
+
+
+def help_rows() -> Iterator[tuple[str, str]]:
+    """``(key, description)`` rows for the help screen and ``rankboard --help``."""
+    for c in COMMANDS:
+        yield c.key_display, c.description
+    yield from NAVIGATION
+
+
+class RegistryProvider(Provider):
+    """The command palette's entries: every registry command, with its key."""
+
+    def _entries(self) -> Iterator[tuple[str, str, Command]]:
+        for c in COMMANDS:
+            if c.id in ("palette",):
+                continue
+            yield f"{c.description} ({c.key_display})", c.id, c
+
+    def _runner(self, c: Command):  # noqa: ANN202
+        return partial(self.app.run_action, c.action)
+
+    async def discover(self) -> Hits:
+        for text, _, c in self._entries():
+            yield DiscoveryHit(text, self._runner(c), text=text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for text, _, c in self._entries():
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), self._runner(c), text=text)

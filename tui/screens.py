@@ -1,0 +1,84 @@
+"""Dialogs: the export path, the overwrite confirmation, the help screen (all ModalScreen[T])."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from tui.commands import help_rows
+from tui.widgets import literal
+
+
+class ExportScreen(ModalScreen[str | None]):
+    """Asks where to write the CSV; Enter accepts the path, Esc cancels (None)."""
+
+    BINDINGS = [Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, default: str) -> None:
+        super().__init__()
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Export the current view as CSV (enter writes, esc cancels)")
+            yield Input(self.default, id="export-path", select_on_focus=False)
+
+    @on(Input.Submitted)
+    def _submit(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question: y or Enter on Overwrite confirms, n or Esc declines."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "yes"),
+        Binding("n,escape", "answer(False)", "no"),
+        Binding("left,right,tab", "app.focus_next", show=False),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(literal(self.question))
+            with Horizontal(classes="buttons"):
+                yield Button("Overwrite (y)", variant="error", id="yes")
+                yield Button("Cancel (n)", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key, from the one registry of commands."""
+
+    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "close")]
+
+    def compose(self) -> ComposeResult:
+        text = Text("rankboard keys (esc closes)\n\n", style="bold")
+        width = max(len(k) for k, _ in help_rows())
+        for key, description in help_rows():
+            text.append(f"{key:>{width}}  ", style="bold cyan")
+            text.append(description + "\n")
+        with VerticalScroll(classes="dialog help"):
+            yield Static(text, id="help-text")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

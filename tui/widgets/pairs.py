@@ -1,0 +1,100 @@
+"""View 4: the all-pairs APV matrix of one procedure, two-sample tests of one pair, contrast estimation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import DataTable
+
+from tui.viewtypes import PairsView
+from tui.widgets import literal, num, text_table
+from tui.widgets.ranks import Note, VimTable
+
+
+def _result(name: str, result: object) -> Text:
+    text = Text(f"{name}: ", style="bold", no_wrap=True)
+    if isinstance(result, str):
+        return text + literal(result)
+    return text + literal(str(result))
+
+
+def frame_text(frame: pd.DataFrame, alpha: float | None = None) -> Text:
+    """A DataFrame of numbers as a text table (cells <= alpha marked with * when alpha is given)."""
+    rows = []
+    for idx, values in frame.iterrows():
+        row: list[Text | str] = [literal(idx)]
+        for v in values:
+            s = num(v, 4) if isinstance(v, float) else str(v)
+            marked = alpha is not None and isinstance(v, float) and v <= alpha
+            row.append(Text(s + ("*" if marked else " "), style="bold red" if marked else ""))
+        rows.append(row)
+    return text_table([""] + [literal(c) for c in frame.columns], rows)
+
+
+class PairsPanel(VerticalScroll):
+    """Shows ``view`` (a PairsView or None); Enter on a matrix cell posts :class:`PairChosen`."""
+
+    @dataclass
+    class PairChosen(Message):
+        pair: tuple[str, str]
+
+    view: reactive[PairsView | None] = reactive(None, always_update=True)
+    alpha: float = 0.05
+
+    def compose(self) -> ComposeResult:
+        yield Note(id="pairs-head")
+        yield VimTable(id="pairs-table")
+        yield Note(id="pairs-detail")
+
+    def watch_view(self, view: PairsView | None) -> None:
+        table = self.query_one(VimTable)
+        table.clear(columns=True)
+        head, detail = self.query_one("#pairs-head", Note), self.query_one("#pairs-detail", Note)
+        if view is None:
+            head.show(Text("no pairs for this selection"))
+            detail.show(Text(""))
+            return
+        head.show(
+            Text(
+                f"{view.procedure} adjusted p-values (APVs); * <= alpha {self.alpha:.2f}; "
+                "enter picks the pair, m cycles the procedure",
+                no_wrap=True,
+            )
+        )
+        table.add_column(Text(""), key="")
+        for learner in view.matrix.columns:
+            table.add_column(literal(learner), key=str(learner))
+        for learner, values in view.matrix.iterrows():
+            cells = [literal(learner)]
+            for v in values:
+                marked = pd.notna(v) and float(v) <= self.alpha
+                cells.append(
+                    Text(num(v, 4) + ("*" if marked else " "), style="bold red" if marked else "", justify="right")
+                )
+            table.add_row(*cells, key=str(learner))
+        a, b = view.pair
+        text = Text("\npair: ", style="bold", no_wrap=True)
+        text.append_text(literal(b))
+        text.append(" vs ")
+        text.append_text(literal(a))
+        text.append("\n")
+        text.append_text(_result("Wilcoxon signed-ranks", view.wilcoxon) + "\n")
+        text.append_text(_result("sign test", view.sign) + "\n")
+        text.append("\ncontrast estimation (row - column, medians of differences)\n", style="bold")
+        text.append_text(frame_text(view.contrast))
+        detail.show(text)
+
+    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
+        event.stop()
+        row, col = event.coordinate.row, event.coordinate.column
+        if col == 0:
+            return
+        learners = list(self.view.matrix.columns) if self.view is not None else []
+        if row < len(learners) and col - 1 < len(learners) and row != col - 1:
+            self.post_message(self.PairChosen((learners[row], learners[col - 1])))

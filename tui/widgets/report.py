@@ -1,0 +1,82 @@
+"""Views 3 and 5: the tests (verdict first) and the critical-difference diagram."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import ScrollableContainer
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from tui.viewtypes import CDView, TestsView
+from tui.widgets import Plain, literal, num, text_table
+from tui.widgets.pairs import frame_text
+
+OMNIBUS = {"friedman": "Friedman", "iman_davenport": "Iman-Davenport", "aligned": "aligned ranks", "quade": "Quade"}
+
+
+def render_tests(view: TestsView, alpha: float) -> Text:
+    """Everything below the verdict sentence (which wraps, so it is shown on its own)."""
+    out = Text(no_wrap=True)
+    rows = []
+    for name, row in view.omnibus.iterrows():
+        df = row["df"]
+        df_text = ", ".join(str(int(d)) for d in df) if isinstance(df, tuple) else str(df)
+        rows.append([OMNIBUS.get(str(name), str(name)), num(row["statistic"]), df_text, num(row["pvalue"], 4)])
+    out.append_text(text_table(["omnibus test", "statistic", "df", "p"], rows))
+    out.append(f"\nNemenyi critical difference (alpha = {alpha:.2f}): CD = {num(view.cd)}\n\n")
+    out.append("control ", style="bold")
+    out.append_text(literal(view.control, "bold"))
+    out.append(f"; adjusted p-values <= {alpha:.2f} are marked * (rejected)\n")
+    table = view.control_table.drop(columns=[c for c in ("rank", "ranks") if c in view.control_table.columns])
+    out.append_text(frame_text(table, alpha))
+    out.append("\n")
+    out.append_text(literal(view.safety, "italic"))
+    return out
+
+
+def render_cd(view: CDView) -> Text:
+    out = Text(
+        f"critical difference CD = {num(view.cd)}; bars join learners not significantly different\n\n", no_wrap=True
+    )
+    for line in view.lines:
+        out.append_text(literal(line))
+        out.append("\n")
+    return out
+
+
+class Body(Plain, Static):
+    pass
+
+
+class TestsPanel(ScrollableContainer):
+    """The verdict sentence first (wrapped), then the tables (scrolling sideways when wide)."""
+
+    __test__ = False  # not a pytest class
+
+    view: reactive[TestsView | None] = reactive(None, always_update=True)
+    alpha: float = 0.05
+
+    def compose(self) -> ComposeResult:
+        yield Body(id="verdict")
+        yield Body(id="tests-body", classes="body")
+
+    @property
+    def plain(self) -> str:
+        return self.query_one("#verdict", Body).plain + "\n" + self.query_one("#tests-body", Body).plain
+
+    def watch_view(self, view: TestsView | None) -> None:
+        verdict, body = self.query_one("#verdict", Body), self.query_one("#tests-body", Body)
+        if view is None:
+            verdict.show(Text("no tests for this selection"))
+            body.show(Text(""))
+            return
+        verdict.show(literal(view.verdict, "bold").copy())
+        body.show(render_tests(view, self.alpha))
+
+
+class CDPanel(Plain, Static):
+    view: reactive[CDView | None] = reactive(None, always_update=True)
+
+    def watch_view(self, view: CDView | None) -> None:
+        self.show(render_cd(view) if view is not None else Text("no diagram for this selection"))

@@ -1,0 +1,151 @@
+"""The sidebar: criteria with their direction, data sets and learners to include, control, alpha."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tui.widgets import literal
+
+
+class NameList(OptionList):
+    """An option list that also moves with j/k."""
+
+    BINDINGS = [Binding("j", "cursor_down", show=False), Binding("k", "cursor_up", show=False)]
+
+    def current(self) -> str | None:
+        """The name (option id) under the cursor."""
+        if self.highlighted is None or self.option_count == 0:
+            return None
+        return self.get_option_at_index(self.highlighted).id
+
+    def fill(self, options: list[Option]) -> None:
+        """Replace the options, keeping the cursor on the same name when it is still there."""
+        keep = self.current()
+        self.clear_options()
+        self.add_options(options)
+        ids = [o.id for o in options]
+        if options:
+            self.highlighted = ids.index(keep) if keep in ids else 0
+
+
+class FilterInput(Input):
+    """The `/` filter; Enter or Esc closes it."""
+
+    BINDINGS = [Binding("escape", "close", "close the filter", show=False)]
+
+    def action_close(self) -> None:
+        self.post_message(Input.Submitted(self, self.value))
+
+
+class Sidebar(VerticalScroll, can_focus=False):
+    """Renders from ``names`` and ``selection`` (set by the app); posts :class:`CriterionChosen`."""
+
+    @dataclass
+    class CriterionChosen(Message):
+        criterion: str
+
+    names: reactive[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = reactive(((), (), ()))
+    selection = reactive(None)
+    filter_text: reactive[str] = reactive("")
+
+    def compose(self) -> ComposeResult:
+        yield Label("Criteria (d flips)", classes="heading")
+        yield NameList(id="criteria")
+        yield FilterInput(placeholder="filter", id="filter", classes="-hidden")
+        yield Label("Data sets (space)", classes="heading")
+        yield NameList(id="datasets")
+        yield Label("Learners (space, c)", classes="heading")
+        yield NameList(id="learners")
+        yield Static(id="settings")
+
+    def current(self) -> tuple[str, str] | None:
+        """``(list id, name)`` under the cursor of the focused list, if a list has focus."""
+        for lst in self.query(NameList):
+            if lst.has_focus:
+                name = lst.current()
+                return None if name is None else (lst.id or "", name)
+        return None
+
+    def open_filter(self) -> None:
+        box = self.query_one(FilterInput)
+        box.remove_class("-hidden")
+        box.focus()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter_text = event.value
+
+    @on(Input.Submitted, "#filter")
+    def _filter_done(self, event: Input.Submitted) -> None:
+        event.stop()
+        box = self.query_one(FilterInput)
+        if not box.value:
+            box.add_class("-hidden")
+        self.query_one("#datasets", NameList).focus()
+
+    @on(OptionList.OptionSelected, "#criteria")
+    def _criterion(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id:
+            self.post_message(self.CriterionChosen(event.option.id))
+
+    def watch_names(self) -> None:
+        self._refresh_lists()
+
+    def watch_selection(self) -> None:
+        self._refresh_lists()
+
+    def watch_filter_text(self) -> None:
+        self._refresh_lists()
+
+    def _refresh_lists(self) -> None:
+        if not self.is_mounted:
+            return
+        from tui.viewmodel import default_higher_is_better
+
+        criteria, datasets, learners = self.names
+        sel = self.selection
+        crit_opts = []
+        for c in criteria:
+            current = sel is not None and c == sel.criterion
+            higher = sel.higher_is_better if current else default_higher_is_better(c)
+            text = Text("> " if current else "  ", style="bold" if current else "", no_wrap=True, overflow="ellipsis")
+            text.append_text(literal(c, "bold" if current else ""))
+            text.append(" higher-better" if higher else " lower-better", style="dim")
+            crit_opts.append(Option(text, id=c))
+        self.query_one("#criteria", NameList).fill(crit_opts)
+        needle = self.filter_text.casefold()
+        for list_id, names, chosen in (
+            ("datasets", datasets, sel.datasets if sel else ()),
+            ("learners", learners, sel.learners if sel else ()),
+        ):
+            opts = []
+            for name in names:
+                if needle and needle not in name.casefold():
+                    continue
+                text = Text(
+                    "[x] " if name in chosen else "[ ] ",
+                    style="" if name in chosen else "dim",
+                    no_wrap=True,
+                    overflow="ellipsis",
+                )
+                text.append_text(literal(name))
+                if list_id == "learners" and sel is not None and name == sel.control:
+                    text.append(" (control)", style="bold")
+                opts.append(Option(text, id=name))
+            self.query_one(f"#{list_id}", NameList).fill(opts)
+        settings = Text(f"alpha {sel.alpha:.2f} (a)\npairs: {sel.procedure} (m)" if sel else "")
+        if self.filter_text:
+            settings.append("\nfilter: ")
+            settings.append_text(literal(self.filter_text))
+        self.query_one("#settings", Static).update(settings)
