@@ -1,14 +1,96 @@
-"""The text summary printed by ``rankboard report`` (numbers from :mod:`stats`, layout here)."""
+"""The reports of ``rankboard report`` (numbers from :mod:`stats`, layout here).
+
+:func:`render_report` renders any view of a :class:`~tui.viewmodel.Model`
+selection as text, csv, markdown, LaTeX or JSON; :func:`text_report` is the
+original one-shot text summary of a log.
+"""
 
 from __future__ import annotations
+
+import tempfile
+from pathlib import Path
 
 import pandas as pd
 
 import stats
 from stats._format import fmt_p
-from tui.viewmodel import LOWER_IS_BETTER, default_higher_is_better
+from tui.export import export_frame, write_csv
+from tui.render_json import render_json
+from tui.render_latex import render_latex
+from tui.render_markdown import render_markdown
+from tui.render_text import VIEWS, check_view, render_text
+from tui.viewmodel import LOWER_IS_BETTER, Model, Selection, default_higher_is_better
 
-__all__ = ["LOWER_IS_BETTER", "default_higher_is_better", "text_report"]
+__all__ = [
+    "FORMATS",
+    "LOWER_IS_BETTER",
+    "VIEWS",
+    "csv_text",
+    "default_higher_is_better",
+    "render_report",
+    "text_report",
+]
+
+#: Output formats of :func:`render_report` (``--format``).
+FORMATS = ("text", "csv", "markdown", "latex", "json")
+
+
+def csv_text(frame: pd.DataFrame) -> str:
+    """Exactly the bytes :func:`tui.export.write_csv` writes for ``frame`` (it writes them, here to a scratch file)."""
+    with tempfile.TemporaryDirectory(prefix="rankboard-csv-") as tmp:
+        path = write_csv(frame, Path(tmp) / "view.csv")
+        return path.read_bytes().decode("utf-8")
+
+
+def render_report(
+    model: Model,
+    selection: Selection,
+    *,
+    view: str = "all",
+    fmt: str = "text",
+    ascii: bool = False,
+    source: str = "",
+    standalone: bool = False,
+) -> str:
+    """Render ``view`` ("quartiles", "ranks", "tests", "pairs", "cd" or "all") of ``selection`` as ``fmt``.
+
+    Parameters
+    ----------
+    model, selection
+        The loaded log and what to look at (``model.analyze(selection)``).
+    view : str, default "all"
+        One view, or every view in order.
+    fmt : {"text", "csv", "markdown", "latex", "json"}
+        ``csv`` is the app's export of one view, byte for byte (``view="all"`` is refused).
+    ascii : bool, default False
+        Text and markdown: draw the CD diagram with ASCII instead of box drawing.
+    source : str
+        Where the log came from, printed in the header (not in csv).
+    standalone : bool, default False
+        LaTeX only: a whole document (packages and the ``\\boxplot`` macro) instead of a fragment.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``fmt`` (naming --format) or ``view`` (naming --view); csv with
+        ``view="all"``; csv of a view the selection cannot fill (the analysis'
+        problem says why).
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+    check_view(view)
+    if fmt == "csv" and view == "all":
+        raise ValueError(f"--format csv writes one view: give --view {'|'.join(VIEWS)}")
+    analysis = model.analyze(selection)
+    if fmt == "csv":
+        return csv_text(export_frame(analysis, view))
+    if fmt == "latex":
+        return render_latex(analysis, view, standalone=standalone, source=source)
+    if fmt == "markdown":
+        return render_markdown(analysis, view, ascii=ascii, source=source)
+    if fmt == "json":
+        return render_json(analysis, view, source=source)
+    return render_text(analysis, view, ascii=ascii, source=source)
 
 
 def _rank_table(scores: pd.DataFrame, ranks: pd.DataFrame, avg: pd.Series) -> list[str]:
