@@ -420,3 +420,46 @@ def test_reload_does_not_repeat_the_problems(tmp_path: Path) -> None:
         assert len(app.problems) == 1 and "weird.dat:25" in app.problems[0]
 
     drive(scenario, app=make_app([str(_weird_log(tmp_path))]))
+
+
+@pytest.mark.parametrize(("key", "view"), [("1", "quartiles"), ("2", "ranks"), ("3", "tests"), ("4", "pairs")])
+def test_export_equals_report_csv_byte_for_byte(
+    key: str, view: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The app's export and `rankboard report --format csv` share one code path (issue 5)."""
+    from tui.cli import main
+
+    monkeypatch.chdir(tmp_path)
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, key, "d", "e", "enter")  # flip the direction too: the CLI must follow
+        assert not app.selection.higher_is_better
+
+    app = drive(scenario)
+    (written,) = tmp_path.glob("*.csv")
+    sel = app.selection
+    argv = ["report", str(bundled_cv()), "--criterion", sel.criterion, "--direction", "lower"]
+    assert main([*argv, "--format", "csv", "--view", view]) == 0
+    assert capsys.readouterr().out.encode() == written.read_bytes()
+
+
+def test_s_saves_a_view_spec_that_report_reproduces(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tui.cli import main
+
+    monkeypatch.chdir(tmp_path)
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "2", "a", "d", "s", "enter")  # alpha 0.05 -> 0.01, direction flipped, save
+
+    app = drive(scenario)
+    (spec,) = tmp_path.glob("*.toml")
+    assert "rankboard-pd-view-" in spec.name
+    assert any(spec.name in n.message for n in app._notifications)
+    assert main(["report", str(bundled_cv()), "--spec", str(spec), "--format", "csv", "--view", "ranks"]) == 0
+    from tui.export import export_frame, write_csv
+
+    expected = write_csv(export_frame(app.analysis, "ranks"), tmp_path / "expected.csv")
+    assert capsys.readouterr().out.encode() == expected.read_bytes()
+    assert 'direction = "lower"' in spec.read_text() and "alpha = 0.01" in spec.read_text()

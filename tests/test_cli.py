@@ -40,7 +40,7 @@ def test_report_errors_name_the_problem(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["report", "--criterion", "auc"]) == 2
     assert "criterion 'auc' is not in the log; criteria are: accuracy" in capsys.readouterr().err
     assert main(["report", "--control", "SVM"]) == 2
-    assert "control 'SVM' is not a learner" in capsys.readouterr().err
+    assert "control = 'SVM' is not valid; valid values are: C4.5, C4.5+m" in capsys.readouterr().err
 
 
 def test_help() -> None:
@@ -83,3 +83,56 @@ def test_report_on_cv_samples_lower_is_better() -> None:
     out = _run("report", str(Path(__file__).resolve().parents[1] / "sample_logs" / "cv"), "--criterion", "pf")
     assert out.returncode == 0, out.stderr
     assert "criterion pf (lower is better), 10 data sets x 5 learners" in out.stdout
+
+
+def _c45() -> str:
+    return str(Path(__file__).resolve().parents[1] / "sample_logs" / "c45_demsar.dat")
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "json"])
+def test_report_formats(fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", _c45(), "--format", fmt]) == 0
+    out = capsys.readouterr().out
+    assert "9.857" in out or "9.85714" in out
+    if fmt == "json":
+        import json
+
+        doc = json.loads(out)
+        assert doc["friedman"]["statistic"] == pytest.approx(9.857142857142861)
+        assert doc["verdict"]["outcome"] == "different"
+
+
+def test_report_csv_needs_one_view_and_output_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", _c45(), "--format", "csv"]) == 2
+    assert "--view" in capsys.readouterr().err
+    out = tmp_path / "ranks.csv"
+    assert main(["report", _c45(), "--format", "csv", "--view", "ranks", "-o", str(out)]) == 0
+    assert str(out) in capsys.readouterr().err
+    import pandas as pd
+
+    frame = pd.read_csv(out)
+    assert frame.iloc[-1]["dataset"] == "average rank"
+    assert not list(tmp_path.glob(".*tmp"))
+
+
+def test_report_spec_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from stats import read_logs
+    from tui.spec import save_spec
+    from tui.viewmodel import Model, default_selection
+
+    log = read_logs(_c45())
+    sel = default_selection(log)
+    sel = type(sel)(**{**sel.__dict__, "learners": ("C4.5", "C4.5+m", "C4.5+cf"), "alpha": 0.1})
+    spec = save_spec(sel, tmp_path / "view.toml")
+    assert main(["report", _c45(), "--spec", str(spec), "--format", "json"]) == 0
+    import json
+
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["learners"] == ["C4.5", "C4.5+m", "C4.5+cf"] and doc["alpha"] == 0.1
+    assert Model(log).analyze(sel).tests is not None
+
+
+def test_report_usage_errors_list_valid_values(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", _c45(), "--learners", "C4.5", "J48"]) == 2
+    err = capsys.readouterr().err
+    assert "J48" in err and "C4.5+m+cf" in err

@@ -316,6 +316,32 @@ class RankboardApp(App[None]):
             self.notify(f"cannot export the {view} view: {exc}", severity="error", markup=False)
             return
         name = default_export_name(analysis.selection.criterion, view, now=self.clock())
+        self._ask_path(
+            name, "Export the current view as CSV", lambda target, ok: self._write(frame, target, overwrite=ok)
+        )
+
+    def action_save_spec(self) -> None:
+        from tui.export import stamped_name
+        from tui.spec import save_spec
+
+        selection = self.selection
+        if selection is None:
+            self.notify("nothing to save yet", severity="warning")
+            return
+        name = stamped_name(selection.criterion, "view", ".toml", now=self.clock())
+
+        def save(target: Path, _overwrite: bool) -> None:
+            try:
+                written = save_spec(selection, target)
+            except OSError as exc:
+                self.notify(f"saving the view spec failed: {exc}", severity="error", markup=False)
+                return
+            self.notify(f"saved {written} (rankboard report --spec {written.name})", markup=False)
+
+        self._ask_path(name, "Save the current selection as a view spec (TOML)", save)
+
+    def _ask_path(self, default: str, prompt: str, write: Callable[[Path, bool], None]) -> None:
+        """Ask for a path (default ``default``); confirm before overwriting; then ``write(path, overwrite)``."""
 
         def chosen(path: str | None) -> None:
             if not path:
@@ -324,12 +350,12 @@ class RankboardApp(App[None]):
             if target.exists():
                 self.push_screen(
                     ConfirmScreen(f"{target} exists. Overwrite it?"),
-                    lambda ok: self._write(frame, target, overwrite=True) if ok else None,
+                    lambda ok: write(target, True) if ok else None,
                 )
             else:
-                self._write(frame, target, overwrite=False)
+                write(target, False)
 
-        self.push_screen(ExportScreen(name), chosen)
+        self.push_screen(ExportScreen(default, prompt), chosen)
 
     def _write(self, frame: Any, target: Path, *, overwrite: bool) -> None:
         from tui.export import write_csv

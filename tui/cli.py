@@ -10,7 +10,11 @@ from pathlib import Path
 import pandas as pd
 
 from stats import LogError, LogProblem, completeness, read_logs
-from tui.report import LOWER_IS_BETTER, text_report
+from tui.atomic import write_text_atomic
+from tui.export import VIEWS
+from tui.report import FORMATS, LOWER_IS_BETTER, render_report
+from tui.spec import load_spec, selection_from_spec
+from tui.viewmodel import Model, default_selection
 
 BUNDLED_EXAMPLE = "c45_demsar.dat"
 BUNDLED_CV = "cv"
@@ -85,14 +89,21 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("higher", "lower"),
         help="which values are better (default: lower for " + ", ".join(LOWER_IS_BETTER) + ", else higher)",
     )
+    report.add_argument("--datasets", nargs="+", metavar="NAME", help="data sets to include (default: all)")
+    report.add_argument("--learners", nargs="+", metavar="NAME", help="learners to include (default: all)")
     report.add_argument("--control", help="control learner (default: the best-ranked)")
-    report.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    report.add_argument("--alpha", type=float, help="significance level (default 0.05)")
     report.add_argument(
         "--test",
         choices=("friedman", "aligned", "quade"),
-        default="friedman",
         help="ranks behind the control table's z statistics (default friedman)",
     )
+    report.add_argument("--view", choices=(*VIEWS, "all"), default="all", help="what to print (default all)")
+    report.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
+    report.add_argument("--ascii", action="store_true", help="draw the CD diagram with ASCII characters")
+    report.add_argument("--standalone", action="store_true", help="LaTeX: a whole document with its preamble")
+    report.add_argument("--spec", metavar="FILE", help="a view spec saved by the app (s); options given here win")
+    report.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     check = sub.add_parser(
         "check",
         help="lint logs: every problem as file:line: reason, then a summary; exit 1 on any error",
@@ -131,6 +142,23 @@ def run_check(paths: list[str]) -> int:
     return 1 if errors else 0
 
 
+def _report_spec(args: argparse.Namespace, log: pd.DataFrame) -> dict[str, object]:
+    """The view spec of a report: the defaults, then ``--spec``, then the options given."""
+    spec: dict[str, object] = dict(load_spec(args.spec)) if args.spec else {}
+    if args.criterion:
+        spec["criterion"] = args.criterion
+    base = default_selection(log, spec.get("criterion"))  # type: ignore[arg-type]
+    spec.setdefault("criterion", base.criterion)
+    if spec.get("criterion") != base.criterion or "datasets" not in spec:
+        spec.setdefault("datasets", list(base.datasets))
+    spec.setdefault("learners", list(base.learners))
+    for key in ("datasets", "learners", "control", "alpha", "test", "direction"):
+        value = getattr(args, key)
+        if value is not None:
+            spec[key] = value
+    return spec
+
+
 def run_report(args: argparse.Namespace) -> int:
     paths = args.paths or [str(bundled_example())]
     log, problems = _load(paths)
@@ -139,20 +167,28 @@ def run_report(args: argparse.Namespace) -> int:
     if any(p.severity == "error" for p in problems):
         print("rankboard: the logs have errors (see above); fix them or run `rankboard check`", file=sys.stderr)
         return 1
+    if log.empty:
+        print("rankboard: the logs hold no results", file=sys.stderr)
+        return 1
     try:
-        text = text_report(
-            log,
+        model = Model(log)
+        selection = selection_from_spec(model, _report_spec(args, log))
+        text = render_report(
+            model,
+            selection,
+            view=args.view,
+            fmt=args.format,
+            ascii=args.ascii,
             source=", ".join(paths),
-            criterion=args.criterion,
-            direction=args.direction,
-            control=args.control,
-            alpha=args.alpha,
-            test=args.test,
+            standalone=args.standalone,
         )
     except ValueError as exc:
         print(f"rankboard: {exc}", file=sys.stderr)
         return 2
-    sys.stdout.write(text)
+    if args.output:
+        print(f"rankboard: wrote {write_text_atomic(text, args.output)}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
     return 0
 
 

@@ -45,6 +45,13 @@ COMMANDS: tuple[Command, ...] = (
     Command("alpha", "a", "cycle alpha (0.10, 0.05, 0.01)", "alpha"),
     Command("procedure", "m", "cycle the pairs procedure (nemenyi, holm, shaffer, bergmann)", "procedure"),
     Command("export", "e", "export the current view to CSV", "export"),
+    Command(
+        "spec",
+        "s",
+        "save the current selection as a view spec (TOML) for rankboard report --spec",
+        "save_spec",
+        show=False,
+    ),
     Command("reload", "r", "reload the logs from disk", "reload"),
     Command("pause", "p", "pause/resume live updates", "pause"),
     Command("filter", "slash", "filter data sets and learners", "filter", show=False, display="/"),

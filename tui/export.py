@@ -87,9 +87,18 @@ def default_export_name(criterion: str, view: str, now: datetime | None = None) 
     'rankboard-pd_pf_ratio-ranks-20260102-030405.csv'
     """
     _check_view(view)
+    return stamped_name(criterion, view, ".csv", now)
+
+
+def stamped_name(criterion: str, kind: str, suffix: str, now: datetime | None = None) -> str:
+    """``rankboard-<criterion>-<kind>-<YYYYmmdd-HHMMSS><suffix>``, the criterion made filename-safe.
+
+    >>> stamped_name("pd", "view", ".toml", datetime(2026, 1, 2, 3, 4, 5))
+    'rankboard-pd-view-20260102-030405.toml'
+    """
     safe = re.sub(r"[^A-Za-z0-9._-]+", "_", str(criterion)).strip("._") or "criterion"
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    return f"rankboard-{safe}-{view}-{stamp}.csv"
+    return f"rankboard-{safe}-{kind}-{stamp}{suffix}"
 
 
 def write_csv(frame: pd.DataFrame, path: str | Path, *, overwrite: bool = False) -> Path:

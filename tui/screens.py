@@ -15,17 +15,18 @@ from tui.widgets import literal
 
 
 class ExportScreen(ModalScreen[str | None]):
-    """Asks where to write the CSV; Enter accepts the path, Esc cancels (None)."""
+    """Asks where to write a file (the CSV export, or a view spec); Enter accepts, Esc cancels (None)."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
-    def __init__(self, default: str) -> None:
+    def __init__(self, default: str, prompt: str = "Export the current view as CSV") -> None:
         super().__init__()
         self.default = default
+        self.prompt = prompt
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label("Export the current view as CSV (enter writes, esc cancels)")
+            yield Label(f"{self.prompt} (enter writes, esc cancels)", markup=False)
             yield Input(self.default, id="export-path", select_on_focus=False)
 
     @on(Input.Submitted)

@@ -22,13 +22,12 @@ default, missing ``datasets``/``learners`` mean all of the log's.
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import tomllib
 
+from tui.atomic import write_text_atomic
 from tui.viewmodel import Model, default_higher_is_better
 from tui.viewtypes import PROCEDURES, TESTS, Selection
 
@@ -93,18 +92,7 @@ def spec_text(selection: Selection) -> str:
 
 def save_spec(selection: Selection, path: str | Path) -> Path:
     """Write ``selection`` to ``path`` atomically (temporary file, fsync, ``os.replace``); return the path."""
-    target = Path(path).expanduser().absolute()
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(spec_text(selection))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return target
+    return write_text_atomic(spec_text(selection), path)
 
 
 def load_spec(path: str | Path) -> dict[str, Any]:
