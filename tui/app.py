@@ -6,6 +6,7 @@ messages; every computation runs in a thread worker. Keys come from :mod:`tui.co
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -30,8 +31,8 @@ from tui.viewtypes import PROCEDURES, Analysis, Selection
 from tui.widgets import literal
 from tui.widgets.pairs import PairsPanel
 from tui.widgets.problems import ProblemsPanel
-from tui.widgets.quartiles import QuartilesPanel
-from tui.widgets.ranks import RanksPanel
+from tui.widgets.quartiles import QuartileLines, QuartilesPanel, quartile_lines
+from tui.widgets.ranks import RanksPanel, RanksRows, ranks_rows
 from tui.widgets.report import CDPanel, TestsPanel
 from tui.widgets.sidebar import Sidebar
 from tui.widgets.status import StatusLine
@@ -51,9 +52,23 @@ class Loaded(Message):
     reload: bool
 
 
+@dataclass(frozen=True)
+class Rendered:
+    """The panels' render data for one analysis, built in the analysis worker (off the event loop)."""
+
+    analysis: Analysis
+    quartiles: QuartileLines
+    ranks: RanksRows | None
+
+
+def render_data(analysis: Analysis) -> Rendered:
+    return Rendered(analysis, quartile_lines(analysis.quartiles), ranks_rows(analysis.ranks))
+
+
 @dataclass
 class Analyzed(Message):
     analysis: Analysis
+    rendered: Rendered | None = None
 
 
 class RankboardApp(App[None]):
@@ -87,6 +102,8 @@ class RankboardApp(App[None]):
         self._lock = threading.Lock()
         self._loading = False
         self._stale = False
+        self._rendered: Rendered | None = None
+        self._stale_views: set[str] = set()
         self.set_reactive(RankboardApp.live, live)
 
     def compose(self) -> ComposeResult:
@@ -95,8 +112,7 @@ class RankboardApp(App[None]):
             with Vertical(id="main"):
                 yield Static(id="problem", classes="-empty")
                 with ContentSwitcher(initial="quartiles", id="views"):
-                    with ScrollableContainer(id="quartiles", classes="view-scroll"):
-                        yield QuartilesPanel(classes="body")
+                    yield QuartilesPanel(id="quartiles", classes="view-scroll")
                     yield RanksPanel(id="ranks")
                     yield TestsPanel(id="tests", classes="view-scroll")
                     yield PairsPanel(id="pairs")
@@ -109,6 +125,10 @@ class RankboardApp(App[None]):
     # -- loading -----------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        # Everything alive now (modules, the widget tree) lives as long as the app: move it out of
+        # the cyclic collector's reach, so a full collection scans only what the app builds later
+        # (on this machine a full collection of the imported modules alone stalls the loop ~60 ms).
+        gc.freeze()
         self._narrow(self.size.width)
         self.query_one(StatusLine).live = self.live
         self.start_load(reload=True)
@@ -198,12 +218,17 @@ class RankboardApp(App[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="analysis")
     def analyze(self, model: Model, selection: Selection) -> None:
+        worker = get_current_worker()
         analysis = model.analyze(selection)
-        if not get_current_worker().is_cancelled:
-            self.post_message(Analyzed(analysis))
+        if worker.is_cancelled:
+            return
+        rendered = render_data(analysis)
+        if not worker.is_cancelled:
+            self.post_message(Analyzed(analysis, rendered))
 
     def on_analyzed(self, message: Analyzed) -> None:
         if message.analysis.selection == self.selection:
+            self._rendered = message.rendered
             self.analysis = message.analysis
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -217,15 +242,39 @@ class RankboardApp(App[None]):
     def watch_analysis(self, analysis: Analysis | None) -> None:
         if analysis is None:
             return
-        alpha = analysis.selection.alpha
         self.query_one(StatusLine).shape = (analysis.n_datasets, analysis.n_learners)
         self._show_problem(analysis.problem)
-        self.query_one(QuartilesPanel).view = analysis.quartiles
-        self.query_one(RanksPanel).view = analysis.ranks
-        tests, pairs = self.query_one(TestsPanel), self.query_one(PairsPanel)
-        tests.alpha = pairs.alpha = alpha
-        tests.view, pairs.view = analysis.tests, analysis.pairs
-        self.query_one(CDPanel).view = analysis.cd
+        # The view on screen first; the hidden ones too (tests and users read them), but
+        # through the same cheap path: the heavy render data was built in the worker.
+        self._stale_views = set(VIEWS)
+        self._fill_view(self.view)
+        for name in VIEWS:
+            self._fill_view(name)
+
+    def _fill_view(self, name: str) -> None:
+        """Give the panel of view ``name`` the current analysis, if it does not show it yet."""
+        analysis = self.analysis
+        if analysis is None or name not in self._stale_views:
+            return
+        self._stale_views.discard(name)
+        if name in ("quartiles", "ranks"):
+            rendered = self._rendered
+            if rendered is None or rendered.analysis is not analysis:
+                rendered = self._rendered = render_data(analysis)  # not from the worker: build it here
+            if name == "quartiles":
+                self.query_one(QuartilesPanel).lines = rendered.quartiles
+            else:
+                self.query_one(RanksPanel).rows = rendered.ranks
+        elif name == "tests":
+            tests = self.query_one(TestsPanel)
+            tests.alpha = analysis.selection.alpha
+            tests.view = analysis.tests
+        elif name == "pairs":
+            pairs = self.query_one(PairsPanel)
+            pairs.alpha = analysis.selection.alpha
+            pairs.view = analysis.pairs
+        elif name == "cd":
+            self.query_one(CDPanel).view = analysis.cd
 
     def _show_problem(self, problem: str | None) -> None:
         box = self.query_one("#problem", Static)
@@ -250,6 +299,7 @@ class RankboardApp(App[None]):
         self.view = name
 
     def watch_view(self, name: str) -> None:
+        self._fill_view(name)
         self.query_one(ContentSwitcher).current = name
         target = {"ranks": "#ranks-table", "pairs": "#pairs-table"}.get(name, f"#{name}")
         self.query_one(target).focus()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -23,53 +26,80 @@ class Note(Plain, Static):
     pass
 
 
-class RanksPanel(Vertical):
-    """Shows ``view`` (a RanksView, or None) in a DataTable."""
+@dataclass(frozen=True)
+class RanksRows:
+    """Render data for :class:`RanksPanel` (built off the event loop by :func:`ranks_rows`)."""
 
-    view: reactive[RanksView | None] = reactive(None, always_update=True)
+    columns: tuple[tuple[Text, str], ...]  # (label, key)
+    rows: tuple[tuple[Text, ...], ...]
+    keys: tuple[str, ...]
+    note: Text
+    excluded: bool
+
+
+def ranks_rows(view: RanksView | None) -> RanksRows | None:
+    """The table's columns and rows from numpy arrays (no per-cell pandas indexing)."""
+    if view is None:
+        return None
+    medians = view.medians
+    learners = list(medians.columns)
+    datasets = list(medians.index)
+    values = medians.to_numpy(dtype=float, na_value=np.nan)
+    ranks = view.ranks.reindex(index=medians.index, columns=medians.columns).to_numpy(dtype=float, na_value=np.nan)
+    columns = ((Text("data set"), ""), *((literal(learner), str(learner)) for learner in learners))
+    rows: list[tuple[Text, ...]] = []
+    for i, dataset in enumerate(datasets):
+        best = view.best.get(dataset, ())
+        cells: list[Text] = [literal(dataset)]
+        for j, learner in enumerate(learners):
+            rank = num(ranks[i, j], 1).rstrip("0").rstrip(".")
+            cells.append(
+                Text(
+                    f"{num(values[i, j])} ({rank})",
+                    style="bold green" if learner in best else "",
+                    justify="right",
+                )
+            )
+        rows.append(tuple(cells))
+    rows.append(
+        (
+            Text("average rank", style="bold"),
+            *(Text(num(view.average[l]), style="bold", justify="right") for l in learners),  # noqa: E741
+        )
+    )
+    keys = (*(str(d) for d in datasets), "\0average")
+    text = Text(no_wrap=True)
+    for dataset, reason in view.excluded.items():
+        text.append("left out: ", style="yellow")
+        text.append_text(literal(dataset))
+        text.append(": ")
+        text.append_text(literal(reason))
+        text.append("\n")
+    return RanksRows(tuple(columns), tuple(rows), keys, text, bool(view.excluded))
+
+
+class RanksPanel(Vertical):
+    """Shows ``rows`` (a :class:`RanksRows`, or None) in a DataTable."""
+
+    rows: reactive[RanksRows | None] = reactive(None, always_update=True)
 
     def compose(self) -> ComposeResult:
         yield VimTable(id="ranks-table", zebra_stripes=True)
         yield Note(id="ranks-note")
 
-    def watch_view(self, view: RanksView | None) -> None:
+    def watch_rows(self, data: RanksRows | None) -> None:
         table = self.query_one(VimTable)
         table.clear(columns=True)
         note = self.query_one(Note)
-        if view is None:
+        if data is None:
             note.show(Text("no ranks for this selection"))
             return
-        table.add_column(Text("data set"), key="")
-        for learner in view.medians.columns:
-            table.add_column(literal(learner), key=str(learner))
-        for dataset in view.medians.index:
-            best = view.best.get(dataset, ())
-            cells: list[Text] = [literal(dataset)]
-            for learner in view.medians.columns:
-                style = "bold green" if learner in best else ""
-                rank = view.ranks.loc[dataset, learner]
-                cells.append(
-                    Text(
-                        f"{num(view.medians.loc[dataset, learner])} ({num(rank, 1).rstrip('0').rstrip('.')})",
-                        style=style,
-                        justify="right",
-                    )
-                )
-            table.add_row(*cells, key=str(dataset))
-        table.add_row(
-            Text("average rank", style="bold"),
-            *(Text(num(view.average[l]), style="bold", justify="right") for l in view.medians.columns),  # noqa: E741
-            key="\0average",
-        )
-        text = Text(no_wrap=True)
-        for dataset, reason in view.excluded.items():
-            text.append("left out: ", style="yellow")
-            text.append_text(literal(dataset))
-            text.append(": ")
-            text.append_text(literal(reason))
-            text.append("\n")
-        note.show(text)
-        note.set_class(not view.excluded, "-empty")
+        for label, key in data.columns:
+            table.add_column(label, key=key)
+        for cells, key in zip(data.rows, data.keys):
+            table.add_row(*cells, key=key)
+        note.show(data.note)
+        note.set_class(not data.excluded, "-empty")
 
     def learner_under_cursor(self) -> str | None:
         table = self.query_one(VimTable)
