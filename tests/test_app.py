@@ -463,3 +463,19 @@ def test_s_saves_a_view_spec_that_report_reproduces(
     expected = write_csv(export_frame(app.analysis, "ranks"), tmp_path / "expected.csv")
     assert capsys.readouterr().out.encode() == expected.read_bytes()
     assert 'direction = "lower"' in spec.read_text() and "alpha = 0.01" in spec.read_text()
+
+
+@pytest.mark.parametrize("size", [SMALL, (100, 30)])
+def test_cd_diagram_fits_the_pane(size: tuple[int, int]) -> None:
+    """The diagram is drawn to the pane's width: every learner's name is on screen (it was cut off
+    when the 78-column drawing met a narrower pane)."""
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "5")
+        panel = app.query_one(CDPanel)
+        lines = panel.plain.splitlines()
+        assert max(len(line.rstrip()) for line in lines) <= panel.parent.content_size.width  # the pane
+        for learner in app.selection.learners:
+            assert learner in panel.plain
+
+    drive(scenario, size=size)

@@ -6,8 +6,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import ScrollableContainer
 from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import Static
 
+from tui.cddiagram import render_cd as draw_cd
 from tui.viewtypes import CDView, TestsView
 from tui.widgets import Plain, literal, num, text_table
 from tui.widgets.pairs import frame_text
@@ -35,11 +37,11 @@ def render_tests(view: TestsView, alpha: float) -> Text:
     return out
 
 
-def render_cd(view: CDView) -> Text:
-    out = Text(
-        f"critical difference CD = {num(view.cd)}; bars join learners not significantly different\n\n", no_wrap=True
-    )
-    for line in view.lines:
+def render_cd(view: CDView, width: int | None = None) -> Text:
+    """The diagram drawn ``width`` columns wide (the view model's 78-column lines when None)."""
+    out = Text(f"CD = {num(view.cd)}; bars join learners not significantly different\n\n", no_wrap=True)
+    lines = view.lines if width is None else draw_cd(view.ranks, view.cd, width=width)
+    for line in lines:
         out.append_text(literal(line))
         out.append("\n")
     return out
@@ -75,8 +77,22 @@ class TestsPanel(ScrollableContainer):
         body.show(render_tests(view, self.alpha))
 
 
-class CDPanel(Plain, Static):
+class CDPanel(Widget):
+    """The CD diagram, drawn in ``render`` to the panel's current width (so it follows resizes)."""
+
     view: reactive[CDView | None] = reactive(None, always_update=True)
 
-    def watch_view(self, view: CDView | None) -> None:
-        self.show(render_cd(view) if view is not None else Text("no diagram for this selection"))
+    @property
+    def plain(self) -> str:
+        """The text as drawn at the current width (tests read it)."""
+        return self._text().plain
+
+    def _text(self) -> Text:
+        view = self.view
+        if view is None:
+            return Text("no diagram for this selection")
+        width = self.content_size.width
+        return render_cd(view, width if width >= 40 else None)
+
+    def render(self) -> Text:
+        return self._text()
