@@ -109,6 +109,7 @@ class BenchApp(RankboardApp):
         self.t_loaded: float | None = None
         self.t_analysis = 0.0  # last time watch_analysis ran
         self.t_paint = 0.0  # last screen update composed
+        self.t_shown: float | None = None  # the first screen update composed after watch_analysis ran
         self.paints = 0
         self.ticks: list[float] = []
         self.ticking = False
@@ -122,12 +123,15 @@ class BenchApp(RankboardApp):
         super().watch_analysis(analysis)
         if analysis is not None:
             self.t_analysis = time.perf_counter()
+            self.t_shown = None
 
     def _display(self, screen, renderable) -> None:  # noqa: ANN001
         super()._display(screen, renderable)
         if renderable is not None:
             self.t_paint = time.perf_counter()
             self.paints += 1
+            if self.t_shown is None and self.t_analysis:
+                self.t_shown = self.t_paint
 
     def tick(self) -> None:
         if self.ticking:
@@ -143,7 +147,12 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def wait_shown(app: BenchApp, before, timeout: float = 30.0) -> float:  # noqa: ANN001
-    """Poll until the analysis of a selection other than ``before`` is set and painted; the paint time."""
+    """Poll until the analysis of a selection other than ``before`` is set and painted.
+
+    Returns the time of the *first* screen update composed after that analysis was set (recorded
+    by the ``_display`` hook, not when this loop sees it: ``pilot.press`` returns only after
+    later updates, so reading ``t_paint`` here would time a later one).
+    """
     end = time.perf_counter() + timeout
     while time.perf_counter() < end:
         a = app.analysis
@@ -152,9 +161,9 @@ async def wait_shown(app: BenchApp, before, timeout: float = 30.0) -> float:  # 
             and app.selection != before
             and a is not None
             and a.selection == app.selection
-            and app.t_paint > app.t_analysis
+            and app.t_shown is not None
         ):
-            return app.t_paint
+            return app.t_shown
         await asyncio.sleep(0.001)
     raise RuntimeError(f"no new analysis shown within {timeout} s (selection {app.selection})")
 

@@ -9,6 +9,7 @@ This package never imports textual or rich; it is usable on its own.
 
 from stats.adjust import adjust, rom_coefficients
 from stats.aggregate import aggregate
+from stats.agreement import kendall_tau
 from stats.assumptions import levene, normality, parametric_safety, ttest_win_loss_tie
 from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_t
 from stats.completeness import Completeness, completeness, scores_table
@@ -56,6 +57,7 @@ __all__ = [
     "completeness",
     "confusion",
     "evaluate",
+    "kendall_tau",
     "run_cv",
     "MAX_EXACT_K",
     "AlignedRanksResult",

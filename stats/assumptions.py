@@ -9,7 +9,7 @@ import inspect
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
+from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -167,7 +167,13 @@ def normality(
     alpha = check_alpha(alpha)
     if isinstance(n_mc_samples, bool) or not isinstance(n_mc_samples, (int, np.integer)) or n_mc_samples < 1:
         raise ValueError(f"n_mc_samples must be a positive integer, got {n_mc_samples!r}")
-    x = as_sample(values, "values")
+    return _normality(as_sample(values, "values"), alpha, int(n_mc_samples), lilliefors, seed)
+
+
+def _normality(
+    x: np.ndarray, alpha: float, n_mc_samples: int, lilliefors: bool, seed: int, dagostino: Any = None
+) -> NormalityResult:
+    """:func:`normality` of a checked sample; ``dagostino``: its ``sps.normaltest`` result if already known."""
     n = int(x.size)
 
     names = ("Shapiro-Wilk", "D'Agostino-Pearson", "Kolmogorov-Smirnov (Lilliefors)")
@@ -181,7 +187,7 @@ def normality(
             tests.append(_outcome(name, sps.shapiro(x), alpha))
         elif need == 8:
             caveat = "kurtosis test approximate for n < 20" if n < 20 else None
-            tests.append(_outcome(name, sps.normaltest(x), alpha, caveat))
+            tests.append(_outcome(name, sps.normaltest(x) if dagostino is None else dagostino, alpha, caveat))
         elif not lilliefors:
             tests.append(NormalityTest(None, None, name, None, "not run (lilliefors=False)"))
         else:
@@ -274,7 +280,20 @@ def parametric_safety(
     alpha = check_alpha(alpha)
     table = as_table(scores, higher_is_better=higher_is_better, min_datasets=3)
     learners = [str(c) for c in table.learners]
-    results = {name: normality(table.raw[:, j], alpha=alpha, lilliefors=lilliefors) for j, name in enumerate(learners)}
+    raw = table.raw
+    # D'Agostino-Pearson for every column in one vectorized call (scipy's per-call overhead is
+    # most of its cost on 20 columns); the same numbers as one call per column (tested).
+    testable = [j for j in range(table.k) if raw.shape[0] >= 8 and np.ptp(raw[:, j]) > 0]
+    dagostino: dict[int, Any] = {}
+    if testable:
+        batch = sps.normaltest(raw[:, testable], axis=0)
+        dagostino = {
+            j: SimpleNamespace(statistic=batch.statistic[i], pvalue=batch.pvalue[i]) for i, j in enumerate(testable)
+        }
+    results = {
+        name: _normality(raw[:, j], alpha, LILLIEFORS_MC_SAMPLES, lilliefors, LILLIEFORS_SEED, dagostino.get(j))
+        for j, name in enumerate(learners)
+    }
     rejected = tuple(name for name in learners if results[name].shapiro_wilk.rejected)
     unassessed = [name for name in learners if not results[name].shapiro_wilk.computable]
     lev = levene([table.raw[:, j] for j in range(table.k)], center="mean")

@@ -232,6 +232,26 @@ def test_parametric_safety_garcia_2010_against_scipy() -> None:
     assert f"{len(expected)} of 4 learners (Shapiro-Wilk, alpha = 0.1)" in res.message
 
 
+def test_parametric_safety_normality_equals_one_call_per_learner() -> None:
+    # parametric_safety runs D'Agostino-Pearson on every column in one call; each learner's result
+    # must be scipy's normaltest of that learner alone (and normality() of that column).
+    rng = np.random.default_rng(3)
+    table = pd.DataFrame(rng.normal(size=(30, 6)), columns=list("abcdef"))
+    table["flat"] = 0.5
+    table["skewed"] = rng.exponential(size=30)
+    res = parametric_safety(table)
+    for c in table:
+        dp = res.normality[c].dagostino_pearson
+        if c == "flat":
+            assert not dp.computable
+            continue
+        expected = sps.normaltest(table[c].to_numpy())
+        assert dp.statistic == pytest.approx(expected.statistic, rel=1e-13)
+        assert dp.pvalue == pytest.approx(expected.pvalue, rel=1e-12, abs=1e-300)
+        assert res.normality[c].shapiro_wilk.pvalue == sps.shapiro(table[c].to_numpy()).pvalue
+    assert normality(table["skewed"], lilliefors=False) == res.normality["skewed"]
+
+
 def test_parametric_safety_constant_column() -> None:
     table = pd.DataFrame({"a": 0.8 + 0.02 * BLOM, "flat": np.full(N, 0.5)})
     res = parametric_safety(table)

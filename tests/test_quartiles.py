@@ -352,3 +352,40 @@ def test_chart_rejects_rows() -> None:
         quartile_chart({"a": [1.0], "b": [1.0, float("nan")]})
     with pytest.raises(ValueError, match=r"rows\['b'\]: values is empty"):
         quartile_chart({"a": [1.0], "b": []})
+
+
+def test_app_chart_header_labels_sit_over_their_columns() -> None:
+    """Each label of the app's chart header ends where its column's numbers end (right-aligned).
+
+    Regression: the header had an empty label before "n", so every label stood one column to the
+    left of its numbers and "max" stood over the bar.
+    """
+    from tui.viewmodel import Model, default_selection
+    from tui.widgets.quartiles import quartile_lines
+
+    log = pd.DataFrame(
+        {
+            "dataset": ["d1"] * 4 + ["d2"] * 4,
+            "repeat": 1,
+            "fold": [1, 2] * 4,
+            "learner": ["a_long_learner_name", "a_long_learner_name", "b", "b"] * 2,
+            "criterion": "acc",
+            "value": [0.5, 0.7, 0.2, 0.3, 0.9, 0.8, 0.1, 0.4],
+        }
+    )
+    analysis = Model(log).analyze(default_selection(log))
+    texts = quartile_lines(analysis.quartiles).texts
+    header_at = [i for i, t in enumerate(texts) if t.startswith("learner ")]
+    assert len(header_at) == 3  # overall, d1, d2
+    for h in header_at:
+        header, row = texts[h], texts[h + 1]
+        ends = {}
+        for label in ("n", "min", "q1", "median", "q3", "max"):
+            start = header.index(f" {label} " if label != "max" else " max") + 1
+            ends[label] = start + len(label)
+        cells = row.split("[")[0].split()  # name, n, min, q1, median, q3, max
+        pos = len(cells[0])
+        for label, cell in zip(("n", "min", "q1", "median", "q3", "max"), cells[1:]):
+            pos = row.index(cell, pos) + len(cell)
+            assert ends[label] == pos, (label, header, row)
+        assert row[ends["max"] :].lstrip().startswith("[")  # the bar after max, unlabelled

@@ -52,17 +52,35 @@ class Loaded(Message):
     reload: bool
 
 
-@dataclass(frozen=True)
+@dataclass
 class Rendered:
-    """The panels' render data for one analysis, built in the analysis worker (off the event loop)."""
+    """The panels' render data for one analysis, built lazily: for the view on screen in the
+    analysis worker (off the event loop), for another view when it is first shown."""
 
     analysis: Analysis
-    quartiles: QuartileLines
-    ranks: RanksRows | None
+    quartiles: QuartileLines | None = None
+    ranks: RanksRows | None = None
+    has_ranks: bool = False
 
+    def build(self, view: str, previous: Rendered | None = None, width: int | None = None) -> Rendered:
+        """Build the render data of ``view`` if it is not built (reusing ``previous``'s when the same).
 
-def render_data(analysis: Analysis) -> Rendered:
-    return Rendered(analysis, quartile_lines(analysis.quartiles), ranks_rows(analysis.ranks))
+        ``width``: the cells the quartile chart is fitted to.
+        """
+        analysis = self.analysis
+        if view == "quartiles" and self.quartiles is None:
+            old = previous.quartiles if previous is not None else None
+            if old is not None and old.view is analysis.quartiles and old.fit == width:
+                self.quartiles = old
+            else:
+                self.quartiles = quartile_lines(analysis.quartiles, width)
+        elif view == "ranks" and not self.has_ranks:
+            if previous is not None and previous.has_ranks and previous.analysis.ranks is analysis.ranks:
+                self.ranks = previous.ranks
+            else:
+                self.ranks = ranks_rows(analysis.ranks)
+            self.has_ranks = True
+        return self
 
 
 @dataclass
@@ -214,15 +232,15 @@ class RankboardApp(App[None]):
     def watch_selection(self, selection: Selection | None) -> None:
         self.query_one(Sidebar).selection = selection
         if selection is not None and self.model is not None:
-            self.analyze(self.model, selection)
+            self.analyze(self.model, selection, self.view, self.query_one(QuartilesPanel).fit_width)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="analysis")
-    def analyze(self, model: Model, selection: Selection) -> None:
+    def analyze(self, model: Model, selection: Selection, view: str, width: int | None) -> None:
         worker = get_current_worker()
         analysis = model.analyze(selection)
         if worker.is_cancelled:
             return
-        rendered = render_data(analysis)
+        rendered = Rendered(analysis).build(view, self._rendered, width)
         if not worker.is_cancelled:
             self.post_message(Analyzed(analysis, rendered))
 
@@ -244,12 +262,10 @@ class RankboardApp(App[None]):
             return
         self.query_one(StatusLine).shape = (analysis.n_datasets, analysis.n_learners)
         self._show_problem(analysis.problem)
-        # The view on screen first; the hidden ones too (tests and users read them), but
-        # through the same cheap path: the heavy render data was built in the worker.
+        # Only the view on screen is filled now; a hidden one is filled when it is shown
+        # (watch_view), so a toggle costs the event loop one view, not five.
         self._stale_views = set(VIEWS)
         self._fill_view(self.view)
-        for name in VIEWS:
-            self._fill_view(name)
 
     def _fill_view(self, name: str) -> None:
         """Give the panel of view ``name`` the current analysis, if it does not show it yet."""
@@ -260,7 +276,8 @@ class RankboardApp(App[None]):
         if name in ("quartiles", "ranks"):
             rendered = self._rendered
             if rendered is None or rendered.analysis is not analysis:
-                rendered = self._rendered = render_data(analysis)  # not from the worker: build it here
+                rendered = self._rendered = Rendered(analysis)
+            rendered.build(name, None, self.query_one(QuartilesPanel).fit_width)  # built unless the worker did
             if name == "quartiles":
                 self.query_one(QuartilesPanel).lines = rendered.quartiles
             else:
@@ -278,8 +295,10 @@ class RankboardApp(App[None]):
 
     def _show_problem(self, problem: str | None) -> None:
         box = self.query_one("#problem", Static)
+        text = literal(problem or "", "bold yellow")
         box.set_class(problem is None, "-empty")
-        box.update(literal(problem or "", "bold yellow"))
+        if text != box.content:  # an update lays the screen out again: only when it changed
+            box.update(text)
 
     # -- the user's changes ------------------------------------------------------------------
 

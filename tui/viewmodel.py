@@ -198,7 +198,10 @@ class Model:
                 None,
             ),
         )
-        quartiles = with_control(quartiles, control)
+        # The same object for the same control: a view showing it need not be drawn again.
+        quartiles = self._cached(
+            "q", (*table_key, sel.higher_is_better, "control", control), lambda: with_control(quartiles, control)
+        )
         if problem is not None or average is None:
             return Analysis(sel, n, k, quartiles, None, None, None, None, problem)
         try:

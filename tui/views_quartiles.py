@@ -16,7 +16,6 @@ from typing import Any, cast
 
 import numpy as np
 import pandas as pd
-from scipy.stats import kendalltau
 
 import stats
 from tui.viewtypes import QuartileRow, QuartilesView
@@ -77,13 +76,6 @@ def _sort_best_first(medians: dict[str, float], higher: bool) -> list[str]:
     return sorted(names, key=lambda n: (-medians[n] if higher else medians[n], names.index(n)))
 
 
-def _tau(a: np.ndarray, b: np.ndarray) -> float:
-    ok = np.isfinite(a) & np.isfinite(b)
-    if ok.sum() < 2 or np.ptp(a[ok]) == 0 or np.ptp(b[ok]) == 0:
-        return math.nan
-    return float(kendalltau(a[ok], b[ok]).statistic)
-
-
 def with_control(view: QuartilesView | None, control: str | None) -> QuartilesView | None:
     """``view`` with ``control_median`` set for ``control`` (NaN where it has no result)."""
     if view is None:
@@ -131,6 +123,7 @@ def quartiles_view(
     cells = {f: grid[f].tolist() for f in ("count", *FIELDS)}  # Python floats: fast to pick one by one
     ref = np.array([medians[OVERALL].get(n, math.nan) for n in learners])
     tau: dict[str, float] = {}
+    taus = stats.kendall_tau(grid["median"], ref).tolist()  # every data set at once
     for i, ds in enumerate(datasets):
         have = np.flatnonzero(np.nan_to_num(grid["count"][i]) > 0).tolist()
         if not have:
@@ -141,7 +134,7 @@ def quartiles_view(
             QuartileRow(ds, n, int(cells["count"][i][by[n]]), *(cells[f][i][by[n]] for f in FIELDS))
             for n in _sort_best_first(medians[ds], higher)
         ]
-        tau[ds] = _tau(grid["median"][i], ref)
+        tau[ds] = taus[i]
     flagged = sorted((d for d, t in tau.items() if t < TAU_FLAG), key=lambda d: tau[d])
     others = [d for d in tau if d not in flagged]
     scopes = (OVERALL, *flagged, *others)

@@ -75,23 +75,30 @@ def bar(row, lo: float, hi: float, control: float | None) -> Text:  # noqa: ANN0
 Run = tuple[str, str]  # (plain text, style spec)
 
 
-def _table(header: Sequence[str], rows: list[list[list[Run]]], gap: int = 1) -> list[list[Run]]:
-    """Like :func:`tui.widgets.text_table`: first column left-aligned, others right-aligned, header bold."""
-    widths = [cell_len(h) for h in header]
-    cell_widths = [[sum(cell_len(t) for t, _ in c) for c in row] for row in rows]
-    for cw in cell_widths:
+def _width(text: str) -> int:
+    """Cells of ``text`` on screen (``len`` for ASCII, the common case)."""
+    return len(text) if text.isascii() else cell_len(text)
+
+
+def _table(
+    header: Sequence[str], rows: list[list[list[Run]]], widths_of: list[list[int]], gap: int = 1
+) -> list[list[Run]]:
+    """Like :func:`tui.widgets.text_table`: first column left-aligned, others right-aligned, header bold.
+
+    ``widths_of[r][i]``: the width on screen of cell ``i`` of row ``r`` (known by the caller).
+    """
+    widths = [_width(h) for h in header]
+    for cw in widths_of:
         for i, w in enumerate(cw):
-            if i < len(widths):
-                widths[i] = max(widths[i], w)
-            else:
-                widths.append(w)
+            if w > widths[i]:
+                widths[i] = w
     lines: list[list[Run]] = []
     head: list[Run] = []
     for i, h in enumerate(header):
-        pad = " " * (widths[i] - cell_len(h))
+        pad = " " * (widths[i] - _width(h))
         head.append((h + pad, "bold") if i == 0 else (" " * gap + pad + h, "bold"))
     lines.append(head)
-    for row, cw in zip(rows, cell_widths):
+    for row, cw in zip(rows, widths_of):
         line: list[Run] = []
         for i, (c, w) in enumerate(zip(row, cw)):
             pad = " " * (widths[i] - w)
@@ -115,10 +122,10 @@ def _num3(x: float) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _bar_at(pmin: int, pq1: int, pmed: int, pq3: int, pmax: int, pctrl: int) -> tuple[Run, ...]:
+def _bar_at(pmin: int, pq1: int, pmed: int, pq3: int, pmax: int, pctrl: int, size: int = BAR) -> tuple[Run, ...]:
     """The bar's runs for these cell positions (``pctrl`` -1: no control): few distinct bars, cached."""
-    chars = [" "] * BAR
-    styles = [""] * BAR
+    chars = [" "] * size
+    styles = [""] * size
     for i in range(pmin, pmax + 1):
         chars[i] = "-"
     for i in range(pq1, pq3 + 1):
@@ -135,31 +142,75 @@ def _bar_at(pmin: int, pq1: int, pmed: int, pq3: int, pmax: int, pctrl: int) -> 
     return tuple(runs)
 
 
-def quartile_runs(view: QuartilesView) -> list[list[Run]]:
-    """The quartiles view as lines of (text, style) runs; rows grouped by scope in one pass."""
+#: The narrowest and the widest bar when the chart is fitted to a width.
+MIN_BAR, MAX_BAR = 12, 48
+#: Names are cut (with an ellipsis) to no fewer cells than this when the chart must fit.
+MIN_NAME = 8
+HEADER = ("learner", "n", "min", "q1", "median", "q3", "max", "")
+
+
+def _cut(name: str, cells: int) -> str:
+    """``name`` cut to ``cells`` cells with an ellipsis (names are ASCII almost always)."""
+    if _width(name) <= cells:
+        return name
+    out = name[: cells - 1]
+    while _width(out) > cells - 1:
+        out = out[:-1]
+    return out + "\N{HORIZONTAL ELLIPSIS}"
+
+
+def _fit(names: list[str], numbers: list[tuple[str, ...]], width: int | None) -> tuple[int, int | None]:
+    """(bar cells, name cells or None for whole names) so that a table row fits ``width`` cells.
+
+    The bar grows into the free width (from :data:`MIN_BAR` to :data:`MAX_BAR`); when even the
+    narrowest bar leaves too little room, names are cut, down to :data:`MIN_NAME` cells. With
+    ``width`` None: the nominal :data:`BAR` and whole names.
+    """
+    if width is None:
+        return BAR, None
+    name_w = max([_width(n) for n in names] + [len(HEADER[0])])
+    num_w = [max([len(row[i]) for row in numbers] + [len(HEADER[i + 1])]) for i in range(6)]
+    rest = sum(1 + w for w in num_w) + 1 + 2  # gaps, the numbers, the gap and brackets of the bar
+    bar = min(MAX_BAR, max(MIN_BAR, width - name_w - rest))
+    over = name_w + rest + bar - width
+    if over <= 0:
+        return bar, None
+    return bar, max(MIN_NAME, name_w - over)
+
+
+def quartile_runs(view: QuartilesView, width: int | None = None) -> list[list[Run]]:
+    """The quartiles view as lines of (text, style) runs; rows grouped by scope in one pass.
+
+    ``width``: the cells available; the bar and, if need be, the names are fitted to it
+    (:func:`_fit`). None: the nominal bar of :data:`BAR` cells and whole names.
+    """
     arrow = "higher is better -->" if view.higher_is_better else "<-- lower is better"
-    lines: list[list[Run]] = [
-        [
-            (_literal(view.criterion), "bold"),
-            (f"  {arrow}   axis {num(view.lo)} .. {num(view.hi)}   ", ""),
-            ("= quartiles  | median  : control median", "dim"),
-        ]
-    ]
+    head: list[Run] = [(_literal(view.criterion), "bold"), (f"  {arrow}   axis {num(view.lo)} .. {num(view.hi)}", "")]
+    legend: Run = ("= quartiles  | median  : control median", "dim")
+    if width is not None and sum(_width(t) for t, _ in head) + 3 + len(legend[0]) > width:
+        lines: list[list[Run]] = [head, [legend]]
+    else:
+        lines = [[*head, ("   ", ""), legend]]
     if view.warning:
         lines.append([(_literal(view.warning), "bold yellow")])
     by_scope: dict[str, list] = {}
     for r in view.rows:
         by_scope.setdefault(r.scope, []).append(r)
+    numbers = {
+        id(r): (str(r.n), _num3(r.min), _num3(r.q1), _num3(r.median), _num3(r.q3), _num3(r.max)) for r in view.rows
+    }
+    literals = {r.learner: _literal(r.learner) for r in view.rows}
+    size, name_cells = _fit(list(literals.values()), list(numbers.values()), width)
+    shown = {k: (v if name_cells is None else _cut(v, name_cells)) for k, v in literals.items()}
+    names = {k: (v, _width(v)) for k, v in shown.items()}
     lo, hi = view.lo, view.hi
     span = (hi - lo) or 1.0
-    scale = (BAR - 1) / span
-    last = BAR - 1
+    scale = (size - 1) / span
+    last = size - 1
 
     def pos(x: float) -> int:
         return min(last, max(0, round((x - lo) * scale)))
 
-    header = ["learner", "", "n", "min", "q1", "median", "q3", "max"]
-    names: dict[str, str] = {}
     for scope in view.scopes:
         rows = by_scope.get(scope)
         if not rows:
@@ -175,24 +226,14 @@ def quartile_runs(view: QuartilesView) -> list[list[Run]]:
         control = view.control_median.get(scope)
         pctrl = pos(control) if control is not None and not math.isnan(control) else -1
         table = []
+        widths = []
         for r in rows:
-            learner = names.get(r.learner)
-            if learner is None:
-                learner = names[r.learner] = _literal(r.learner)
-            runs = _bar_at(pos(r.min), pos(r.q1), pos(r.median), pos(r.q3), pos(r.max), pctrl)
-            table.append(
-                [
-                    [(learner, "")],
-                    [(str(r.n), "")],
-                    [(_num3(r.min), "")],
-                    [(_num3(r.q1), "")],
-                    [(_num3(r.median), "")],
-                    [(_num3(r.q3), "")],
-                    [(_num3(r.max), "")],
-                    runs,
-                ]
-            )
-        lines.extend(_table(header, table))
+            name, name_w = names[r.learner]
+            cells = numbers[id(r)]
+            runs = _bar_at(pos(r.min), pos(r.q1), pos(r.median), pos(r.q3), pos(r.max), pctrl, size)
+            table.append([[(name, "")], *([(x, "")] for x in cells), runs])
+            widths.append([name_w, *map(len, cells), size + 2])  # numbers are ASCII; the bar is [size]
+        lines.extend(_table(HEADER, table, widths))
     return lines
 
 
@@ -214,6 +255,8 @@ class QuartileLines:
     spans: tuple[tuple[int, ...], ...]
     widths: tuple[int, ...]
     width: int
+    view: QuartilesView | None = None  # what the lines draw
+    fit: int | None = None  # the width they were fitted to (None: nominal)
 
     @property
     def plain(self) -> str:
@@ -233,7 +276,7 @@ class QuartileLines:
         return Strip(segments, self.widths[index])
 
 
-def _strips(runs: list[list[Run]]) -> QuartileLines:
+def _strips(runs: list[list[Run]], view: QuartilesView | None = None, fit: int | None = None) -> QuartileLines:
     texts = []
     all_spans = []
     widths = []
@@ -254,15 +297,19 @@ def _strips(runs: list[list[Run]]) -> QuartileLines:
         text = "".join(parts)
         texts.append(text)
         all_spans.append(tuple(spans))
-        widths.append(cell_len(text))
-    return QuartileLines(tuple(texts), tuple(all_spans), tuple(widths), max(widths, default=0))
+        widths.append(_width(text))
+    return QuartileLines(tuple(texts), tuple(all_spans), tuple(widths), max(widths, default=0), view, fit)
 
 
-def quartile_lines(view: QuartilesView | None) -> QuartileLines:
-    """Everything the panel shows for ``view`` (call it off the event loop: the analysis worker does)."""
+def quartile_lines(view: QuartilesView | None, width: int | None = None) -> QuartileLines:
+    """Everything the panel shows for ``view``, fitted to ``width`` cells (see :func:`quartile_runs`).
+
+    Call it off the event loop: the analysis worker does (about 10 ms for 50 x 20).
+    """
     if view is None:
         return _strips([[(EMPTY, "")]])
-    return _strips([*quartile_runs(view), []])  # the trailing newline of the text the panel used to show
+    # the trailing empty line: the newline of the text the panel used to show
+    return _strips([*quartile_runs(view, width), []], view, width)
 
 
 def render_quartiles(view: QuartilesView) -> Text:
@@ -289,10 +336,23 @@ class QuartilesPanel(ScrollView):
     def watch_lines(self, lines: QuartileLines | None) -> None:
         if lines is None:
             lines = quartile_lines(None)
+        elif lines is self._lines:
+            return  # the same chart (e.g. only alpha changed): nothing to draw again
         self._lines = lines
         self.plain = lines.plain
         self.virtual_size = Size(lines.width, len(lines))
         self.refresh()
+
+    @property
+    def fit_width(self) -> int | None:
+        """The cells a chart line may take here (None before the first layout)."""
+        return self.scrollable_content_region.width or None
+
+    def on_resize(self) -> None:
+        """Fit the chart to the new width (the app fits it when it builds it; this follows resizes)."""
+        lines, width = self._lines, self.fit_width
+        if lines is not None and lines.view is not None and width is not None and width != lines.fit:
+            self.lines = quartile_lines(lines.view, width)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._base_style = self.rich_style  # once per paint, not once per line

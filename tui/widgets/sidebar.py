@@ -29,7 +29,16 @@ class NameList(OptionList):
         return self.get_option_at_index(self.highlighted).id
 
     def fill(self, options: list[Option]) -> None:
-        """Replace the options, keeping the cursor on the same name when it is still there."""
+        """Replace the options, keeping the cursor on the same name when it is still there.
+
+        When the names are the same (a toggle changes only marks), only the prompts that differ
+        are replaced: no rebuild of the list, no new layout, and nothing at all when none differ.
+        """
+        if [o.id for o in options] == [o.id for o in self.options]:
+            for index, (old, new) in enumerate(zip(self.options, options)):
+                if old.prompt != new.prompt:
+                    self.replace_option_prompt_at_index(index, new.prompt)
+            return
         keep = self.current()
         self.clear_options()
         self.add_options(options)
@@ -148,4 +157,8 @@ class Sidebar(VerticalScroll, can_focus=False):
         if self.filter_text:
             settings.append("\nfilter: ")
             settings.append_text(literal(self.filter_text))
-        self.query_one("#settings", Static).update(settings)
+        box = self.query_one("#settings", Static)
+        old = box.content
+        if settings != old:  # lay the screen out again only when the number of lines changes
+            lines = str(old).count("\n") if isinstance(old, (str, Text)) else -1
+            box.update(settings, layout=settings.plain.count("\n") != lines)
