@@ -179,6 +179,34 @@ def test_default_selection_and_direction(cv_log: pd.DataFrame) -> None:
         default_selection(cv_log, "nope")
 
 
+def test_model_default_selection_equals_the_logs() -> None:
+    # A learner without results for one criterion, and a data set only one criterion has.
+    log = pd.DataFrame(
+        {
+            "dataset": pd.Categorical(["d1", "d1", "d1", "d1", "d1", "d2", "d2"]),
+            "repeat": 1,
+            "fold": 1,
+            "learner": pd.Categorical(["a", "b", "c", "a", "c", "c", "a"]),
+            "criterion": pd.Categorical(["acc", "acc", "acc", "pf", "pf", "pf", "pf"]),
+            "value": [0.5, 0.6, 0.7, 0.1, 0.2, 0.3, 0.4],
+        }
+    )
+    model = Model(log)
+    for criterion in (None, "acc", "pf"):
+        assert model.default_selection(criterion) == default_selection(log, criterion)
+    assert model.default_selection("pf").learners == ("a", "c")
+    assert model.default_selection("pf").datasets == ("d1", "d2")
+    assert not model.default_selection("pf").higher_is_better
+    with pytest.raises(ValueError, match="criterion 'nope' is not in the log; criteria are: acc, pf"):
+        model.default_selection("nope")
+
+
+def test_model_default_selection_of_the_sample_logs(cv_log: pd.DataFrame) -> None:
+    model = Model(cv_log)
+    for criterion in model.criteria:
+        assert model.default_selection(criterion) == default_selection(cv_log, criterion)
+
+
 def test_selection_validates_options() -> None:
     with pytest.raises(ValueError, match="test must be one of"):
         Selection("a", True, ("d",), ("x",), test="t")

@@ -26,7 +26,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from stats import LogWatcher
 from tui.commands import RegistryProvider, bindings
 from tui.screens import ConfirmScreen, ExportScreen, HelpScreen
-from tui.viewmodel import Model, default_higher_is_better, default_selection
+from tui.viewmodel import Model, default_higher_is_better
 from tui.viewtypes import PROCEDURES, Analysis, Selection
 from tui.widgets import literal
 from tui.widgets.pairs import PairsPanel
@@ -45,7 +45,7 @@ NARROW = 100  # below this many columns the sidebar collapses
 @dataclass
 class Loaded(Message):
     model: Model
-    log: Any
+    default: Selection | None  # the model's default selection (None: no results)
     problems: list[str]
     files: int
     lines: int
@@ -182,9 +182,10 @@ class RankboardApp(App[None]):
             frame = self.watcher.frame()
         log = frame.drop(columns=[c for c in ("file", "line") if c in frame.columns])
         model = Model(log)
+        default = model.default_selection() if model.criteria else None
         if not worker.is_cancelled:
             problems = [format_problem(p) for p in update.problems]
-            self.post_message(Loaded(model, log, problems, len(self._files), len(log), reload))
+            self.post_message(Loaded(model, default, problems, len(self._files), len(log), reload))
 
     def on_loaded(self, message: Loaded) -> None:
         self._loading = self._stale = False
@@ -203,7 +204,7 @@ class RankboardApp(App[None]):
             self._show_problem("no results in the logs")
             return
         if sel is None or sel.criterion not in model.criteria:
-            self.selection = default_selection(message.log)
+            self.selection = message.default
             return
         new_d = [d for d in model.datasets if d in sel.datasets or (old is None or d not in old.datasets)]
         new_l = [x for x in model.learners if x in sel.learners or (old is None or x not in old.learners)]

@@ -78,16 +78,28 @@ def default_selection(log: pd.DataFrame, criterion: str | None = None) -> Select
     criteria = _present(log["criterion"])
     if not criteria:
         raise ValueError("the log holds no results")
-    criterion = criteria[0] if criterion is None else str(criterion)
-    if criterion not in criteria:
-        raise ValueError(f"criterion {criterion!r} is not in the log; criteria are: {', '.join(criteria)}")
-    mask = log["criterion"].astype(str).to_numpy() == criterion if len(criteria) > 1 else slice(None)
+    criterion = _check_criterion(criteria, criterion)
+    column = log["criterion"]
+    if len(criteria) == 1:
+        mask: Any = slice(None)
+    elif isinstance(column.dtype, pd.CategoricalDtype):  # codes, not 5 million strings
+        mask = column.cat.codes.to_numpy() == column.cat.categories.get_loc(criterion)
+    else:
+        mask = column.astype(str).to_numpy() == criterion
     return Selection(
         criterion=criterion,
         higher_is_better=default_higher_is_better(criterion),
         datasets=_present(log["dataset"]),
         learners=_present(log["learner"][mask]),
     )
+
+
+def _check_criterion(criteria: tuple[str, ...], criterion: str | None) -> str:
+    """``criterion`` (default: the first of ``criteria``); ValueError naming them if it is not one."""
+    criterion = criteria[0] if criterion is None else str(criterion)
+    if criterion not in criteria:
+        raise ValueError(f"criterion {criterion!r} is not in the log; criteria are: {', '.join(criteria)}")
+    return criterion
 
 
 class Model:
@@ -134,6 +146,22 @@ class Model:
     @property
     def learners(self) -> tuple[str, ...]:
         return self._learners
+
+    def default_selection(self, criterion: str | None = None) -> Selection:
+        """:func:`default_selection` of the log, from the aggregate (no pass over the log's rows).
+
+        Learners come in the log's label order (category order, as ``read_logs`` gives them).
+        """
+        if not self._criteria:
+            raise ValueError("the log holds no results")
+        criterion = _check_criterion(self._criteria, criterion)
+        present = set(self._part(criterion)[1].index.get_level_values("learner").astype(str))
+        return Selection(
+            criterion=criterion,
+            higher_is_better=default_higher_is_better(criterion),
+            datasets=self._datasets,
+            learners=tuple(x for x in self._learners if x in present),
+        )
 
     def _part(self, criterion: str) -> tuple[pd.DataFrame, pd.DataFrame]:
         """(the aggregate's rows of ``criterion``, the same indexed by dataset, learner), cached."""

@@ -338,6 +338,9 @@ class QuartilesPanel(ScrollView):
             lines = quartile_lines(None)
         elif lines is self._lines:
             return  # the same chart (e.g. only alpha changed): nothing to draw again
+        width = self.fit_width
+        if lines.view is not None and width is not None and width != lines.fit:
+            lines = quartile_lines(lines.view, width)  # built for another width (e.g. before the first layout)
         self._lines = lines
         self.plain = lines.plain
         self.virtual_size = Size(lines.width, len(lines))
@@ -345,8 +348,14 @@ class QuartilesPanel(ScrollView):
 
     @property
     def fit_width(self) -> int | None:
-        """The cells a chart line may take here (None before the first layout)."""
-        return self.scrollable_content_region.width or None
+        """The cells a chart line may take here (None before the first layout).
+
+        The width inside the padding less a vertical scrollbar, shown or not: the chart is
+        almost always taller than the pane, and the width must not depend on whether the
+        scrollbar happens to be up when the chart is built.
+        """
+        width = self.content_region.width - self.styles.scrollbar_size_vertical
+        return width if self.content_region.width > 0 and width > 0 else None
 
     def on_resize(self) -> None:
         """Fit the chart to the new width (the app fits it when it builds it; this follows resizes)."""
