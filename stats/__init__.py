@@ -16,7 +16,7 @@ from stats.completeness import Completeness, completeness, scores_table
 from stats.contrast import contrast_estimation
 from stats.critical import critical_difference, q_alpha
 from stats.incremental import Aggregator
-from stats.logs import LogError, LogProblem, read_logs
+from stats.logs import LoadCancelled, LogError, LogProblem, read_logs
 from stats.metrics import Confusion, confusion, evaluate
 from stats.multiple_sign import multiple_sign_test
 from stats.omnibus import (
@@ -48,6 +48,7 @@ __all__ = [
     "Aggregator",
     "Completeness",
     "Confusion",
+    "LoadCancelled",
     "LogError",
     "LogProblem",
     "LogWatcher",

@@ -44,6 +44,17 @@ class Labels:
         ids = self.ids[name]
         return np.array([-1 if v is None else ids.setdefault(v, len(ids)) for v in values], np.int64)
 
+    def mark(self) -> dict[str, int]:
+        """How many names each column has: :meth:`rollback` forgets the names added since."""
+        return {name: len(ids) for name, ids in self.ids.items()}
+
+    def rollback(self, mark: dict[str, int]) -> None:
+        """Forget the names added since ``mark`` (the last ones: a dict pops in reverse order of insertion)."""
+        for name, size in mark.items():
+            ids = self.ids[name]
+            while len(ids) > size:
+                ids.popitem()
+
     def categories(self, name: str) -> pd.Index:
         return pd.Index(list(self.ids[name]), dtype="str")
 

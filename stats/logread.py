@@ -5,6 +5,9 @@
 thread pool by :func:`stats.logparse.parse_block`), detects the format from the
 first non-blank line, and judges the last line when the file does not end with
 a newline.
+
+:func:`read_source` reports the bytes read after each block (see :mod:`stats.progress`);
+whatever the report raises stops the reading.
 """
 
 from __future__ import annotations
@@ -158,13 +161,17 @@ class _Gunzip(io.RawIOBase):
         super().__init__()
         self.raw, self.pending = raw, b""
         self.inflate = zlib.decompressobj(wbits=31)
+        self.consumed = 0  # compressed bytes read from ``raw``
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: Any) -> int:
         while not self.pending:
-            chunk = self.inflate.unused_data or self.raw.read(1 << 16)
+            chunk = self.inflate.unused_data
+            if not chunk:
+                chunk = self.raw.read(1 << 16)
+                self.consumed += len(chunk)
             if self.inflate.eof:
                 if not chunk:
                     return 0
@@ -225,6 +232,28 @@ class _Parts:
             self.sink(self.line, spec, part)
             self.line += part.n_lines
 
+    def cancel(self) -> None:
+        """Drop the blocks not parsed yet (a block being parsed finishes in its worker)."""
+        for _, future in self.pending:
+            future.cancel()
+        self.pending.clear()
+
+
+class _Report:
+    """Calls ``progress``, remembering what it raised (so that an ``OSError`` it raises is not
+    taken for a read error)."""
+
+    def __init__(self, progress: Callable[[int], None]) -> None:
+        self.progress = progress
+        self.raised: BaseException | None = None
+
+    def __call__(self, done: int) -> None:
+        try:
+            self.progress(done)
+        except BaseException as exc:
+            self.raised = exc
+            raise
+
 
 def read_source(
     source: Source,
@@ -237,10 +266,15 @@ def read_source(
     final: bool = True,
     stream: Any = None,
     size: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> FileRead:
     """Read one source. ``stop_at_error`` returns at the first error (for ``on_error="raise"``).
 
     Blocks go to ``pool`` unless ``size`` (bytes, when known) says the source fits in one.
+
+    ``progress(n)`` is called as each block is read, before it is parsed, with the source's bytes
+    read so far (as stored: compressed bytes for gzip). What it raises propagates unchanged,
+    after the blocks waiting for a worker are dropped and the source is closed.
 
     The watcher passes ``stream`` (appended complete lines), the file's ``spec`` once known,
     the number of its next line, and ``final=False`` (no empty-file warning).
@@ -250,11 +284,16 @@ def read_source(
         pool = None  # one block: parse it here
     parts = _Parts(source.name, first_line, pool, out, sink)
     had_spec = spec is not None
+    report = _Report(progress) if progress is not None else None
+    read = 0
     try:
         with ExitStack() as stack:
             stream = stream if stream is not None else stack.enter_context(open_source(source))
             block = BLOCK if size is None else min(BLOCK, size + 1)
             for index, (data, start, end) in enumerate(blocks(stream, block, parts.window + 2)):
+                if report is not None:
+                    read += end - start
+                    report(stream.consumed if isinstance(stream, _Gunzip) else read)
                 if index == 0 and first_line == 1 and data.startswith(_BOM, start):
                     start += len(_BOM)
                 if spec is None:
@@ -277,11 +316,17 @@ def read_source(
                         return out
             parts.settle()
     except (OSError, EOFError, zlib.error) as exc:
+        if report is not None and exc is report.raised:
+            parts.cancel()
+            raise
         parts.settle()
         truncated = isinstance(exc, EOFError)
         reason = f"compressed data ends early ({TORN}?): the results before are kept" if truncated else _os_reason(exc)
         out.problems.append(LogProblem(source.name, None, reason, "warning" if truncated else "error"))
         return out
+    except BaseException:
+        parts.cancel()  # cancelled (or a failure): no block waits for a worker
+        raise
     out.next_line = parts.line
     if final and not out.rows and not any(p.severity == "error" for p in out.problems):
         reason = "empty file: no results" if spec is None and not had_spec else "no results in the file"

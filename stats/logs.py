@@ -6,7 +6,7 @@ format of seed 004 (a ``#data, learner, goal, train, test, repeats, bin,
 <criteria...>`` header, one line per fold and learner). Each file's format is
 taken from its first non-blank line: ``#`` starts a wide header.
 
-How it is fast: files are read in 8 MB blocks parsed by ``pyarrow.csv`` in a
+How it is fast: files are read in 4 MB blocks parsed by ``pyarrow.csv`` in a
 thread pool (:mod:`stats.logparse`), names and repeat/fold numbers are read as
 dictionaries and checked once per distinct value, and only the lines that fail
 go through Python. Duplicates are found on packed integer keys
@@ -28,15 +28,18 @@ from stats.logformat import LogError, LogProblem, LogSpec
 from stats.logframe import Columns, Labels, duplicate_pairs, duplicate_problems
 from stats.logparse import Part
 from stats.logread import WORKERS, expand, read_source
+from stats.progress import LoadCancelled, Meter, Progress
 
-__all__ = ["LogError", "LogProblem", "read_logs"]
+__all__ = ["LoadCancelled", "LogError", "LogProblem", "read_logs"]
 
 COLUMNS = ("dataset", "repeat", "fold", "learner", "criterion", "value")
 _SHORTEST_LINE = 12  # "a,1,1,b,c,1\n": a long-format file of n bytes holds at most n / 12 results
 OnError = Literal["raise", "skip"]
 
 
-def read_logs(*paths: str | os.PathLike[str], on_error: OnError = "raise") -> pd.DataFrame:
+def read_logs(
+    *paths: str | os.PathLike[str], on_error: OnError = "raise", progress: Progress | None = None
+) -> pd.DataFrame:
     """Read cross-validation logs into one tidy frame, one row per result.
 
     Parameters
@@ -50,6 +53,15 @@ def read_logs(*paths: str | os.PathLike[str], on_error: OnError = "raise") -> pd
         ``"raise"``: the first error raises :class:`LogError` (``file:line: reason``).
         ``"skip"``: bad lines (and unreadable files) are left out and listed. Warnings never
         raise.
+    progress : callable ``progress(done, total)``, optional
+        Called from the reading thread with the bytes read so far (``done``, never decreasing)
+        and the bytes to read in all (``total``: the sum of the files' sizes, or None when
+        standard input is read): once with ``done = 0`` before reading, after each block of
+        4 MB is read (never per line), and last with ``done == total`` (for standard input,
+        every byte read) before the frame is built. A gzip file counts its compressed bytes, so
+        its share of ``done`` follows its size on disk. Whatever the callback raises
+        (:class:`LoadCancelled` by convention) stops the reading before the next block and
+        propagates unchanged, once the parsing threads are shut down and the files closed.
 
     Returns
     -------
@@ -71,6 +83,8 @@ def read_logs(*paths: str | os.PathLike[str], on_error: OnError = "raise") -> pd
     ------
     LogError
         With ``on_error="raise"``, at the first error.
+    LoadCancelled
+        Or whatever else ``progress`` raises, unchanged.
     ValueError
         For an unknown ``on_error``.
 
@@ -103,18 +117,25 @@ def read_logs(*paths: str | os.PathLike[str], on_error: OnError = "raise") -> pd
     strict = on_error == "raise"
     _raise_first(problems, strict)
     table = Columns(Labels())
-    sizes = [_size(s.path) for s in sources]
+    stored = [_stored_size(s.path) for s in sources]
+    sizes = [None if s.path is None or s.path.suffix == ".gz" else n for s, n in zip(sources, stored)]  # text bytes
     table.reserve(sum(size or 0 for size in sizes) // _SHORTEST_LINE + 1)
-    with ThreadPoolExecutor(WORKERS) if WORKERS > 1 else _NoPool() as pool:
-        for index, (source, size) in enumerate(zip(sources, sizes)):
+    meter = Meter(progress, stored)
+    try:
+        meter.report(0)
+        with ThreadPoolExecutor(WORKERS) if WORKERS > 1 else _NoPool() as pool:
+            for index, (source, size) in enumerate(zip(sources, sizes)):
 
-            def sink(first_line: int, spec: LogSpec, part: Part, index: int = index) -> None:
-                table.add(index, first_line, spec, part)
+                def sink(first_line: int, spec: LogSpec, part: Part, index: int = index) -> None:
+                    table.add(index, first_line, spec, part)
 
-            got = read_source(source, sink, pool=pool, stop_at_error=strict, size=size)
-            problems.extend(sorted(got.problems, key=_line_order))
-            _raise_first(got.problems, strict)
-    pa.default_memory_pool().release_unused()  # pyarrow's allocator keeps freed blocks otherwise
+                report = meter.source(stored[index])
+                got = read_source(source, sink, pool=pool, stop_at_error=strict, size=size, progress=report)
+                problems.extend(sorted(got.problems, key=_line_order))
+                _raise_first(got.problems, strict)
+                meter.next(stored[index])
+    finally:
+        pa.default_memory_pool().release_unused()  # pyarrow's allocator keeps freed blocks otherwise
     return _frame(table, [s.name for s in sources], problems)
 
 
@@ -126,9 +147,9 @@ class _NoPool:
         return None
 
 
-def _size(path: Path | None) -> int | None:
-    """Size of a plain file (None for standard input and gzip files: unknown)."""
-    if path is None or path.suffix == ".gz":
+def _stored_size(path: Path | None) -> int | None:
+    """Bytes of a file as stored, compressed or not (None for standard input)."""
+    if path is None:
         return None
     try:
         return path.stat().st_size

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from stats.logframe import KEY, Columns, Labels, duplicate_pairs, duplicate_prob
 from stats.logparse import Part
 from stats.logread import WORKERS, Source, expand, read_source
 from stats.logs import OnError, to_frame
+from stats.progress import Meter, Progress
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,18 @@ class _File:
     spec: LogSpec | None = None
     seen: bytes = b""  # the bytes just before ``offset``: a rewrite in place changes them
     mtime: int = 0
+
+
+@dataclass
+class _Plan:
+    """One file a poll reads: bytes ``[state.offset, stop)``, into ``state`` (a copy, kept once
+    the poll is done)."""
+
+    source: Source
+    state: _File
+    stop: int
+    gz: bool
+    mtime: int
 
 
 class LogWatcher:
@@ -138,20 +152,66 @@ class LogWatcher:
         self._stale = False  # whether rows were dropped since the index was built
         self._reported: set[str] = set()  # path-level problems already reported
 
-    def poll(self) -> WatchUpdate:
-        """Read what changed since the last poll (the first poll reads everything)."""
+    def poll(self, *, progress: Progress | None = None) -> WatchUpdate:
+        """Read what changed since the last poll (the first poll reads everything).
+
+        Parameters
+        ----------
+        progress : callable ``progress(done, total)``, optional
+            As for :func:`stats.read_logs`, over the bytes this poll parses: ``total`` is the
+            sum of the bytes appended to the files that grew (up to their last newline) and of
+            the whole sizes of the files read from the start (new, reloaded, or gzip). Called with
+            ``done = 0`` first, after each block of 4 MB, and last with ``done == total``.
+            Whatever it raises (:class:`stats.LoadCancelled` by convention) stops the poll and
+            propagates unchanged; a cancelled poll changes nothing in the watcher, so the next
+            poll reads what this one would have.
+
+        Returns
+        -------
+        WatchUpdate
+            What changed.
+
+        Raises
+        ------
+        LogError
+            With ``on_error="raise"``, for the first error of the poll (after taking the poll in).
+        LoadCancelled
+            Or whatever else ``progress`` raises, unchanged.
+        """
         sources, path_problems = expand(self.paths)
         problems = [p for p in path_problems if str(p) not in self._reported]
-        self._reported = {str(p) for p in path_problems}
         current = {s.name for s in sources}
         removed = [name for name in self._files if name not in current]
-        for name in removed:
-            self._drop(self._files.pop(name).index)
         added: list[str] = []
         reloaded: list[str] = []
-        table = Columns(self.labels)
+        plans: list[_Plan] = []
         for source in sources:
-            problems.extend(self._poll_file(source, table, added, reloaded))
+            problems.extend(self._plan(source, plans, added, reloaded))
+        unnamed = [plan.state for plan in plans if plan.state.index < 0]
+        for index, state in enumerate(unnamed, start=len(self._names)):
+            state.index = index  # the index the file's name gets once the poll is done
+        # Read everything before changing anything: a poll stopped by an exception leaves no trace.
+        mark = self.labels.mark()
+        table = Columns(self.labels)
+        sizes = [plan.stop - plan.state.offset for plan in plans]
+        meter = Meter(progress, sizes)
+        try:
+            meter.report(0)
+            for plan, size in zip(plans, sizes):
+                problems.extend(self._read(plan, table, meter.source(size)))
+                meter.next(size)
+        except BaseException:
+            self.labels.rollback(mark)
+            raise
+        self._reported = {str(p) for p in path_problems}
+        for name in removed + reloaded:
+            self._drop(self._files.pop(name).index)
+        for plan in plans:
+            name = plan.source.name
+            if name not in self._index:
+                self._index[name] = len(self._names)
+                self._names.append(name)
+            self._files[name] = plan.state
         new, superseded, duplicates = self._resolve(self._new_rows(table))
         problems = _ordered(problems + duplicates, self._names)
         update = WatchUpdate(self._frame([new]), problems, added, reloaded, removed, superseded)
@@ -166,7 +226,8 @@ class LogWatcher:
 
     # -- reading -------------------------------------------------------------------------------
 
-    def _poll_file(self, source: Source, table: Columns, added: list[str], reloaded: list[str]) -> list[LogProblem]:
+    def _plan(self, source: Source, plans: list[_Plan], added: list[str], reloaded: list[str]) -> list[LogProblem]:
+        """What to read of one file (nothing is changed): appended lines, or all of it."""
         path = Path(source.name)
         try:
             st = os.stat(path)
@@ -181,24 +242,26 @@ class LogWatcher:
             return []
         elif state.identity != identity or st.st_size < state.offset or _tail(path, state.offset) != state.seen:
             reloaded.append(source.name)  # replaced (another inode), truncated, or rewritten in place
-            self._drop(state.index)
             state = None
-        if state is None:
-            if source.name not in self._index:
-                self._index[source.name] = len(self._names)
-                self._names.append(source.name)
-            state = self._files[source.name] = _File(self._index[source.name], identity)
+        state = replace(state) if state is not None else _File(self._index.get(source.name, -1), identity)
+        stop = st.st_size if gz else _last_newline(path, state.offset, st.st_size)
+        plans.append(_Plan(source, state, stop, gz, st.st_mtime_ns))
+        return []
+
+    @staticmethod
+    def _read(plan: _Plan, table: Columns, progress: Callable[[int], None] | None) -> list[LogProblem]:
+        """Read the planned bytes of one file into ``table``; ``plan.state`` follows."""
+        state, path = plan.state, Path(plan.source.name)
         index = state.index
 
         def sink(first_line: int, spec: LogSpec, part: Part) -> None:
             table.add(index, first_line, spec, part)
 
-        stop = st.st_size if gz else _last_newline(path, state.offset, st.st_size)
         with ExitStack() as stack:
-            stream = None if gz else stack.enter_context(_Window(path, state.offset, stop))
+            stream = None if plan.gz else stack.enter_context(_Window(path, state.offset, plan.stop))
             pool = stack.enter_context(ThreadPoolExecutor(WORKERS)) if WORKERS > 1 else None
             got = read_source(
-                source,
+                plan.source,
                 sink,
                 pool=pool,
                 stop_at_error=False,
@@ -206,10 +269,11 @@ class LogWatcher:
                 first_line=state.next_line,
                 final=False,
                 stream=stream,
-                size=stop - state.offset,
+                size=plan.stop - state.offset,
+                progress=progress,
             )
-        state.spec, state.next_line, state.offset = got.spec, got.next_line, stop
-        state.seen, state.mtime = (b"" if gz else _tail(path, stop)), st.st_mtime_ns
+        state.spec, state.next_line, state.offset = got.spec, got.next_line, plan.stop
+        state.seen, state.mtime = (b"" if plan.gz else _tail(path, plan.stop)), plan.mtime
         return got.problems
 
     @staticmethod
