@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from textual.widgets import Static
 
 from tui.app import RankboardApp, create_app
 from tui.cli import bundled_cv
 from tui.commands import COMMANDS
 from tui.export import export_frame, write_csv
 from tui.screens import ConfirmScreen, ExportScreen, HelpScreen
+from tui.widgets.loading import LoadBar
 from tui.widgets.problems import ProblemsPanel
 from tui.widgets.quartiles import QuartilesPanel
 from tui.widgets.report import CDPanel, TestsPanel
@@ -357,31 +359,84 @@ def test_p_pauses_and_live_updates_pick_up_new_rows(tmp_path: Path) -> None:
 def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    import tui.app
+    import tui.loader
 
     release = threading.Event()
-    real = tui.app.Model
+    real = tui.loader.Model
 
     def slow_model(log):  # noqa: ANN001, ANN202
         release.wait(5)
         return real(log)
 
-    monkeypatch.setattr(tui.app, "Model", slow_model)
+    monkeypatch.setattr(tui.loader, "Model", slow_model)
     app = make_app()
 
     async def main() -> None:
         async with app.run_test(size=SMALL) as pilot:
             await pilot.pause(0.2)
-            assert app.query_one("#main").loading and "loading..." in status(app)
+            assert not app.query_one(LoadBar).has_class("-hidden") and "loading..." in status(app)
+            assert app.query_one(LoadBar).label.startswith("summarising 6,250 lines")
             await pilot.press("escape")
             await pilot.pause()
-            assert not app.query_one("#main").loading and "| paused" in status(app)
+            assert app.query_one(LoadBar).has_class("-hidden") and "| paused" in status(app)
             assert any("loading cancelled" in n.message for n in app._notifications)
             release.set()
             await app.workers.wait_for_complete()
             await pilot.pause(0.1)
             assert app.model is None  # the cancelled load's result is dropped
-            monkeypatch.setattr(tui.app, "Model", real)
+            monkeypatch.setattr(tui.loader, "Model", real)
+            await press(pilot, "r")
+            assert app.model is not None and "10 data sets x 5 learners" in status(app)
+
+    asyncio.run(main())
+
+
+def test_the_load_bar_shows_the_fraction_read_and_esc_stops_the_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The progress callback the app gives LogWatcher.poll: the bar follows it; after Esc it raises."""
+    import threading
+
+    import tui.loader
+    from stats import LoadCancelled, LogWatcher
+
+    reached, go_on = threading.Event(), threading.Event()
+    outcome: list[BaseException | None] = []
+
+    class SlowWatcher(LogWatcher):
+        def poll(self, *, progress=None):  # noqa: ANN001, ANN202
+            progress(0, 4_000_000)
+            progress(1_000_000, 4_000_000)
+            reached.set()
+            go_on.wait(5)
+            try:
+                progress(2_000_000, 4_000_000)  # after Esc: raises
+            except BaseException as exc:
+                outcome.append(exc)
+                raise
+            outcome.append(None)
+            return super().poll(progress=progress)
+
+    monkeypatch.setattr(tui.loader, "LogWatcher", SlowWatcher)
+    app = make_app()
+
+    async def main() -> None:
+        async with app.run_test(size=LARGE) as pilot:
+            for _ in range(100):
+                if reached.is_set():
+                    break
+                await pilot.pause(0.05)
+            await pilot.pause(0.1)
+            bar = app.query_one(LoadBar)
+            assert not bar.has_class("-hidden")
+            assert bar.bar.total == 4_000_000 and bar.bar.progress == 1_000_000  # 25 %
+            assert bar.label == "reading 1.0 MB of 4.0 MB"
+            assert "esc cancels" in str(app.query_one("#load-hint", Static).content)
+            await pilot.press("escape")
+            go_on.set()
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.1)
+            assert len(outcome) == 1 and isinstance(outcome[0], LoadCancelled)
+            assert bar.has_class("-hidden") and app.model is None and "| paused" in status(app)
+            monkeypatch.setattr(tui.loader, "LogWatcher", LogWatcher)
             await press(pilot, "r")
             assert app.model is not None and "10 data sets x 5 learners" in status(app)
 

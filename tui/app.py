@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from textual import work
@@ -23,16 +23,20 @@ from textual.reactive import reactive
 from textual.widgets import ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from stats import LogWatcher
+from stats import LoadCancelled
 from tui.commands import RegistryProvider, bindings
-from tui.screens import ConfirmScreen, ExportScreen, HelpScreen
+from tui.file_actions import FileActions
+from tui.loader import Loader, LoadResult
+from tui.rendered import Rendered
+from tui.screens import HelpScreen
 from tui.viewmodel import Model, default_higher_is_better
 from tui.viewtypes import PROCEDURES, Analysis, Selection
 from tui.widgets import literal
+from tui.widgets.loading import LoadBar
 from tui.widgets.pairs import PairsPanel
 from tui.widgets.problems import ProblemsPanel
-from tui.widgets.quartiles import QuartileLines, QuartilesPanel, quartile_lines
-from tui.widgets.ranks import RanksPanel, RanksRows, ranks_rows
+from tui.widgets.quartiles import QuartilesPanel
+from tui.widgets.ranks import RanksPanel
 from tui.widgets.report import CDPanel, TestsPanel
 from tui.widgets.sidebar import Sidebar
 from tui.widgets.status import StatusLine
@@ -40,47 +44,26 @@ from tui.widgets.status import StatusLine
 ALPHAS = (0.10, 0.05, 0.01)
 VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd")
 NARROW = 100  # below this many columns the sidebar collapses
+#: A live poll (quiet) shows the load bar only when it reads at least this many bytes.
+QUIET_BYTES = 16 << 20
+#: A progress message at most per this many seconds, or per per cent read.
+PROGRESS_EVERY = 0.05
 
 
 @dataclass
 class Loaded(Message):
-    model: Model
-    default: Selection | None  # the model's default selection (None: no results)
-    problems: list[str]
-    files: int
-    lines: int
+    result: LoadResult
     reload: bool
 
 
 @dataclass
-class Rendered:
-    """The panels' render data for one analysis, built lazily: for the view on screen in the
-    analysis worker (off the event loop), for another view when it is first shown."""
+class LoadProgress(Message):
+    """From the load worker: ``done`` of ``total`` bytes read, or a ``phase`` after reading."""
 
-    analysis: Analysis
-    quartiles: QuartileLines | None = None
-    ranks: RanksRows | None = None
-    has_ranks: bool = False
-
-    def build(self, view: str, previous: Rendered | None = None, width: int | None = None) -> Rendered:
-        """Build the render data of ``view`` if it is not built (reusing ``previous``'s when the same).
-
-        ``width``: the cells the quartile chart is fitted to.
-        """
-        analysis = self.analysis
-        if view == "quartiles" and self.quartiles is None:
-            old = previous.quartiles if previous is not None else None
-            if old is not None and old.view is analysis.quartiles and old.fit == width:
-                self.quartiles = old
-            else:
-                self.quartiles = quartile_lines(analysis.quartiles, width)
-        elif view == "ranks" and not self.has_ranks:
-            if previous is not None and previous.has_ranks and previous.analysis.ranks is analysis.ranks:
-                self.ranks = previous.ranks
-            else:
-                self.ranks = ranks_rows(analysis.ranks)
-            self.has_ranks = True
-        return self
+    done: int = 0
+    total: int | None = None
+    quiet: bool = False
+    phase: str | None = None
 
 
 @dataclass
@@ -89,7 +72,7 @@ class Analyzed(Message):
     rendered: Rendered | None = None
 
 
-class RankboardApp(App[None]):
+class RankboardApp(FileActions, App[None]):
     """Explore R x N cross-validation logs: ``paths`` as for :func:`stats.read_logs`."""
 
     CSS_PATH = "app.tcss"
@@ -115,11 +98,10 @@ class RankboardApp(App[None]):
         self.clock = clock
         self.interval = interval
         self.model: Model | None = None
-        self.watcher: LogWatcher | None = None
+        self.loader = Loader(self.paths)
         self.problems: list[str] = []
-        self._lock = threading.Lock()
         self._loading = False
-        self._stale = False
+        self._cancel = threading.Event()  # set by Esc: the running load stops at its next block
         self._rendered: Rendered | None = None
         self._stale_views: set[str] = set()
         self.set_reactive(RankboardApp.live, live)
@@ -128,6 +110,7 @@ class RankboardApp(App[None]):
         with Horizontal(id="body"):
             yield Sidebar(id="sidebar")
             with Vertical(id="main"):
+                yield LoadBar(id="loading", classes="-hidden")
                 yield Static(id="problem", classes="-empty")
                 with ContentSwitcher(initial="quartiles", id="views"):
                     yield QuartilesPanel(id="quartiles", classes="view-scroll")
@@ -158,44 +141,63 @@ class RankboardApp(App[None]):
 
     def start_load(self, *, reload: bool, quiet: bool = False) -> None:
         self._loading = True
+        self._cancel = threading.Event()
         if not quiet:
-            self.query_one("#main").loading = True
+            self.query_one(LoadBar).start()
             self.query_one(StatusLine).loading = True
-        self.load(reload)
+        self.load(reload, quiet, self._cancel)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load")
-    def load(self, reload: bool) -> None:
-        """Poll the logs (all of them on reload) and, when anything changed, build a new Model."""
-        from tui.cli import format_problem
-
+    def load(self, reload: bool, quiet: bool, cancel: threading.Event) -> None:
+        """:meth:`Loader.load` in a thread: progress as :class:`LoadProgress`, the result as
+        :class:`Loaded`. Stops at the next block once ``cancel`` is set (a cancelled poll leaves
+        the watcher as it was, see ``stats.LogWatcher.poll``)."""
         worker = get_current_worker()
-        with self._lock:
-            if reload or self.watcher is None:
-                self.watcher = LogWatcher(self.paths)
-                self._files: set[str] = set()
-            update = self.watcher.poll()
-            self._files |= set(update.added)
-            self._files -= set(update.removed)
-            if not (update.changed or reload or self._stale):
-                self.call_from_thread(setattr, self, "_loading", False)
-                return
-            frame = self.watcher.frame()
-        log = frame.drop(columns=[c for c in ("file", "line") if c in frame.columns])
-        model = Model(log)
-        default = model.default_selection() if model.criteria else None
-        if not worker.is_cancelled:
-            problems = [format_problem(p) for p in update.problems]
-            self.post_message(Loaded(model, default, problems, len(self._files), len(log), reload))
+        last = [0.0, 0]  # time and bytes of the last message
+
+        def progress(done: int, total: int | None) -> None:
+            if cancel.is_set():
+                raise LoadCancelled("cancelled by the user")
+            now = time.monotonic()
+            step = total is not None and done - last[1] >= total / 100  # another per cent
+            if step or done == total or now - last[0] >= PROGRESS_EVERY:
+                last[:] = [now, done]
+                self.post_message(LoadProgress(done, total, quiet))
+
+        def phase(text: str) -> None:
+            self.post_message(LoadProgress(quiet=quiet, phase=text))
+
+        try:
+            result = self.loader.load(reload=reload, progress=progress, phase=phase)
+        except LoadCancelled:
+            return  # action_cancel_load has already put the screen back
+        if result is None:
+            self.call_from_thread(setattr, self, "_loading", False)
+        elif not (worker.is_cancelled or cancel.is_set()):
+            self.post_message(Loaded(result, reload))
+
+    def on_load_progress(self, message: LoadProgress) -> None:
+        if not self._loading or self._cancel.is_set():
+            return
+        bar = self.query_one(LoadBar)
+        if message.quiet and bar.has_class("-hidden") and (message.total or 0) < QUIET_BYTES:
+            return  # a live poll of a few lines: no bar flashing every second
+        if message.phase is not None:
+            bar.phase(message.phase)
+        else:
+            bar.reading(message.done, message.total)
+        self.query_one(StatusLine).loading = True
 
     def on_loaded(self, message: Loaded) -> None:
-        self._loading = self._stale = False
-        self.query_one("#main").loading = False
+        result = message.result
+        self._loading = self.loader.stale = False
+        self.query_one(LoadBar).stop()
         old = self.model
-        self.model = model = message.model
-        self.problems = ([] if message.reload else self.problems) + message.problems
+        self.model = model = result.model
+        self.problems = ([] if message.reload else self.problems) + list(result.problems)
         self.query_one(ProblemsPanel).problems = tuple(self.problems)
         status = self.query_one(StatusLine)
-        status.loading, status.files, status.lines = False, message.files, message.lines
+        status.loading, status.files, status.lines = False, result.files, result.lines
         status.updated = self.clock().strftime("%H:%M:%S")
         self.query_one(Sidebar).names = (model.criteria, model.datasets, model.learners)
         sel = self.selection
@@ -204,19 +206,23 @@ class RankboardApp(App[None]):
             self._show_problem("no results in the logs")
             return
         if sel is None or sel.criterion not in model.criteria:
-            self.selection = message.default
+            self.selection = result.default
             return
         new_d = [d for d in model.datasets if d in sel.datasets or (old is None or d not in old.datasets)]
         new_l = [x for x in model.learners if x in sel.learners or (old is None or x not in old.learners)]
         self.selection = replace(sel, datasets=tuple(new_d), learners=tuple(new_l))
 
     def action_cancel_load(self) -> None:
+        """Esc: stop the load at its next block; live updates pause (else the next tick would
+        start it again)."""
         if self._loading:
+            self._cancel.set()
             self.workers.cancel_group(self, "load")
-            self._loading, self._stale = False, True
-            self.query_one("#main").loading = False
+            self._loading, self.loader.stale = False, True
+            self.live = False
+            self.query_one(LoadBar).stop()
             self.query_one(StatusLine).loading = False
-            self.notify("loading cancelled; r reloads")
+            self.notify("loading cancelled, live updates paused; r reloads")
 
     def action_reload(self) -> None:
         self.start_load(reload=True)
@@ -254,7 +260,7 @@ class RankboardApp(App[None]):
         if event.state == WorkerState.ERROR:
             if event.worker.group == "load":
                 self._loading = False
-                self.query_one("#main").loading = False
+                self.query_one(LoadBar).stop()
                 self.query_one(StatusLine).loading = False
             self.notify(f"{event.worker.name}: {event.worker.error}", severity="error", markup=False)
 
@@ -370,72 +376,6 @@ class RankboardApp(App[None]):
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
-
-    # -- export ------------------------------------------------------------------------------
-
-    def action_export(self) -> None:
-        from tui.export import default_export_name, export_frame
-
-        analysis, view = self.analysis, self.view
-        if analysis is None:
-            self.notify("nothing to export yet", severity="warning")
-            return
-        try:
-            frame = export_frame(analysis, view)
-        except Exception as exc:  # noqa: BLE001 - reported, never a traceback
-            self.notify(f"cannot export the {view} view: {exc}", severity="error", markup=False)
-            return
-        name = default_export_name(analysis.selection.criterion, view, now=self.clock())
-        self._ask_path(
-            name, "Export the current view as CSV", lambda target, ok: self._write(frame, target, overwrite=ok)
-        )
-
-    def action_save_spec(self) -> None:
-        from tui.export import stamped_name
-        from tui.spec import save_spec
-
-        selection = self.selection
-        if selection is None:
-            self.notify("nothing to save yet", severity="warning")
-            return
-        name = stamped_name(selection.criterion, "view", ".toml", now=self.clock())
-
-        def save(target: Path, _overwrite: bool) -> None:
-            try:
-                written = save_spec(selection, target)
-            except OSError as exc:
-                self.notify(f"saving the view spec failed: {exc}", severity="error", markup=False)
-                return
-            self.notify(f"saved {written} (rankboard report --spec {written.name})", markup=False)
-
-        self._ask_path(name, "Save the current selection as a view spec (TOML)", save)
-
-    def _ask_path(self, default: str, prompt: str, write: Callable[[Path, bool], None]) -> None:
-        """Ask for a path (default ``default``); confirm before overwriting; then ``write(path, overwrite)``."""
-
-        def chosen(path: str | None) -> None:
-            if not path:
-                return
-            target = Path(path).expanduser()
-            if target.exists():
-                self.push_screen(
-                    ConfirmScreen(f"{target} exists. Overwrite it?"),
-                    lambda ok: write(target, True) if ok else None,
-                )
-            else:
-                write(target, False)
-
-        self.push_screen(ExportScreen(default, prompt), chosen)
-
-    def _write(self, frame: Any, target: Path, *, overwrite: bool) -> None:
-        from tui.export import write_csv
-
-        try:
-            written = write_csv(frame, target, overwrite=overwrite)
-        except (OSError, ValueError) as exc:
-            self.notify(f"export failed: {exc}", severity="error", markup=False)
-            return
-        self.notify(f"exported {Path(written).resolve()}", markup=False)
 
     # -- layout ------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import pandas as pd
 from stats import LogError, LogProblem, completeness, read_logs
 from tui.atomic import write_text_atomic
 from tui.export import VIEWS
+from tui.loader import format_problem
 from tui.report import FORMATS, LOWER_IS_BETTER, render_report
 from tui.spec import load_spec, selection_from_spec
 from tui.viewmodel import Model, default_selection
@@ -113,14 +114,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("paths", nargs="+", metavar="PATHS", help="logs to check")
     return parser
-
-
-def format_problem(problem: LogProblem) -> str:
-    """``file:line: reason`` for an error, ``file:line: warning: reason`` for a warning."""
-    if problem.severity == "error":
-        return str(problem)
-    where = f"{problem.file}:{problem.line}" if problem.line is not None else problem.file
-    return f"{where}: warning: {problem.reason}"
 
 
 def _load(paths: list[str]) -> tuple[pd.DataFrame, list[LogProblem]]:

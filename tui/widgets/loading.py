@@ -1,0 +1,67 @@
+"""The load bar: what is being read, how far (a progress bar with the fraction and an ETA), Esc."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import ProgressBar, Static
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1e6:,.1f} MB" if n >= 100_000 else f"{n / 1e3:,.1f} kB"
+
+
+def progress_label(done: int, total: int | None) -> str:
+    """``reading 12.0 of 204.0 MB`` (or ``reading 12.0 MB`` when the total is unknown)."""
+    if total is None:
+        return f"reading {_mb(done)}"
+    return f"reading {_mb(done)} of {_mb(total)}"
+
+
+class LoadBar(Horizontal):
+    """Shown while the logs load; the app calls :meth:`reading` and :meth:`phase` as the load goes."""
+
+    DEFAULT_CSS = """
+    LoadBar { height: 1; padding: 0 1; background: $boost; }
+    LoadBar.-hidden { display: none; }
+    LoadBar #load-label { width: 32; margin-right: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    LoadBar ProgressBar { width: 1fr; }
+    LoadBar #load-hint { width: auto; color: $text-muted; margin-left: 2; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="load-label")
+        yield ProgressBar(total=None, show_eta=True, id="load-bar")
+        yield Static("esc cancels", id="load-hint")
+
+    @property
+    def label(self) -> str:
+        return str(self.query_one("#load-label", Static).content)
+
+    @property
+    def bar(self) -> ProgressBar:
+        return self.query_one(ProgressBar)
+
+    def start(self, text: str = "reading the logs") -> None:
+        """Show the bar, empty (indeterminate until the first :meth:`reading`)."""
+        self.set_class(False, "-hidden")
+        self.bar.update(total=None, progress=0)
+        self._say(text)
+
+    def reading(self, done: int, total: int | None) -> None:
+        """``done`` of ``total`` bytes read (``total`` None: unknown, the bar stays indeterminate)."""
+        self.set_class(False, "-hidden")
+        if total is not None:
+            self.bar.update(total=max(total, 1), progress=min(done, total) if total else 1)
+        self._say(progress_label(done, total))
+
+    def phase(self, text: str) -> None:
+        """After reading: a step without a measure of its own (the bar stays full)."""
+        self._say(text)
+
+    def stop(self) -> None:
+        self.set_class(True, "-hidden")
+
+    def _say(self, text: str) -> None:
+        self.query_one("#load-label", Static).update(Text(text, no_wrap=True), layout=False)
