@@ -393,8 +393,8 @@ def main() -> None:
     )
     animated = all(r["paints_during_load"] >= 2 * r["start_to_loaded"] for r in runs)
     print(
-        f"   progress bar with a growing fraction during the load: {'yes' if indicator else 'NO'}; animated (>= 2 screen "
-        f"updates per second of load): {'yes' if animated else 'no'}"
+        f"   progress bar with a growing fraction during the load: {'yes' if indicator else 'NO'}; "
+        f"animated (>= 2 screen updates per second of load): {'yes' if animated else 'no'}"
     )
 
 
