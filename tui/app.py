@@ -6,7 +6,6 @@ messages; every computation runs in a thread worker. Keys come from :mod:`tui.co
 
 from __future__ import annotations
 
-import gc
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -26,6 +25,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from stats import LoadCancelled
 from tui.commands import RegistryProvider, bindings
 from tui.file_actions import FileActions
+from tui.gcpolicy import IdleCollector
 from tui.loader import Loader, LoadResult
 from tui.rendered import Rendered
 from tui.screens import HelpScreen
@@ -102,6 +102,7 @@ class RankboardApp(FileActions, App[None]):
         self.problems: list[str] = []
         self._loading = False
         self._cancel = threading.Event()  # set by Esc: the running load stops at its next block
+        self._gc = IdleCollector()
         self._rendered: Rendered | None = None
         self._stale_views: set[str] = set()
         self.set_reactive(RankboardApp.live, live)
@@ -126,14 +127,15 @@ class RankboardApp(FileActions, App[None]):
     # -- loading -----------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        # Everything alive now (modules, the widget tree) lives as long as the app: move it out of
-        # the cyclic collector's reach, so a full collection scans only what the app builds later
-        # (on this machine a full collection of the imported modules alone stalls the loop ~60 ms).
-        gc.freeze()
+        self._gc.start()  # full collections only when idle (see tui.gcpolicy)
         self._narrow(self.size.width)
         self.query_one(StatusLine).live = self.live
         self.start_load(reload=True)
         self.set_interval(self.interval, self._tick)
+        self.set_interval(0.5, self._gc.tick)
+
+    def on_unmount(self) -> None:
+        self._gc.stop()
 
     def _tick(self) -> None:
         if self.live and not self._loading:
@@ -189,6 +191,7 @@ class RankboardApp(FileActions, App[None]):
         self.query_one(StatusLine).loading = True
 
     def on_loaded(self, message: Loaded) -> None:
+        self._gc.touch()
         result = message.result
         self._loading = self.loader.stale = False
         self.query_one(LoadBar).stop()
@@ -237,6 +240,7 @@ class RankboardApp(FileActions, App[None]):
     # -- analysis ----------------------------------------------------------------------------
 
     def watch_selection(self, selection: Selection | None) -> None:
+        self._gc.touch()
         self.query_one(Sidebar).selection = selection
         if selection is not None and self.model is not None:
             self.analyze(self.model, selection, self.view, self.query_one(QuartilesPanel).fit_width)
