@@ -389,3 +389,49 @@ def test_app_chart_header_labels_sit_over_their_columns() -> None:
             pos = row.index(cell, pos) + len(cell)
             assert ends[label] == pos, (label, header, row)
         assert row[ends["max"] :].lstrip().startswith("[")  # the bar after max, unlabelled
+
+
+def _wide_view():  # noqa: ANN202
+    from tui.viewtypes import QuartileRow, QuartilesView
+
+    learners = ["a_learner_with_a_rather_long_name_indeed", "b", "c"]
+    rows = []
+    for scope in ("overall", "d1", "d2"):
+        for i, learner in enumerate(learners):
+            rows.append(QuartileRow(scope, learner, 100, 0.1 * i, 0.2 + 0.1 * i, 0.3 + 0.1 * i, 0.4 + 0.1 * i, 0.9))
+    return QuartilesView(
+        criterion="acc",
+        higher_is_better=True,
+        rows=tuple(rows),
+        scopes=("overall", "d1", "d2"),
+        tau={"d1": -0.5, "d2": 1.0},
+        flagged=("d1",),
+        warning="1 of 2 data sets order the learners against the overall chart (Kendall tau < 0): "
+        "the overall ranking hides them",
+        lo=0.0,
+        hi=0.9,
+        control_median={"overall": 0.4, "d1": 0.4, "d2": 0.4},
+    )
+
+
+@pytest.mark.parametrize("width", [60, 64, 80, 100, 140])
+def test_app_chart_fits_the_width_it_is_given(width: int) -> None:
+    from tui.widgets.quartiles import MAX_BAR, MIN_BAR, quartile_lines
+
+    lines = quartile_lines(_wide_view(), width)
+    assert lines.fit == width and max(lines.widths) <= width
+    bars = [t[t.index("[") : t.index("]") + 1] for t in lines.texts if "[" in t]
+    assert len(bars) == 9 and len({len(b) for b in bars}) == 1  # one shared axis
+    assert MIN_BAR + 2 <= len(bars[0]) <= MAX_BAR + 2
+    assert any("hides them" in t for t in lines.texts)  # the warning wrapped, not cut
+    cut = [t for t in lines.texts if t.startswith("a_learner")]
+    assert cut and (width >= 100 or all("\N{HORIZONTAL ELLIPSIS}" in t for t in cut))
+
+
+def test_app_chart_without_a_width_keeps_the_nominal_bar_and_whole_names() -> None:
+    from tui.widgets.quartiles import BAR, quartile_lines
+
+    lines = quartile_lines(_wide_view())
+    assert lines.fit is None
+    assert any(t.startswith("a_learner_with_a_rather_long_name_indeed ") for t in lines.texts)
+    assert all(len(t[t.index("[") : t.index("]") + 1]) == BAR + 2 for t in lines.texts if "[" in t)

@@ -44,7 +44,7 @@ class PairsPanel(VerticalScroll):
     class PairChosen(Message):
         pair: tuple[str, str]
 
-    view: reactive[PairsView | None] = reactive(None, always_update=True)
+    view: reactive[PairsView | None] = reactive(None, always_update=True, init=False)
     alpha: float = 0.05
 
     def compose(self) -> ComposeResult:

@@ -9,6 +9,7 @@ logs are never parsed as markup -- and shown by a virtualized :class:`QuartilesP
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -192,7 +193,9 @@ def quartile_runs(view: QuartilesView, width: int | None = None) -> list[list[Ru
     else:
         lines = [[*head, ("   ", ""), legend]]
     if view.warning:
-        lines.append([(_literal(view.warning), "bold yellow")])
+        warning = _literal(view.warning)
+        for part in [warning] if width is None else textwrap.wrap(warning, max(width, 20)):
+            lines.append([(part, "bold yellow")])
     by_scope: dict[str, list] = {}
     for r in view.rows:
         by_scope.setdefault(r.scope, []).append(r)
@@ -325,7 +328,7 @@ def render_quartiles(view: QuartilesView) -> Text:
 class QuartilesPanel(ScrollView):
     """Shows ``lines`` (a :class:`QuartileLines`); only the visible lines are drawn."""
 
-    lines: reactive[QuartileLines | None] = reactive(None, always_update=True, layout=False)
+    lines: reactive[QuartileLines | None] = reactive(None, always_update=True, layout=False, init=False)
 
     def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
         super().__init__(*args, **kwargs)

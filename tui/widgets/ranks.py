@@ -81,7 +81,7 @@ def ranks_rows(view: RanksView | None) -> RanksRows | None:
 class RanksPanel(Vertical):
     """Shows ``rows`` (a :class:`RanksRows`, or None) in a DataTable."""
 
-    rows: reactive[RanksRows | None] = reactive(None, always_update=True)
+    rows: reactive[RanksRows | None] = reactive(None, always_update=True, init=False)
 
     def compose(self) -> ComposeResult:
         yield VimTable(id="ranks-table", zebra_stripes=True)

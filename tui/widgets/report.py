@@ -56,7 +56,7 @@ class TestsPanel(ScrollableContainer):
 
     __test__ = False  # not a pytest class
 
-    view: reactive[TestsView | None] = reactive(None, always_update=True)
+    view: reactive[TestsView | None] = reactive(None, always_update=True, init=False)
     alpha: float = 0.05
 
     def compose(self) -> ComposeResult:
@@ -80,7 +80,7 @@ class TestsPanel(ScrollableContainer):
 class CDPanel(Widget):
     """The CD diagram, drawn in ``render`` to the panel's current width (so it follows resizes)."""
 
-    view: reactive[CDView | None] = reactive(None, always_update=True)
+    view: reactive[CDView | None] = reactive(None, always_update=True, init=False)
 
     @property
     def plain(self) -> str:
