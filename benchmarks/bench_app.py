@@ -22,12 +22,19 @@ What it measures
        growing fraction (the distinct fractions sampled), the status line saying ``loading...``,
        and how many screen updates were composed during the load (does the bar animate?).
 
+    4. Live updates. A copy of the 1M log (and, unless ``--skip-5m``, of the 5M log) is opened
+       with ``live=True``; ``--appends`` times, 1,000 new results (a new data set) are appended
+       and flushed, and the time to the first screen update showing an analysis of the model that
+       holds them is taken, plus the part of it after the poll that saw them (polls come every
+       0.5 s, the app's interval).
+
 Baseline (same run)
     For 1: ``Model.analyze`` alone, on a fresh ``Model`` of the same log, replaying the app's exact
     sequence of selections in the same order (so its caches see the same hits and misses).
 
 Bars
-    1: <= 100 ms per toggle; 2: no gap > 50 ms; 3: first paint <= 1.5 s after loading finishes.
+    1: <= 100 ms per toggle; 2: no gap > 50 ms; 3: first paint <= 1.5 s after loading finishes;
+    4: appended lines on screen within a second.
     Figures are printed, never asserted.
 
 Run from the repository root::
@@ -40,6 +47,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
 import statistics
 import sys
 import time
@@ -57,6 +65,7 @@ from tui.app import RankboardApp  # noqa: E402
 from tui.viewmodel import Model  # noqa: E402
 from tui.widgets.loading import LoadBar  # noqa: E402
 from tui.widgets.sidebar import NameList  # noqa: E402
+from tui.widgets.status import StatusLine  # noqa: E402
 
 GRID = Path("/tmp/rankboard_bench/grid_1M.dat")
 N_DATASETS, N_LEARNERS, REPEATS, FOLDS = 50, 20, 10, 10
@@ -108,6 +117,8 @@ class BenchApp(RankboardApp):
     def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
         super().__init__(*args, **kwargs)
         self.t_loaded: float | None = None
+        self.t_loaded_last = 0.0  # the last Loaded handled
+        self.polls: list[float] = []  # when each load (poll) started
         self.t_analysis = 0.0  # last time watch_analysis ran
         self.t_paint = 0.0  # last screen update composed
         self.t_shown: float | None = None  # the first screen update composed after watch_analysis ran
@@ -116,9 +127,14 @@ class BenchApp(RankboardApp):
         self.ticking = False
 
     def on_loaded(self, message) -> None:  # noqa: ANN001
+        self.t_loaded_last = time.perf_counter()
         if self.t_loaded is None:
-            self.t_loaded = time.perf_counter()
+            self.t_loaded = self.t_loaded_last
         super().on_loaded(message)
+
+    def start_load(self, *, reload: bool, quiet: bool = False) -> None:
+        self.polls.append(time.perf_counter())
+        super().start_load(reload=reload, quiet=quiet)
 
     def watch_analysis(self, analysis) -> None:  # noqa: ANN001
         super().watch_analysis(analysis)
@@ -265,6 +281,50 @@ def baseline(path: Path, sequence: list) -> tuple[float, dict[int, float]]:
     return build, per
 
 
+async def live_updates(source: Path, appends: int) -> list[tuple[float, float]]:
+    """Append 1,000 new results to a copy of ``source`` while the app runs live, ``appends`` times.
+
+    Each time: from the append (written and flushed) to the first screen update showing an
+    analysis of the model that holds them; and the part of it spent after the poll that saw them
+    (the poll comes every ``interval`` = 0.5 s). Returns (total, after the poll) per append.
+    """
+    copy = source.with_name("live_" + source.name)
+    shutil.copyfile(source, copy)
+    app = BenchApp([str(copy)], live=True)
+    out = []
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            for i in range(appends):
+                lines = app.query_one(StatusLine).lines
+                text = "".join(
+                    f"live_{i:02d},{r + 1},{f + 1},learner_{lrn:02d},accuracy,0.{(r * 7 + f * 3 + lrn) % 10}\n"
+                    for r in range(5)
+                    for f in range(10)
+                    for lrn in range(20)
+                )
+                polls_before = len(app.polls)
+                t0 = time.perf_counter()
+                with copy.open("a") as f:
+                    f.write(text)
+                end = t0 + 30
+                while time.perf_counter() < end:
+                    a = app.analysis
+                    done = app.query_one(StatusLine).lines == lines + 1000 and app.t_shown is not None
+                    if done and a is not None and a.selection == app.selection and app.t_shown > app.t_loaded_last:
+                        break
+                    await asyncio.sleep(0.002)
+                else:
+                    raise RuntimeError("the appended lines did not show within 30 s")
+                seen = [t for t in app.polls[polls_before:] if t >= t0]
+                poll = seen[0] if seen else t0
+                out.append((app.t_shown - t0, app.t_shown - poll))
+                await pilot.pause(0.3)
+    finally:
+        copy.unlink(missing_ok=True)
+    return out
+
+
 async def first_paint(path: Path) -> dict:
     t_start = time.perf_counter()
     app = BenchApp([str(path)], live=False)
@@ -311,6 +371,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--toggles", type=int, default=12, help="timed presses of each kind (>= 10)")
     parser.add_argument("--loads", type=int, default=3, help="app starts on the 5M log")
+    parser.add_argument("--appends", type=int, default=5, help="live appends timed (1M log; 5M too)")
     parser.add_argument("--skip-5m", action="store_true")
     args = parser.parse_args()
     warnings.simplefilter("ignore", stats.BergmannLimitWarning)
@@ -355,6 +416,16 @@ def main() -> None:
         f"{'meets' if gmax <= 1000 * STALL_BAR else f'MISSES (max {gmax - 1000 * STALL_BAR:.0f} ms over)'}"
     )
 
+    # -- 4 (printed before 3): live updates -----------------------------------------------------
+    print(f"\n4. live: 1,000 results appended to a copy of {GRID.name} while the app runs (polls every 0.5 s)")
+    res = asyncio.run(live_updates(GRID, args.appends))
+    total, after = [1000 * t for t, _ in res], [1000 * a for _, a in res]
+    print(
+        f"   append -> shown: median {statistics.median(total):.0f} ms, max {max(total):.0f} ms "
+        f"(bar 1000 ms: {'meets' if max(total) <= 1000 else 'MISSES'}); of it after the poll: "
+        f"median {statistics.median(after):.0f} ms ({len(res)} appends)"
+    )
+
     # -- 3: first paint on 5M -------------------------------------------------------------------
     if args.skip_5m:
         return
@@ -390,6 +461,13 @@ def main() -> None:
     print(
         f"   median: start -> loading finished {load:.2f} s; loading finished -> first paint {paint:.2f} s  "
         f"{'meets' if paint <= PAINT_BAR else f'MISSES by {paint - PAINT_BAR:.2f} s'}"
+    )
+    res = asyncio.run(live_updates(bench_load.PATH, args.appends))
+    total, after = [1000 * t for t, _ in res], [1000 * a for _, a in res]
+    print(
+        f"   live on the 5M log: append -> shown median {statistics.median(total):.0f} ms, max {max(total):.0f} ms "
+        f"(bar 1000 ms: {'meets' if max(total) <= 1000 else 'MISSES'}); after the poll: median "
+        f"{statistics.median(after):.0f} ms ({len(res)} appends)"
     )
     animated = all(r["paints_during_load"] >= 2 * r["start_to_loaded"] for r in runs)
     print(

@@ -364,9 +364,9 @@ def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
     release = threading.Event()
     real = tui.loader.Model
 
-    def slow_model(log):  # noqa: ANN001, ANN202
+    def slow_model(log, agg=None):  # noqa: ANN001, ANN202
         release.wait(5)
-        return real(log)
+        return real(log, agg)
 
     monkeypatch.setattr(tui.loader, "Model", slow_model)
     app = make_app()
@@ -537,3 +537,28 @@ def test_cd_diagram_fits_the_pane(size: tuple[int, int]) -> None:
             assert learner in panel.plain
 
     drive(scenario, size=size)
+
+
+def test_choosing_a_criterion_some_learners_lack_keeps_the_others(tmp_path: Path) -> None:
+    """Learner c has no runtime results and d3 none at all: choosing runtime leaves both out and
+    says so, instead of failing; back on acc, both are in again (the selection never changed)."""
+    lines = [f"{d},1,1,{x},acc,0.{i}{j}\n" for i, d in enumerate(("d1", "d2", "d3"), 1) for j, x in enumerate("abc")]
+    lines += [f"{d},1,1,{x},runtime,{i}.{j}\n" for i, d in enumerate(("d1", "d2"), 1) for j, x in enumerate("ab")]
+    log = tmp_path / "mixed.dat"
+    log.write_text("".join(lines))
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        assert app.selection.criterion == "acc" and app.selection.learners == ("a", "b", "c")
+        await focus_list(pilot, "criteria", "runtime")
+        await press(pilot, "enter")
+        assert app.selection.criterion == "runtime" and app.selection.learners == ("a", "b", "c")
+        assert app.analysis.problem is None and "2 data sets x 2 learners" in status(app)
+        assert "left out: no runtime results for learner c" in str(app.query_one("#problem", Static).content)
+        await press(pilot, "2")
+        assert "left out: d3: no runtime results" in app.query_one("#ranks-note").plain
+        await focus_list(pilot, "criteria", "acc")
+        await press(pilot, "enter")
+        assert "3 data sets x 3 learners" in status(app)
+        assert app.query_one("#problem", Static).has_class("-empty")
+
+    drive(scenario, size=LARGE, app=make_app([str(log)]))

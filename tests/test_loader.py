@@ -56,3 +56,36 @@ def test_empty_logs_give_no_default_selection(tmp_path: Path) -> None:
 def test_format_problem() -> None:
     assert format_problem(LogProblem("f.dat", 3, "too few fields", "error")) == "f.dat:3: too few fields"
     assert format_problem(LogProblem("f.dat", None, "empty file", "warning")) == "f.dat: warning: empty file"
+
+
+def test_appended_and_rewritten_results_equal_a_fresh_read(tmp_path: Path) -> None:
+    """The loader refreshes its aggregate with each poll's new rows; the model must equal one built
+    from scratch (stats.read_logs + Model) after appends, a rewritten result and a new file."""
+    import pandas as pd
+
+    import stats
+    from tui.viewmodel import Model
+
+    log = tmp_path / "a.dat"
+    log.write_text(LINES)
+    loader = Loader([str(tmp_path)])
+    loader.load(reload=True)
+    steps = [
+        (log, "d1,1,2,a,acc,0.55\nd1,1,2,b,acc,0.65\n"),  # new folds
+        (log, "d1,1,1,a,acc,0.95\n"),  # rewrites d1,1,1,a (last wins)
+        (tmp_path / "b.dat", "d3,1,1,a,acc,0.2\nd3,1,1,b,acc,0.3\nd3,1,1,a,pf,0.1\n"),  # new file
+    ]
+    for path, text in steps:
+        with path.open("a") as f:
+            f.write(text)
+        result = loader.load(reload=False)
+        assert result is not None
+        fresh = Model(stats.read_logs(tmp_path))
+        for criterion in fresh.criteria:
+            sel = fresh.default_selection(criterion)
+            assert result.model.default_selection(criterion) == sel
+            ours, theirs = result.model.analyze(sel), fresh.analyze(sel)
+            assert ours.quartiles.rows == theirs.quartiles.rows
+            if theirs.ranks is not None:
+                pd.testing.assert_frame_equal(ours.ranks.medians, theirs.ranks.medians)
+    assert result.model.analyze(fresh.default_selection("acc")).quartiles.rows[0].n == 4  # d1,1,1 once

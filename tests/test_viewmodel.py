@@ -321,3 +321,59 @@ def test_view_modules_import_neither_textual_nor_rich() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_criterion_measured_on_some_data_sets_leaves_the_others_out_with_the_reason() -> None:
+    # runtime logged for d1 and d2 only; acc for d1..d3: the default selection holds d1..d3.
+    rows = [(d, lrn, "acc", v) for d, v in (("d1", 0.5), ("d2", 0.6), ("d3", 0.7)) for lrn in "abc"]
+    rows += [(d, lrn, "runtime", 1.0 + i) for d in ("d1", "d2") for i, lrn in enumerate("abc")]
+    log = pd.DataFrame(
+        {
+            "dataset": pd.Categorical([r[0] for r in rows]),
+            "repeat": 1,
+            "fold": 1,
+            "learner": pd.Categorical([r[1] for r in rows]),
+            "criterion": pd.Categorical([r[2] for r in rows]),
+            "value": [r[3] for r in rows],
+        }
+    )
+    model = Model(log)
+    sel = dataclasses.replace(model.default_selection("acc"), criterion="runtime", higher_is_better=False)
+    assert sel.datasets == ("d1", "d2", "d3")
+    a = model.analyze(sel)
+    assert a.problem is None and a.n_datasets == 2
+    assert a.ranks.excluded == {"d3": "no runtime results"}
+    assert [r.learner for r in a.quartiles.rows if r.scope == "overall"] == ["a", "b", "c"]  # lower is better
+    assert model.datasets_for("runtime") == ("d1", "d2") and model.learners_for("runtime") == ("a", "b", "c")
+    only_d3 = model.analyze(dataclasses.replace(sel, datasets=("d3",)))
+    assert only_d3.problem == "no runtime results on the selected data sets"
+
+
+def test_a_learner_without_results_for_the_criterion_is_left_out_with_a_note() -> None:
+    rows = [
+        (d, lrn, "acc", 0.1 * i + 0.01 * j) for i, d in enumerate(("d1", "d2", "d3")) for j, lrn in enumerate("abc")
+    ]
+    rows += [(d, lrn, "runtime", 1.0 + i + j) for i, d in enumerate(("d1", "d2", "d3")) for j, lrn in enumerate("ab")]
+    log = pd.DataFrame(
+        {
+            "dataset": pd.Categorical([r[0] for r in rows]),
+            "repeat": 1,
+            "fold": 1,
+            "learner": pd.Categorical([r[1] for r in rows]),
+            "criterion": pd.Categorical([r[2] for r in rows]),
+            "value": [r[3] for r in rows],
+        }
+    )
+    model = Model(log)
+    sel = dataclasses.replace(model.default_selection("acc"), criterion="runtime", higher_is_better=False)
+    a = model.analyze(sel)
+    assert a.problem is None and (a.n_datasets, a.n_learners) == (3, 2)
+    assert a.notes == ("left out: no runtime results for learner c",)
+    assert list(a.ranks.medians.columns) == ["a", "b"]
+    assert {r.learner for r in a.quartiles.rows} == {"a", "b"}
+    assert model.analyze(dataclasses.replace(sel, learners=("c",))).problem == (
+        "no runtime results for the selected learners"
+    )
+    assert model.analyze(model.default_selection("acc")).notes == ()
+    # A learner not in the log at all is still an error of the selection, named.
+    assert "unknown learner" in model.analyze(dataclasses.replace(sel, learners=("a", "zz"))).problem

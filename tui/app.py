@@ -91,7 +91,7 @@ class RankboardApp(FileActions, App[None]):
         *,
         live: bool = True,
         clock: Callable[[], datetime] = datetime.now,
-        interval: float = 1.0,
+        interval: float = 0.5,
     ) -> None:
         super().__init__()
         self.paths = [str(p) for p in paths]
@@ -272,7 +272,7 @@ class RankboardApp(FileActions, App[None]):
         if analysis is None:
             return
         self.query_one(StatusLine).shape = (analysis.n_datasets, analysis.n_learners)
-        self._show_problem(analysis.problem)
+        self._show_problem("; ".join(filter(None, (analysis.problem, *analysis.notes))) or None)
         # Only the view on screen is filled now; a hidden one is filled when it is shown
         # (watch_view), so a toggle costs the event loop one view, not five.
         self._stale_views = set(VIEWS)
@@ -320,7 +320,12 @@ class RankboardApp(FileActions, App[None]):
         self.selection = replace(self.selection, **changes)
 
     def on_sidebar_criterion_chosen(self, message: Sidebar.CriterionChosen) -> None:
-        self._change(criterion=message.criterion, higher_is_better=default_higher_is_better(message.criterion))
+        self._choose_criterion(message.criterion)
+
+    def _choose_criterion(self, criterion: str) -> None:
+        """Switch to ``criterion`` with its default direction (the chosen data sets and learners stay
+        chosen; the analysis leaves out, with a note, those without results for it)."""
+        self._change(criterion=criterion, higher_is_better=default_higher_is_better(criterion))
 
     def on_pairs_panel_pair_chosen(self, message: PairsPanel.PairChosen) -> None:
         self._change(pair=message.pair)
@@ -359,7 +364,7 @@ class RankboardApp(FileActions, App[None]):
             return
         kind, name = current
         if kind == "criteria":
-            self._change(criterion=name, higher_is_better=default_higher_is_better(name))
+            self._choose_criterion(name)
             return
         chosen = set(getattr(self.selection, kind))
         chosen ^= {name}

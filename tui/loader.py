@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from stats import LogProblem, LogWatcher
+from stats import Aggregator, LogProblem, LogWatcher
 from stats.progress import Progress
 from tui.viewmodel import Model
 from tui.viewtypes import Selection
@@ -48,6 +48,7 @@ class Loader:
         self.watcher: LogWatcher | None = None
         self.files: set[str] = set()
         self.stale = False
+        self.aggregator: Aggregator | None = None  # kept up to date with each poll's new rows
         self._lock = threading.Lock()
 
     def load(
@@ -74,10 +75,17 @@ class Loader:
                 return None
             frame = self.watcher.frame()
             files = len(self.files)
-        log = frame.drop(columns=[c for c in ("file", "line") if c in frame.columns])
-        if phase is not None:
-            phase(f"summarising {len(log):,} lines")
-        model = Model(log)
+            log = frame.drop(columns=[c for c in ("file", "line") if c in frame.columns])
+            if phase is not None:
+                phase(f"summarising {len(log):,} lines")
+            # Appended rows refresh only the cells they touch (last wins, as in the watcher); a
+            # reloaded or removed file drops rows, which the aggregator cannot: rebuild then.
+            if reload or self.aggregator is None or update.reloaded or update.removed:
+                self.aggregator = Aggregator(log)
+            elif len(update.rows):
+                self.aggregator.add(update.rows.drop(columns=["file", "line"], errors="ignore"))
+            agg = self.aggregator.table
+        model = Model(log, agg)
         default = model.default_selection() if model.criteria else None
         problems = tuple(format_problem(p) for p in update.problems)
         return LoadResult(model, default, problems, files, len(log))

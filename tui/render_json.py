@@ -50,6 +50,7 @@ SCHEMA: dict[str, Any] = {
         "learners",
         "excluded",
         "problem",
+        "notes",
         "quartiles",
         "ranks",
         "rank_table",
@@ -79,6 +80,7 @@ SCHEMA: dict[str, Any] = {
             },
         },
         "problem": {"type": ["string", "null"]},
+        "notes": _STR_LIST,
         "quartiles": {
             "type": ["array", "null"],
             "items": {
@@ -153,7 +155,7 @@ VIEW_KEYS = {
     "pairs": ("pairs",),
     "cd": ("critical_difference", "cd"),
 }
-COMMON = ("criterion", "higher_is_better", "alpha", "test", "datasets", "learners", "excluded", "problem")
+COMMON = ("criterion", "higher_is_better", "alpha", "test", "datasets", "learners", "excluded", "problem", "notes")
 
 
 def num(x: Any) -> float | int | None:
@@ -192,9 +194,10 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
         "alpha": num(sel.alpha),
         "test": sel.test,
         "datasets": [str(d) for d in r.medians.index] if r is not None else list(sel.datasets),
-        "learners": list(sel.learners),
+        "learners": [str(x) for x in r.medians.columns] if r is not None else list(sel.learners),
         "excluded": [{"dataset": d, "reason": why} for d, why in r.excluded.items()] if r is not None else [],
         "problem": analysis.problem,
+        "notes": list(analysis.notes),
         "quartiles": None
         if q is None
         else [

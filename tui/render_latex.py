@@ -257,6 +257,7 @@ def render_latex(
     ]
     if analysis.problem:
         head.append(f"% not tested: {tex_escape(analysis.problem)}")
+    head += [f"% {tex_escape(note)}" for note in analysis.notes]
     if not standalone:
         head += [f"% requires: \\usepackage{{{p}}}" for p in PACKAGES]
         head += ["% requires: seed 004's \\boxplot macro:"] + ["% " + line for line in BOXPLOT_MACRO.splitlines()]

@@ -169,6 +169,7 @@ def render_markdown(analysis: Analysis, view: str = "all", *, ascii: bool = Fals
     )
     if analysis.problem:
         head += ["", f"Not tested: {md_escape(analysis.problem)}"]
+    head += [line for note in analysis.notes for line in ("", md_escape(note[:1].upper() + note[1:]) + ".")]
     make: dict[str, Callable[[], list[str]]] = {
         "quartiles": lambda: _quartiles(analysis),
         "ranks": lambda: _ranks(analysis),

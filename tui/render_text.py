@@ -78,6 +78,7 @@ def header_lines(analysis: Analysis, source: str) -> list[str]:
     )
     if analysis.problem:
         out.append(f"not tested: {analysis.problem}")
+    out += list(analysis.notes)
     return out
 
 

@@ -11,6 +11,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 import stats
@@ -63,9 +64,10 @@ def default_higher_is_better(criterion: str) -> bool:
 def _present(column: pd.Series) -> tuple[str, ...]:
     """Labels that occur in ``column``: category order for a categorical, else first appearance."""
     if isinstance(column.dtype, pd.CategoricalDtype):
-        used = pd.unique(column.cat.codes.to_numpy())
+        codes = column.cat.codes.to_numpy()
         cats = column.cat.categories
-        return tuple(str(cats[i]) for i in sorted(int(c) for c in used if c >= 0))
+        used = np.bincount(codes[codes >= 0] if (codes < 0).any() else codes, minlength=len(cats))
+        return tuple(str(cats[i]) for i in np.flatnonzero(used).tolist())
     return tuple(str(x) for x in pd.unique(column))
 
 
@@ -155,13 +157,36 @@ class Model:
         if not self._criteria:
             raise ValueError("the log holds no results")
         criterion = _check_criterion(self._criteria, criterion)
-        present = set(self._part(criterion)[1].index.get_level_values("learner").astype(str))
         return Selection(
             criterion=criterion,
             higher_is_better=default_higher_is_better(criterion),
             datasets=self._datasets,
-            learners=tuple(x for x in self._learners if x in present),
+            learners=self.learners_for(criterion),
         )
+
+    def datasets_for(self, criterion: str) -> tuple[str, ...]:
+        """The data sets with a result for ``criterion``, in the log's order."""
+        present = set(self._part(criterion)[1].index.get_level_values("dataset").astype(str))
+        return tuple(d for d in self._datasets if d in present)
+
+    def learners_for(self, criterion: str) -> tuple[str, ...]:
+        """The learners with a result for ``criterion``, in the log's order."""
+        present = set(self._part(criterion)[1].index.get_level_values("learner").astype(str))
+        return tuple(x for x in self._learners if x in present)
+
+    def _scores(self, sub: pd.DataFrame, sel: Selection, learners: tuple[str, ...]) -> pd.DataFrame:
+        """``stats.scores_table`` of the selection; a selected data set without any result for the
+        criterion (it is measured on some data sets only) is left out with that reason."""
+        known = set(self.datasets_for(sel.criterion))
+        absent = [d for d in sel.datasets if d not in known]
+        if len(absent) == len(sel.datasets):
+            raise ValueError(f"no {sel.criterion} results on the selected data sets")
+        datasets = [d for d in sel.datasets if d in known]
+        scores = stats.scores_table(sub, sel.criterion, datasets=datasets, learners=learners)
+        if absent:
+            excluded = {**scores.attrs["excluded"], **{d: f"no {sel.criterion} results" for d in absent}}
+            scores.attrs["excluded"] = {d: excluded[d] for d in sel.datasets if d in excluded}  # selection order
+        return scores
 
     def _part(self, criterion: str) -> tuple[pd.DataFrame, pd.DataFrame]:
         """(the aggregate's rows of ``criterion``, the same indexed by dataset, learner), cached."""
@@ -184,8 +209,10 @@ class Model:
         """Every view of ``selection``; an untestable selection gives ``problem``, never an exception."""
         sel = selection
 
+        notes: tuple[str, ...] = ()
+
         def fail(problem: str) -> Analysis:
-            return Analysis(sel, 0, len(sel.learners), None, None, None, None, None, problem)
+            return Analysis(sel, 0, len(sel.learners), None, None, None, None, None, problem, notes)
 
         if sel.criterion not in self._criteria:
             known = ", ".join(self._criteria) or "none"
@@ -195,20 +222,25 @@ class Model:
         if not sel.learners:
             return fail("no learner is selected")
         sub, per_cell = self._part(sel.criterion)
-        table_key = (sel.criterion, sel.datasets, sel.learners)
+        # A learner of the log without results for this criterion is left out, with a note (one
+        # not in the log at all is an error of the selection: stats.scores_table names it).
+        have = set(self.learners_for(sel.criterion))
+        absent = [x for x in sel.learners if x not in have and x in self._learners]
+        learners = tuple(x for x in sel.learners if x not in absent)
+        if absent:
+            notes = (f"left out: no {sel.criterion} results for learner{'s' * (len(absent) > 1)} {', '.join(absent)}",)
+        if not learners:
+            return fail(f"no {sel.criterion} results for the selected learners")
+        table_key = (sel.criterion, sel.datasets, learners)
         try:
-            scores = self._cached(
-                "scores",
-                table_key,
-                lambda: stats.scores_table(sub, sel.criterion, datasets=sel.datasets, learners=sel.learners),
-            )
+            scores = self._cached("scores", table_key, lambda: self._scores(sub, sel, learners))
         except ValueError as exc:
             return fail(str(exc))
         n, k = scores.shape
         tested = [str(d) for d in scores.index]
         problem = _untestable(n, k, scores.attrs.get("excluded", {}))
         average = None if problem else stats.average_ranks(scores, higher_is_better=sel.higher_is_better).ranks
-        if sel.control in sel.learners or average is None:
+        if sel.control in learners or average is None:
             control = sel.control
         else:
             control = best_ranked(average)
@@ -221,7 +253,7 @@ class Model:
                 sel.criterion,
                 sel.higher_is_better,
                 sel.datasets,
-                sel.learners,
+                learners,
                 tested or sel.datasets,
                 None,
             ),
@@ -231,13 +263,13 @@ class Model:
             "q", (*table_key, sel.higher_is_better, "control", control), lambda: with_control(quartiles, control)
         )
         if problem is not None or average is None:
-            return Analysis(sel, n, k, quartiles, None, None, None, None, problem)
+            return Analysis(sel, n, k, quartiles, None, None, None, None, problem, notes)
         try:
             safety = self._cached("safety", (*table_key, sel.alpha), lambda: safety_message(scores, sel.alpha))
             tests = tests_view(scores, sel, average, safety)
             pairs = pairs_view(scores, sel, average)
         except ValueError as exc:  # a limit of stats (e.g. too many learners for the CD table)
-            return Analysis(sel, n, k, quartiles, None, None, None, None, str(exc))
+            return Analysis(sel, n, k, quartiles, None, None, None, None, str(exc), notes)
         ordered = average.sort_values(kind="stable")
         cd = CDView(
             ranks=ordered,
@@ -245,7 +277,8 @@ class Model:
             cliques=cd_cliques(ordered, tests.cd),
             lines=tuple(render_cd(ordered, tests.cd)),
         )
-        return Analysis(sel, n, k, quartiles, ranks_view(scores, sel.higher_is_better), tests, pairs, cd, None)
+        ranks = ranks_view(scores, sel.higher_is_better)
+        return Analysis(sel, n, k, quartiles, ranks, tests, pairs, cd, None, notes)
 
 
 def _untestable(n: int, k: int, excluded: dict[Any, str]) -> str | None:

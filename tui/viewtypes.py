@@ -161,7 +161,8 @@ class Analysis:
 
     ``problem`` is None, or one sentence saying why the selection cannot be
     tested; then ``ranks``, ``tests``, ``pairs`` and ``cd`` are None (the
-    quartiles are shown whenever there are results).
+    quartiles are shown whenever there are results). ``notes``: what was left
+    out of the selection and why (a learner without results for the criterion).
     """
 
     selection: Selection
@@ -173,3 +174,4 @@ class Analysis:
     pairs: PairsView | None
     cd: CDView | None
     problem: str | None
+    notes: tuple[str, ...] = ()
