@@ -26,7 +26,7 @@ What it measures
        with ``live=True``; ``--appends`` times, 1,000 new results (a new data set) are appended
        and flushed, and the time to the first screen update showing an analysis of the model that
        holds them is taken, plus the part of it after the poll that saw them (polls come every
-       0.5 s, the app's interval).
+       0.25 s, the app's interval).
 
 Baseline (same run)
     For 1: ``Model.analyze`` alone, on a fresh ``Model`` of the same log, replaying the app's exact
@@ -286,7 +286,7 @@ async def live_updates(source: Path, appends: int) -> list[tuple[float, float]]:
 
     Each time: from the append (written and flushed) to the first screen update showing an
     analysis of the model that holds them; and the part of it spent after the poll that saw them
-    (the poll comes every ``interval`` = 0.5 s). Returns (total, after the poll) per append.
+    (the poll comes every ``interval`` = 0.25 s). Returns (total, after the poll) per append.
     """
     copy = source.with_name("live_" + source.name)
     shutil.copyfile(source, copy)
@@ -417,7 +417,7 @@ def main() -> None:
     )
 
     # -- 4 (printed before 3): live updates -----------------------------------------------------
-    print(f"\n4. live: 1,000 results appended to a copy of {GRID.name} while the app runs (polls every 0.5 s)")
+    print(f"\n4. live: 1,000 results appended to a copy of {GRID.name} while the app runs (polls every 0.25 s)")
     res = asyncio.run(live_updates(GRID, args.appends))
     total, after = [1000 * t for t, _ in res], [1000 * a for _, a in res]
     print(

@@ -360,8 +360,8 @@ def test_app_chart_header_labels_sit_over_their_columns() -> None:
     Regression: the header had an empty label before "n", so every label stood one column to the
     left of its numbers and "max" stood over the bar.
     """
+    from tui.quartile_lines import quartile_lines
     from tui.viewmodel import Model, default_selection
-    from tui.widgets.quartiles import quartile_lines
 
     log = pd.DataFrame(
         {
@@ -416,7 +416,7 @@ def _wide_view():  # noqa: ANN202
 
 @pytest.mark.parametrize("width", [60, 64, 80, 100, 140])
 def test_app_chart_fits_the_width_it_is_given(width: int) -> None:
-    from tui.widgets.quartiles import MAX_BAR, MIN_BAR, quartile_lines
+    from tui.quartile_lines import MAX_BAR, MIN_BAR, quartile_lines
 
     lines = quartile_lines(_wide_view(), width)
     assert lines.fit == width and max(lines.widths) <= width
@@ -429,7 +429,7 @@ def test_app_chart_fits_the_width_it_is_given(width: int) -> None:
 
 
 def test_app_chart_without_a_width_keeps_the_nominal_bar_and_whole_names() -> None:
-    from tui.widgets.quartiles import BAR, quartile_lines
+    from tui.quartile_lines import BAR, quartile_lines
 
     lines = quartile_lines(_wide_view())
     assert lines.fit is None
@@ -445,3 +445,30 @@ def test_stable_order_equals_numpys_stable_argsort(n_keys: int) -> None:
     key = rng.integers(0, n_keys, 20_000, dtype=np.int64)
     key[:50] = n_keys - 1  # the largest key, repeated: ties keep their order
     np.testing.assert_array_equal(stable_order(key, n_keys), np.argsort(key, kind="stable"))
+
+
+@pytest.mark.parametrize("width", [None, 64, 120])
+def test_lazy_chart_lines_equal_the_whole_view_made_at_once(width: int | None) -> None:
+    from tui.quartile_lines import QuartileLines, quartile_runs
+
+    view = _wide_view()
+    lines = QuartileLines(view, width)
+    eager = ["".join(t for t, _ in line) for line in quartile_runs(view, width)] + [""]
+    assert lines.strip(len(lines) - 2).text == eager[-2]  # a line of the last chart, made alone...
+    assert len(lines._built) == 1  # ...makes that chart only
+    assert list(lines.texts) == eager and len(lines) == len(eager)
+    assert lines.width >= max(lines.widths) and (width is None or lines.width <= width)
+
+
+def test_number_column_widths_without_formatting_every_number() -> None:
+    from tui.quartile_lines import _number_widths, _numbers
+    from tui.viewtypes import QuartileRow
+
+    rng = np.random.default_rng(11)
+    for scale in (1.0, 1e-4, 1e7, 250.0):
+        values = rng.normal(0, scale, (200, 5))
+        values[3, 2] = np.nan
+        values[4, 0] = 0.0
+        rows = [QuartileRow("s", "x", int(n), *map(float, v)) for n, v in zip(rng.integers(1, 5000, 200), values)]
+        expected = [max(len(_numbers(r)[i]) for r in rows) for i in range(6)]
+        assert _number_widths(rows) == expected, scale

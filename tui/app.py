@@ -91,7 +91,7 @@ class RankboardApp(FileActions, App[None]):
         *,
         live: bool = True,
         clock: Callable[[], datetime] = datetime.now,
-        interval: float = 0.5,
+        interval: float = 0.25,
     ) -> None:
         super().__init__()
         self.paths = [str(p) for p in paths]

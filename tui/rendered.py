@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tui.quartile_lines import QuartileLines, quartile_lines
 from tui.viewtypes import Analysis
-from tui.widgets.quartiles import QuartileLines, quartile_lines
 from tui.widgets.ranks import RanksRows, ranks_rows
 
 
