@@ -562,3 +562,36 @@ def test_choosing_a_criterion_some_learners_lack_keeps_the_others(tmp_path: Path
         assert app.query_one("#problem", Static).has_class("-empty")
 
     drive(scenario, size=LARGE, app=make_app([str(log)]))
+
+
+def test_results_appended_to_existing_cells_update_the_views(tmp_path: Path) -> None:
+    """New folds of the data sets and learners already shown change no name, so the selection
+    stays equal: the views must still be recomputed from the new model (regression: they kept
+    showing the old numbers)."""
+    log = tmp_path / "grow.dat"
+    log.write_text(
+        "".join(
+            f"{d},1,1,{x},accuracy,0.{i}{j}\n" for i, d in enumerate(("d1", "d2", "d3"), 1) for j, x in enumerate("abc")
+        )
+    )
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        overall = {r.learner: r.n for r in app.analysis.quartiles.rows if r.scope == "overall"}
+        assert overall == {"a": 3, "b": 3, "c": 3}
+        before = app.selection
+        with log.open("a") as f:
+            f.write("".join(f"{d},1,2,{x},accuracy,0.9\n" for d in ("d1", "d2", "d3") for x in "abc"))
+        for _ in range(100):
+            await pilot.pause(0.05)
+            await settle(pilot)
+            if "18 lines" in status(app):
+                break
+        assert "18 lines" in status(app) and app.selection == before
+        await settle(pilot)
+        overall = {r.learner: r.n for r in app.analysis.quartiles.rows if r.scope == "overall"}
+        assert overall == {"a": 6, "b": 6, "c": 6}
+        chart = app.query_one(QuartilesPanel).plain.splitlines()
+        header = next(i for i, line in enumerate(chart) if line.startswith("learner "))
+        assert chart[header - 1] == "overall" and chart[header + 1].split()[1] == "6"  # on screen too
+
+    drive(scenario, size=LARGE, app=make_app([str(log)], live=True, interval=0.1))

@@ -213,7 +213,11 @@ class RankboardApp(FileActions, App[None]):
             return
         new_d = [d for d in model.datasets if d in sel.datasets or (old is None or d not in old.datasets)]
         new_l = [x for x in model.learners if x in sel.learners or (old is None or x not in old.learners)]
-        self.selection = replace(sel, datasets=tuple(new_d), learners=tuple(new_l))
+        new = replace(sel, datasets=tuple(new_d), learners=tuple(new_l))
+        if new == sel:
+            self._analyze(new)  # the same selection of a new model: no change would fire watch_selection
+        else:
+            self.selection = new
 
     def action_cancel_load(self) -> None:
         """Esc: stop the load at its next block; live updates pause (else the next tick would
@@ -240,8 +244,12 @@ class RankboardApp(FileActions, App[None]):
     # -- analysis ----------------------------------------------------------------------------
 
     def watch_selection(self, selection: Selection | None) -> None:
-        self._gc.touch()
         self.query_one(Sidebar).selection = selection
+        self._analyze(selection)
+
+    def _analyze(self, selection: Selection | None) -> None:
+        """Analyse ``selection`` on the current model in the worker (the result comes as Analyzed)."""
+        self._gc.touch()
         if selection is not None and self.model is not None:
             self.analyze(self.model, selection, self.view, self.query_one(QuartilesPanel).fit_width)
 
