@@ -116,11 +116,14 @@ def _rom(p: np.ndarray, alpha: float) -> np.ndarray:
 
 def _li(p: np.ndarray, alpha: float) -> np.ndarray:
     # two-step: p_i / (p_i + 1 - p_m), p_m the largest p-value (Li 2008).
+    # 1 - p_m first: it is exact for p_m >= 0.5 (Sterbenz), where (p_i + 1) - p_m would round
+    # p_i at the scale of 1 (with p_m = 1 the APVs must be 1 exactly, not 1 - 1e-15). The formula
+    # grows with p_i; the running maximum only removes what rounding may leave of a step down.
     last = p[-1]
-    denominator = p + 1.0 - last
+    denominator = p + (1.0 - last)
     with np.errstate(invalid="ignore", divide="ignore"):
         v = np.where(denominator > 0, p / denominator, 0.0)
-    return np.minimum(1.0, v)
+    return np.minimum(1.0, np.maximum.accumulate(v))
 
 
 _SORTED: dict[str, Callable[[np.ndarray, float], np.ndarray]] = {

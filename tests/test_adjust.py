@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
@@ -269,6 +269,9 @@ STEPWISE = ("bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finne
 
 @settings(max_examples=200, deadline=None)
 @given(P_VALUES, st.sampled_from(STEPWISE))
+# Found by hypothesis: with p_m = 1, Li's p / (p + 1 - p_m) came out 1 - 1.4e-15 for 0.0343 and 1 for
+# 0.03125 (p + 1.0 - 1.0 is not p in floating point).
+@example([1.0, 0.03125, 0.034266927540414556], "li")
 def test_apv_bounds_and_monotone(p: list[float], method: str) -> None:
     raw = np.array(p)
     apv = stats.adjust(raw, method)
