@@ -323,21 +323,17 @@ def test_view_modules_import_neither_textual_nor_rich() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def _one_fold_log(rows: list[tuple[str, str, str, float]]) -> pd.DataFrame:
+    """A log (categorical names, as read_logs gives) of (dataset, learner, criterion, value) rows."""
+    names = {k: pd.Categorical([r[i] for r in rows]) for i, k in enumerate(("dataset", "learner", "criterion"))}
+    return pd.DataFrame({**names, "repeat": 1, "fold": 1, "value": [r[3] for r in rows]})
+
+
 def test_a_criterion_measured_on_some_data_sets_leaves_the_others_out_with_the_reason() -> None:
     # runtime logged for d1 and d2 only; acc for d1..d3: the default selection holds d1..d3.
     rows = [(d, lrn, "acc", v) for d, v in (("d1", 0.5), ("d2", 0.6), ("d3", 0.7)) for lrn in "abc"]
     rows += [(d, lrn, "runtime", 1.0 + i) for d in ("d1", "d2") for i, lrn in enumerate("abc")]
-    log = pd.DataFrame(
-        {
-            "dataset": pd.Categorical([r[0] for r in rows]),
-            "repeat": 1,
-            "fold": 1,
-            "learner": pd.Categorical([r[1] for r in rows]),
-            "criterion": pd.Categorical([r[2] for r in rows]),
-            "value": [r[3] for r in rows],
-        }
-    )
-    model = Model(log)
+    model = Model(_one_fold_log(rows))
     sel = dataclasses.replace(model.default_selection("acc"), criterion="runtime", higher_is_better=False)
     assert sel.datasets == ("d1", "d2", "d3")
     a = model.analyze(sel)
@@ -354,17 +350,7 @@ def test_a_learner_without_results_for_the_criterion_is_left_out_with_a_note() -
         (d, lrn, "acc", 0.1 * i + 0.01 * j) for i, d in enumerate(("d1", "d2", "d3")) for j, lrn in enumerate("abc")
     ]
     rows += [(d, lrn, "runtime", 1.0 + i + j) for i, d in enumerate(("d1", "d2", "d3")) for j, lrn in enumerate("ab")]
-    log = pd.DataFrame(
-        {
-            "dataset": pd.Categorical([r[0] for r in rows]),
-            "repeat": 1,
-            "fold": 1,
-            "learner": pd.Categorical([r[1] for r in rows]),
-            "criterion": pd.Categorical([r[2] for r in rows]),
-            "value": [r[3] for r in rows],
-        }
-    )
-    model = Model(log)
+    model = Model(_one_fold_log(rows))
     sel = dataclasses.replace(model.default_selection("acc"), criterion="runtime", higher_is_better=False)
     a = model.analyze(sel)
     assert a.problem is None and (a.n_datasets, a.n_learners) == (3, 2)
