@@ -29,8 +29,9 @@ from tui.gcpolicy import IdleCollector
 from tui.loader import Loader, LoadResult
 from tui.rendered import Rendered
 from tui.screens import HelpScreen
-from tui.viewmodel import Model, default_higher_is_better
-from tui.viewtypes import PROCEDURES, Analysis, Selection
+from tui.selection_actions import SelectionActions
+from tui.viewmodel import Model
+from tui.viewtypes import Analysis, Selection
 from tui.widgets import literal
 from tui.widgets.loading import LoadBar
 from tui.widgets.pairs import PairsPanel
@@ -41,7 +42,6 @@ from tui.widgets.report import CDPanel, TestsPanel
 from tui.widgets.sidebar import Sidebar
 from tui.widgets.status import StatusLine
 
-ALPHAS = (0.10, 0.05, 0.01)
 VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd")
 NARROW = 100  # below this many columns the sidebar collapses
 #: A live poll (quiet) shows the load bar only when it reads at least this many bytes.
@@ -72,7 +72,7 @@ class Analyzed(Message):
     rendered: Rendered | None = None
 
 
-class RankboardApp(FileActions, App[None]):
+class RankboardApp(SelectionActions, FileActions, App[None]):
     """Explore R x N cross-validation logs: ``paths`` as for :func:`stats.read_logs`."""
 
     CSS_PATH = "app.tcss"
@@ -238,8 +238,8 @@ class RankboardApp(FileActions, App[None]):
         self.live = not self.live
 
     def watch_live(self, live: bool) -> None:
-        if self.is_mounted:
-            self.query_one(StatusLine).live = live
+        for status in self.query(StatusLine):  # none before the app is composed
+            status.live = live
 
     # -- analysis ----------------------------------------------------------------------------
 
@@ -319,24 +319,7 @@ class RankboardApp(FileActions, App[None]):
         if text != box.content:  # an update lays the screen out again: only when it changed
             box.update(text)
 
-    # -- the user's changes ------------------------------------------------------------------
-
-    def _change(self, **changes: Any) -> None:
-        if self.selection is None:
-            self.notify("nothing loaded yet", severity="warning")
-            return
-        self.selection = replace(self.selection, **changes)
-
-    def on_sidebar_criterion_chosen(self, message: Sidebar.CriterionChosen) -> None:
-        self._choose_criterion(message.criterion)
-
-    def _choose_criterion(self, criterion: str) -> None:
-        """Switch to ``criterion`` with its default direction (the chosen data sets and learners stay
-        chosen; the analysis leaves out, with a note, those without results for it)."""
-        self._change(criterion=criterion, higher_is_better=default_higher_is_better(criterion))
-
-    def on_pairs_panel_pair_chosen(self, message: PairsPanel.PairChosen) -> None:
-        self._change(pair=message.pair)
+    # -- views --------------------------------------------------------------------------------
 
     def action_view(self, name: str) -> None:
         self.view = name
@@ -347,50 +330,6 @@ class RankboardApp(FileActions, App[None]):
         target = {"ranks": "#ranks-table", "pairs": "#pairs-table"}.get(name, f"#{name}")
         self.query_one(target).focus()
 
-    def _cursor(self) -> tuple[str, str] | None:
-        current = self.query_one(Sidebar).current()
-        if current is None and self.view == "ranks":
-            learner = self.query_one(RanksPanel).learner_under_cursor()
-            current = ("learners", learner) if learner else None
-        return current
-
-    def action_control(self) -> None:
-        current = self._cursor()
-        if current is None or current[0] != "learners":
-            self.notify("move the cursor to a learner (sidebar or ranks table) first", severity="warning")
-            return
-        self._change(control=current[1])
-
-    def action_direction(self) -> None:
-        if self.selection is not None:
-            self._change(higher_is_better=not self.selection.higher_is_better)
-
-    def action_toggle(self) -> None:
-        current = self._cursor()
-        if current is None or self.selection is None or self.model is None:
-            self.notify("move the cursor to a data set or learner first", severity="warning")
-            return
-        kind, name = current
-        if kind == "criteria":
-            self._choose_criterion(name)
-            return
-        chosen = set(getattr(self.selection, kind))
-        chosen ^= {name}
-        self._change(**{kind: tuple(n for n in getattr(self.model, kind) if n in chosen)})
-
-    def action_alpha(self) -> None:
-        if self.selection is not None:
-            i = min(range(len(ALPHAS)), key=lambda j: abs(ALPHAS[j] - self.selection.alpha))
-            self._change(alpha=ALPHAS[(i + 1) % len(ALPHAS)])
-
-    def action_procedure(self) -> None:
-        if self.selection is not None:
-            i = PROCEDURES.index(self.selection.procedure)
-            self._change(procedure=PROCEDURES[(i + 1) % len(PROCEDURES)])
-
-    def action_filter(self) -> None:
-        self.query_one(Sidebar).open_filter()
-
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
@@ -400,8 +339,9 @@ class RankboardApp(FileActions, App[None]):
         self._narrow(event.size.width)
 
     def _narrow(self, width: int) -> None:
-        if self.is_mounted:
-            self.query_one("#body").set_class(width < NARROW, "-narrow")
+        # (App.is_mounted is a method, always true as a condition: query, which finds nothing early.)
+        for body in self.query("#body"):
+            body.set_class(width < NARROW, "-narrow")
 
 
 def create_app(paths: Sequence[str], **options: Any) -> RankboardApp:

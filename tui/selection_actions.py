@@ -1,0 +1,98 @@
+"""The keys that change the selection: control, direction, include/exclude, alpha, procedure,
+criterion and pair (from the sidebar and the pairs table), and the filter.
+
+Each changes the app's one ``selection`` reactive (``dataclasses.replace``); the app analyses it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from tui.viewmodel import default_higher_is_better
+from tui.viewtypes import PROCEDURES
+from tui.widgets.pairs import PairsPanel
+from tui.widgets.ranks import RanksPanel
+from tui.widgets.sidebar import Sidebar
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from tui.viewmodel import Model
+    from tui.viewtypes import Selection
+
+    _Base = App[None]
+else:
+    _Base = object
+
+ALPHAS = (0.10, 0.05, 0.01)
+
+
+class SelectionActions(_Base):
+    """Mixed into the app: needs ``selection``, ``model`` and ``view``."""
+
+    selection: Selection | None
+    model: Model | None
+    view: str
+
+    def _change(self, **changes: Any) -> None:
+        if self.selection is None:
+            self.notify("nothing loaded yet", severity="warning")
+            return
+        self.selection = replace(self.selection, **changes)
+
+    def on_sidebar_criterion_chosen(self, message: Sidebar.CriterionChosen) -> None:
+        self._choose_criterion(message.criterion)
+
+    def _choose_criterion(self, criterion: str) -> None:
+        """Switch to ``criterion`` with its default direction (the chosen data sets and learners stay
+        chosen; the analysis leaves out, with a note, those without results for it)."""
+        self._change(criterion=criterion, higher_is_better=default_higher_is_better(criterion))
+
+    def on_pairs_panel_pair_chosen(self, message: PairsPanel.PairChosen) -> None:
+        self._change(pair=message.pair)
+
+    def _cursor(self) -> tuple[str, str] | None:
+        current = self.query_one(Sidebar).current()
+        if current is None and self.view == "ranks":
+            learner = self.query_one(RanksPanel).learner_under_cursor()
+            current = ("learners", learner) if learner else None
+        return current
+
+    def action_control(self) -> None:
+        current = self._cursor()
+        if current is None or current[0] != "learners":
+            self.notify("move the cursor to a learner (sidebar or ranks table) first", severity="warning")
+            return
+        self._change(control=current[1])
+
+    def action_direction(self) -> None:
+        if self.selection is not None:
+            self._change(higher_is_better=not self.selection.higher_is_better)
+
+    def action_toggle(self) -> None:
+        current = self._cursor()
+        if current is None or self.selection is None or self.model is None:
+            self.notify("move the cursor to a data set or learner first", severity="warning")
+            return
+        kind, name = current
+        if kind == "criteria":
+            self._choose_criterion(name)
+            return
+        chosen = set(getattr(self.selection, kind))
+        chosen ^= {name}
+        self._change(**{kind: tuple(n for n in getattr(self.model, kind) if n in chosen)})
+
+    def action_alpha(self) -> None:
+        if self.selection is not None:
+            alpha = self.selection.alpha
+            i = min(range(len(ALPHAS)), key=lambda j: abs(ALPHAS[j] - alpha))
+            self._change(alpha=ALPHAS[(i + 1) % len(ALPHAS)])
+
+    def action_procedure(self) -> None:
+        if self.selection is not None:
+            i = PROCEDURES.index(self.selection.procedure)
+            self._change(procedure=PROCEDURES[(i + 1) % len(PROCEDURES)])
+
+    def action_filter(self) -> None:
+        self.query_one(Sidebar).open_filter()
