@@ -23,6 +23,7 @@ from stats.aggregate import (
     _ranges,
     _summarise,
 )
+from stats.cellvalues import CellValues
 
 
 def _pack(codes3: np.ndarray) -> np.ndarray:
@@ -136,6 +137,23 @@ class Aggregator:
             d = self._display
             self._table = _frame(self._stats[:, d], self._counts[d], self._codes3[d], self._levels)
         return self._table
+
+    def snapshot(self) -> CellValues:
+        """The raw results of every cell as they are now (later :meth:`add` calls do not change it).
+
+        Cheap (references to arrays that :meth:`add` replaces rather than changes in place), so a
+        reader in another thread can keep it while this aggregator goes on.
+        """
+        return CellValues(
+            tuple(self._levels),  # type: ignore[arg-type]
+            self._lookup,
+            self._values,
+            self._run,
+            self._start,
+            self._stop,
+            self._extra,  # type: ignore[arg-type]
+            self._superseded,
+        )
 
     def add(self, rows: pd.DataFrame) -> pd.MultiIndex:
         """Append ``rows`` (same columns as a log) and re-summarise the cells they touch.

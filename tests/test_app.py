@@ -362,13 +362,14 @@ def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
     import tui.loader
 
     release = threading.Event()
-    real = tui.loader.Model
+    real = tui.loader.Aggregator
 
-    def slow_model(log, agg=None):  # noqa: ANN001, ANN202
-        release.wait(5)
-        return real(log, agg)
+    class SlowAggregator(real):  # the summarising step, after the reading
+        def __init__(self, log) -> None:  # noqa: ANN001
+            release.wait(5)
+            super().__init__(log)
 
-    monkeypatch.setattr(tui.loader, "Model", slow_model)
+    monkeypatch.setattr(tui.loader, "Aggregator", SlowAggregator)
     app = make_app()
 
     async def main() -> None:
@@ -384,7 +385,7 @@ def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
             await app.workers.wait_for_complete()
             await pilot.pause(0.1)
             assert app.model is None  # the cancelled load's result is dropped
-            monkeypatch.setattr(tui.loader, "Model", real)
+            monkeypatch.setattr(tui.loader, "Aggregator", real)
             await press(pilot, "r")
             assert app.model is not None and "10 data sets x 5 learners" in status(app)
 

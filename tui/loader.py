@@ -73,19 +73,20 @@ class Loader:
             self.files -= set(update.removed)
             if not (update.changed or reload or self.stale):
                 return None
-            frame = self.watcher.frame()
             files = len(self.files)
-            log = frame.drop(columns=[c for c in ("file", "line") if c in frame.columns])
-            if phase is not None:
-                phase(f"summarising {len(log):,} lines")
-            # Appended rows refresh only the cells they touch (last wins, as in the watcher); a
-            # reloaded or removed file drops rows, which the aggregator cannot: rebuild then.
+            # Appended rows refresh only the cells they touch (last wins, as in the watcher), and
+            # the model is made from the aggregator alone; a reloaded or removed file drops rows,
+            # which the aggregator cannot: rebuild it from all the rows held then.
             if reload or self.aggregator is None or update.reloaded or update.removed:
+                frame = self.watcher.frame()
+                log = frame.drop(columns=[c for c in ("file", "line") if c in frame.columns])
+                if phase is not None:
+                    phase(f"summarising {len(log):,} lines")
                 self.aggregator = Aggregator(log)
             elif len(update.rows):
                 self.aggregator.add(update.rows.drop(columns=["file", "line"], errors="ignore"))
-            agg = self.aggregator.table
-        model = Model(log, agg)
+            model = Model.from_aggregator(self.aggregator)
+            lines = int(self.aggregator.table["count"].sum())
         default = model.default_selection() if model.criteria else None
         problems = tuple(format_problem(p) for p in update.problems)
-        return LoadResult(model, default, problems, files, len(log))
+        return LoadResult(model, default, problems, files, lines)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -71,6 +71,13 @@ def _present(column: pd.Series) -> tuple[str, ...]:
     return tuple(str(x) for x in pd.unique(column))
 
 
+def _present_in(index: pd.MultiIndex, level: str) -> tuple[str, ...]:
+    """Labels of ``level`` that some row of ``index`` has, in the level's order."""
+    i = index.names.index(level)
+    used = np.bincount(np.asarray(index.codes[i]), minlength=len(index.levels[i]))
+    return tuple(str(index.levels[i][j]) for j in np.flatnonzero(used).tolist())
+
+
 def default_selection(log: pd.DataFrame, criterion: str | None = None) -> Selection:
     """Every data set and every learner with a result for ``criterion`` (default: the log's first).
 
@@ -123,11 +130,28 @@ class Model:
     """
 
     def __init__(self, log: pd.DataFrame, agg: pd.DataFrame | None = None) -> None:
-        self._agg = stats.aggregate(log) if agg is None else agg
-        self._raw = RawValues(log)
-        self._criteria = _present(log["criterion"])
-        self._datasets = _present(log["dataset"])
-        self._learners = _present(log["learner"])
+        names = tuple(_present(log[k]) for k in ("criterion", "dataset", "learner"))
+        self._setup(stats.aggregate(log) if agg is None else agg, RawValues(log), names)
+
+    @classmethod
+    def from_aggregator(cls, aggregator: stats.Aggregator) -> Model:
+        """The model of the log ``aggregator`` summarises, without the log itself.
+
+        The aggregate is the aggregator's table and the raw results (pooled for the "overall"
+        quartiles) come from :meth:`stats.Aggregator.snapshot`, so following a growing log
+        needs no pass over all of its rows. Names come in the aggregator's label order.
+        """
+        agg = aggregator.table
+        index = cast(pd.MultiIndex, agg.index)
+        names = tuple(_present_in(index, k) for k in ("criterion", "dataset", "learner"))
+        model = cls.__new__(cls)
+        model._setup(agg, aggregator.snapshot(), names)
+        return model
+
+    def _setup(self, agg: pd.DataFrame, raw: Any, names: tuple[tuple[str, ...], ...]) -> None:
+        self._agg = agg
+        self._raw = raw  # .gather(criterion, learner, datasets): RawValues or stats' CellValues
+        self._criteria, self._datasets, self._learners = names
         self._by_criterion: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
         # Small caches keyed by what each part depends on, so that changing alpha, the
         # control, the test, the procedure or the pair does not recompute the rest.

@@ -1,0 +1,79 @@
+"""The raw results of an :class:`~stats.incremental.Aggregator`'s cells, as they were at one moment.
+
+A user interface that follows a growing log needs, besides the per-cell summaries, the raw
+results of some cells (to pool a learner's results over data sets, say) -- without keeping a
+second copy of the log, and without reading arrays the next :meth:`Aggregator.add` is changing
+in another thread. :meth:`Aggregator.snapshot` gives a :class:`CellValues`: references to the
+aggregator's arrays, which ``add`` replaces rather than changes in place, so a snapshot keeps
+answering for the moment it was taken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from stats.aggregate import _ranges
+
+
+@dataclass(frozen=True, eq=False)
+class CellValues:
+    """The results of every cell (criterion, dataset, learner) of an aggregator at one moment.
+
+    Built by :meth:`stats.Aggregator.snapshot`; results replaced by a later line (same dataset,
+    repeat, fold, learner and criterion) are left out, as in the aggregate.
+
+    Examples
+    --------
+    >>> from stats import Aggregator
+    >>> log = pd.DataFrame({"dataset": ["a", "a", "b"], "repeat": 1, "fold": [1, 2, 1], "learner": "nb",
+    ...                     "criterion": "pd", "value": [0.5, 0.7, 0.1]})
+    >>> agg = Aggregator(log)
+    >>> before = agg.snapshot()
+    >>> _ = agg.add(log.iloc[:1].assign(value=0.9))  # a's fold 1 again: the later result wins
+    >>> before.gather("pd", "nb", ["a", "b"]).tolist(), agg.snapshot().gather("pd", "nb", ["a"]).tolist()
+    ([0.5, 0.7, 0.1], [0.7, 0.9])
+    """
+
+    levels: tuple[pd.Index, pd.Index, pd.Index]  # criterion, dataset, learner labels
+    lookup: pd.Index  # packed (criterion, dataset, learner) codes -> cell number
+    values: np.ndarray  # stored results, grouped by cell
+    run: np.ndarray  # their (repeat, fold) keys (wide)
+    start: np.ndarray  # each cell's stored rows: [start, stop)
+    stop: np.ndarray
+    extra: tuple[np.ndarray, np.ndarray, np.ndarray]  # appended rows: cell, wide run, value
+    superseded: bool  # whether stored and appended rows include replaced results
+
+    def gather(self, criterion: str, learner: str, datasets: Sequence[str]) -> np.ndarray:
+        """Every result of ``learner`` for ``criterion`` on ``datasets`` (empty if none).
+
+        Stored results first, cell by cell in the order of ``datasets``, then the appended ones in
+        the order they came; the order means nothing to a quartile.
+        """
+        from stats.incremental import _latest, _pack, _run_key, _split
+
+        crit, data, lrn = self.levels
+        ci, li = crit.get_indexer([criterion])[0], lrn.get_indexer([learner])[0]
+        di = data.get_indexer(list(datasets))
+        di = di[di >= 0]
+        if ci < 0 or li < 0 or not di.size:
+            return np.empty(0)
+        codes = np.column_stack([np.full(di.size, ci), di, np.full(di.size, li)]).astype(np.int64)
+        cells = self.lookup.get_indexer(_pack(codes))
+        cells = cells[cells >= 0]
+        if not cells.size:
+            return np.empty(0)
+        at = _ranges(self.start[cells], self.stop[cells] - self.start[cells])
+        xc, xr, xv = self.extra
+        pick = np.flatnonzero(np.isin(xc, cells)) if xc.size else np.empty(0, np.int64)
+        values = np.concatenate([self.values[at], xv[pick]])
+        if self.superseded and pick.size:
+            cell = np.concatenate([np.repeat(cells, self.stop[cells] - self.start[cells]), xc[pick]])
+            stored_run = _run_key(*_split(self.run[at]), wide=True)  # the buffer holds wide keys
+            keep = _latest(cell, np.concatenate([stored_run, xr[pick]]))
+            if keep is not None:
+                values = values[keep]
+        return values
