@@ -56,13 +56,13 @@ class CellValues:
         from stats.incremental import _latest, _pack, _run_key, _split
 
         crit, data, lrn = self.levels
-        ci, li = crit.get_indexer([criterion])[0], lrn.get_indexer([learner])[0]
-        di = data.get_indexer(list(datasets))
+        ci, li = crit.get_indexer(pd.Index([criterion]))[0], lrn.get_indexer(pd.Index([learner]))[0]
+        di = data.get_indexer(pd.Index(list(datasets), dtype=object))
         di = di[di >= 0]
         if ci < 0 or li < 0 or not di.size:
             return np.empty(0)
         codes = np.column_stack([np.full(di.size, ci), di, np.full(di.size, li)]).astype(np.int64)
-        cells = self.lookup.get_indexer(_pack(codes))
+        cells = self.lookup.get_indexer(pd.Index(_pack(codes)))
         cells = cells[cells >= 0]
         if not cells.size:
             return np.empty(0)

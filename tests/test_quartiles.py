@@ -437,16 +437,6 @@ def test_app_chart_without_a_width_keeps_the_nominal_bar_and_whole_names() -> No
     assert all(len(t[t.index("[") : t.index("]") + 1]) == BAR + 2 for t in lines.texts if "[" in t)
 
 
-@pytest.mark.parametrize("n_keys", [1, 7, 1 << 16, (1 << 16) + 1, 300_000, 1 << 33])
-def test_stable_order_equals_numpys_stable_argsort(n_keys: int) -> None:
-    from tui.views_quartiles import stable_order
-
-    rng = np.random.default_rng(n_keys % 1000)
-    key = rng.integers(0, n_keys, 20_000, dtype=np.int64)
-    key[:50] = n_keys - 1  # the largest key, repeated: ties keep their order
-    np.testing.assert_array_equal(stable_order(key, n_keys), np.argsort(key, kind="stable"))
-
-
 @pytest.mark.parametrize("width", [None, 64, 120])
 def test_lazy_chart_lines_equal_the_whole_view_made_at_once(width: int | None) -> None:
     from tui.quartile_lines import QuartileLines, quartile_runs

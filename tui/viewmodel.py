@@ -16,7 +16,7 @@ import pandas as pd
 
 import stats
 from tui.cddiagram import cd_cliques, render_cd
-from tui.views_quartiles import RawValues, quartiles_view, with_control
+from tui.views_quartiles import quartiles_view, with_control
 from tui.views_tests import best_ranked, pairs_view, ranks_view, safety_message, tests_view
 from tui.viewtypes import (
     PROCEDURES,
@@ -131,7 +131,8 @@ class Model:
 
     def __init__(self, log: pd.DataFrame, agg: pd.DataFrame | None = None) -> None:
         names = tuple(_present(log[k]) for k in ("criterion", "dataset", "learner"))
-        self._setup(stats.aggregate(log) if agg is None else agg, RawValues(log), names)
+        aggregator = stats.Aggregator(log)  # its table is stats.aggregate(log); its snapshot the raw results
+        self._setup(aggregator.table if agg is None else agg, aggregator.snapshot(), names)
 
     @classmethod
     def from_aggregator(cls, aggregator: stats.Aggregator) -> Model:
@@ -150,7 +151,7 @@ class Model:
 
     def _setup(self, agg: pd.DataFrame, raw: Any, names: tuple[tuple[str, ...], ...]) -> None:
         self._agg = agg
-        self._raw = raw  # .gather(criterion, learner, datasets): RawValues or stats' CellValues
+        self._raw = raw  # stats' CellValues: .gather(criterion, learner, datasets)
         self._criteria, self._datasets, self._learners = names
         self._by_criterion: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
         # Small caches keyed by what each part depends on, so that changing alpha, the
