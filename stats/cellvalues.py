@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -47,6 +48,11 @@ class CellValues:
     extra: tuple[np.ndarray, np.ndarray, np.ndarray]  # appended rows: cell, wide run, value
     superseded: bool  # whether stored and appended rows include replaced results
 
+    @cached_property
+    def _codes(self) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+        """Label -> code of each level (a dict look-up is ~50 times cheaper than an Index's)."""
+        return tuple({str(x): i for i, x in enumerate(level)} for level in self.levels)  # type: ignore[return-value]
+
     def gather(self, criterion: str, learner: str, datasets: Sequence[str]) -> np.ndarray:
         """Every result of ``learner`` for ``criterion`` on ``datasets`` (empty if none).
 
@@ -55,10 +61,9 @@ class CellValues:
         """
         from stats.incremental import _latest, _pack, _run_key, _split
 
-        crit, data, lrn = self.levels
-        ci, li = crit.get_indexer(pd.Index([criterion]))[0], lrn.get_indexer(pd.Index([learner]))[0]
-        di = data.get_indexer(pd.Index(list(datasets), dtype=object))
-        di = di[di >= 0]
+        crit, data, lrn = self._codes
+        ci, li = crit.get(criterion, -1), lrn.get(learner, -1)
+        di = np.array([data[d] for d in datasets if d in data], np.int64)
         if ci < 0 or li < 0 or not di.size:
             return np.empty(0)
         codes = np.column_stack([np.full(di.size, ci), di, np.full(di.size, li)]).astype(np.int64)
