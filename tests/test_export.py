@@ -122,3 +122,16 @@ def test_markup_names_exported_literally(tmp_path: Path) -> None:
     head = path.read_text().splitlines()[0]
     assert "[red]x median" in head and "[b]y[/b] rank" in head
     assert "[red]x" in export_frame(a, "tests")["learner"].tolist() + [a.tests.control]
+
+
+def test_exported_files_are_created_as_open_creates_them(tmp_path: Path) -> None:
+    """Mode 0o666 less the umask, like any file the user writes (regression: 0o600, from mkstemp,
+    so a colleague could not read an export)."""
+    old = os.umask(0o022)
+    try:
+        path = write_csv(pd.DataFrame({"x": [1.0]}), tmp_path / "a.csv")
+        with open(tmp_path / "plain.csv", "w") as handle:
+            handle.write("x\n")
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == (tmp_path / "plain.csv").stat().st_mode & 0o777 == 0o644

@@ -21,9 +21,7 @@ Columns per view (:func:`export_frame`):
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -31,6 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from tui.atomic import write_text_atomic
 from tui.viewtypes import Analysis
 
 VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd")
@@ -101,41 +100,20 @@ def stamped_name(criterion: str, kind: str, suffix: str, now: datetime | None = 
     return f"rankboard-{safe}-{kind}-{stamp}{suffix}"
 
 
-def write_csv(frame: pd.DataFrame, path: str | Path, *, overwrite: bool = False) -> Path:
-    """Write ``frame`` as CSV atomically and return the absolute path.
+def csv_text(frame: pd.DataFrame) -> str:
+    """``frame`` as the CSV an export writes: no index, LF line ends, floats at full precision."""
+    return frame.to_csv(index=False, lineterminator="\n", float_format=None)
 
-    The CSV goes to a temporary file in the target's directory (flushed and
-    fsynced), which then takes the target's name in one step: ``os.replace``
-    when ``overwrite``, else a hard link that fails if the name exists (so a
-    file created meanwhile is never clobbered). A reader never sees a partial
-    file and no temporary file is left behind, whatever happens.
+
+def write_csv(frame: pd.DataFrame, path: str | Path, *, overwrite: bool = False) -> Path:
+    """Write ``frame`` (:func:`csv_text`) to ``path`` atomically and return the absolute path.
+
+    See :func:`tui.atomic.write_text_atomic`: a reader never sees a partial file, no temporary
+    file is left behind, and without ``overwrite`` an existing file is never replaced.
 
     Raises
     ------
     FileExistsError
         ``path`` exists and ``overwrite`` is False.
     """
-    target = Path(path).expanduser().absolute()
-    if not overwrite and target.exists():
-        raise FileExistsError(f"{target} exists; choose another name or allow overwriting")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            frame.to_csv(handle, index=False, lineterminator="\n", float_format=None)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if overwrite:
-            os.replace(tmp, target)
-        else:
-            try:
-                os.link(tmp, target)
-            except FileExistsError:
-                raise FileExistsError(f"{target} exists; choose another name or allow overwriting") from None
-            except OSError:  # no hard links on this file system: check, then rename
-                if target.exists():
-                    raise FileExistsError(f"{target} exists; choose another name or allow overwriting") from None
-                os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return target
+    return write_text_atomic(csv_text(frame), path, overwrite=overwrite)

@@ -6,12 +6,7 @@ selection as text, csv, markdown, LaTeX or JSON.
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
-import pandas as pd
-
-from tui.export import export_frame, write_csv
+from tui.export import csv_text, export_frame
 from tui.render_json import render_json
 from tui.render_latex import render_latex
 from tui.render_markdown import render_markdown
@@ -29,13 +24,6 @@ __all__ = [
 
 #: Output formats of :func:`render_report` (``--format``).
 FORMATS = ("text", "csv", "markdown", "latex", "json")
-
-
-def csv_text(frame: pd.DataFrame) -> str:
-    """Exactly the bytes :func:`tui.export.write_csv` writes for ``frame`` (it writes them, here to a scratch file)."""
-    with tempfile.TemporaryDirectory(prefix="rankboard-csv-") as tmp:
-        path = write_csv(frame, Path(tmp) / "view.csv")
-        return path.read_bytes().decode("utf-8")
 
 
 def render_report(

@@ -91,7 +91,7 @@ def spec_text(selection: Selection) -> str:
 
 
 def save_spec(selection: Selection, path: str | Path) -> Path:
-    """Write ``selection`` to ``path`` atomically (temporary file, fsync, ``os.replace``); return the path."""
+    """Write ``selection`` to ``path`` atomically (:func:`tui.atomic.write_text_atomic`); return the path."""
     return write_text_atomic(spec_text(selection), path)
 
 
