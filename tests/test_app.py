@@ -102,7 +102,9 @@ def test_views_switch_with_number_keys(size: tuple[int, int]) -> None:
         await press(pilot, "4")
         assert app.query_one("#pairs-table").row_count == 5
         assert "holm adjusted p-values" in app.query_one("#pairs-head").plain
-        assert "Wilcoxon" in app.query_one("#pairs-detail").plain
+        detail = app.query_one("#pairs-detail").plain
+        assert "\nWilcoxon T = " in detail and "\nSign test: " in detail
+        assert "sign test: Sign test" not in detail  # each result names its test once
         await press(pilot, "m")
         assert "shaffer adjusted p-values" in app.query_one("#pairs-head").plain
         await press(pilot, "5")

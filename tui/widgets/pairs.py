@@ -18,10 +18,11 @@ from tui.widgets.ranks import Note, VimTable
 
 
 def _result(name: str, result: object) -> Text:
-    text = Text(f"{name}: ", style="bold", no_wrap=True)
+    """A test's result as it prints itself ("Sign test: 3 wins of 9, ..."); a string (why the test
+    could not run) after the test's name."""
     if isinstance(result, str):
-        return text + literal(result)
-    return text + literal(str(result))
+        return Text(f"{name}: ", style="bold", no_wrap=True) + literal(result)
+    return literal(str(result))
 
 
 def frame_text(frame: pd.DataFrame, alpha: float | None = None) -> Text:
