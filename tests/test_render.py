@@ -26,7 +26,7 @@ import pytest
 
 import stats
 from tests.conftest import REFERENCE, SAMPLES
-from tui.export import export_frame, write_csv
+from tui.export import VIEWS, export_frame, write_csv
 from tui.render_json import SCHEMA
 from tui.render_latex import tex_escape
 from tui.render_markdown import md_escape
@@ -36,7 +36,6 @@ from tui.viewmodel import Model, Selection, default_selection
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("RANKBOARD_UPDATE_GOLDEN") == "1"
-VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd")
 EXT = {
     "text": "txt",
     "ascii": "ascii.txt",

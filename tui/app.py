@@ -31,7 +31,7 @@ from tui.rendered import Rendered
 from tui.screens import HelpScreen
 from tui.selection_actions import SelectionActions
 from tui.viewmodel import Model
-from tui.viewtypes import Analysis, Selection
+from tui.viewtypes import VIEWS, Analysis, Selection
 from tui.widgets import literal
 from tui.widgets.loading import LoadBar
 from tui.widgets.pairs import PairsPanel
@@ -42,7 +42,6 @@ from tui.widgets.report import CDPanel, TestsPanel
 from tui.widgets.sidebar import Sidebar
 from tui.widgets.status import StatusLine
 
-VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd")
 NARROW = 100  # below this many columns the sidebar collapses
 #: A live poll (quiet) shows the load bar only when it reads at least this many bytes.
 QUIET_BYTES = 16 << 20

@@ -30,9 +30,7 @@ import numpy as np
 import pandas as pd
 
 from tui.atomic import write_text_atomic
-from tui.viewtypes import Analysis
-
-VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd")
+from tui.viewtypes import VIEWS, Analysis
 
 
 def _check_view(view: str) -> None:

@@ -17,10 +17,8 @@ from stats import quartile_chart
 from stats._format import fmt_p, fmt_stat
 from stats.quartiles import Quartiles
 from tui.cddiagram import render_cd
-from tui.viewtypes import Analysis, QuartileRow, QuartilesView, TestsView
+from tui.viewtypes import VIEWS, Analysis, QuartileRow, QuartilesView, TestsView
 
-#: The views of a report, in the order ``--view all`` prints them.
-VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd")
 #: Printed names of the omnibus tests (rows of ``TestsView.omnibus``).
 OMNIBUS_NAMES = {
     "friedman": "Friedman",

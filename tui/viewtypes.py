@@ -12,6 +12,9 @@ from typing import Any
 
 import pandas as pd
 
+#: The five views, in the order of their keys (1-5) and of ``--view all``.
+VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd")
+
 #: Omnibus rank tests whose average ranks give the control table's z.
 TESTS = ("friedman", "aligned", "quade")
 #: All-pairs procedures of the pairs matrix (``stats.pairwise_test`` columns).
