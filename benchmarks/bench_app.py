@@ -59,8 +59,11 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]  # this checkout's stats/tui, not another install's
 
+import bench_load  # noqa: E402
+
 import stats  # noqa: E402
 from stats import LogWatcher  # noqa: E402
+from tests.test_app import settle as settle_test  # noqa: E402
 from tui.app import RankboardApp  # noqa: E402
 from tui.viewmodel import Model  # noqa: E402
 from tui.widgets.loading import LoadBar  # noqa: E402
@@ -76,37 +79,12 @@ TOGGLE_BAR, STALL_BAR, PAINT_BAR = 0.100, 0.050, 1.5
 
 
 def generate_grid(path: Path = GRID) -> None:
-    """bench_load.py's line format and loop order, 50 x 20 x 10 x 10 x 10 criteria."""
-    rng = np.random.default_rng(20240601)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    k = len(CRITERIA)
-    with open(tmp, "w", encoding="utf-8") as out:
-        for d in range(N_DATASETS):
-            name = f"dataset_{d:03d}"
-            effect = rng.normal(0, 0.03, (1, 1, N_LEARNERS, 1))
-            noise = rng.normal(0, 0.05, (REPEATS, FOLDS, N_LEARNERS, k - 1))
-            scores = np.clip(rng.uniform(0.5, 0.95) + effect + noise, 0, 1)
-            runtime = rng.exponential(0.05, (REPEATS, FOLDS, N_LEARNERS, 1))
-            values = np.concatenate([scores, runtime], axis=3)
-            lines = [
-                f"{name},{r + 1},{n + 1},learner_{l:02d},{c},{values[r, n, l, i]:.4f}\n"
-                for r in range(REPEATS)
-                for n in range(FOLDS)
-                for l in range(N_LEARNERS)  # noqa: E741
-                for i, c in enumerate(CRITERIA)
-            ]
-            out.write("".join(lines))
-    tmp.replace(path)
+    """bench_load.py's log, 50 x 20 x 10 x 10 x 10 criteria, with a learner effect per data set."""
+    bench_load.write_log(path, N_DATASETS, CRITERIA, effect_sd=0.03)
 
 
 def _grid_valid(path: Path = GRID) -> bool:
-    if not path.exists():
-        return False
-    with open(path, "rb") as f:
-        f.seek(-64, os.SEEK_END)
-        tail = f.read()
-    return tail.endswith(b"\n") and f"dataset_{N_DATASETS - 1:03d},10,10,learner_19,runtime,".encode() in tail
+    return bench_load.log_complete(path, N_DATASETS, CRITERIA)
 
 
 class BenchApp(RankboardApp):
@@ -186,18 +164,8 @@ async def wait_shown(app: BenchApp, before, timeout: float = 30.0) -> float:  # 
 
 
 async def settle(pilot) -> None:  # noqa: ANN001
-    """As tests/test_app.py: wait for the workers and their messages."""
-    app = pilot.app
-    for _ in range(2000):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        busy = app._loading or any(w.is_running for w in app.workers)
-        current = app.selection is None or (app.analysis is not None and app.analysis.selection == app.selection)
-        if not busy and current:
-            await pilot.pause()
-            return
-        await pilot.pause(0.02)
-    raise RuntimeError("the app did not settle")
+    """tests/test_app.py's wait for the workers and their messages, with time for large logs."""
+    await settle_test(pilot, rounds=2000)
 
 
 async def focus(pilot, list_id: str) -> NameList:  # noqa: ANN001
@@ -429,8 +397,6 @@ def main() -> None:
     # -- 3: first paint on 5M -------------------------------------------------------------------
     if args.skip_5m:
         return
-    import bench_load
-
     if not bench_load._valid(bench_load.PATH):
         t = time.perf_counter()
         bench_load.generate()

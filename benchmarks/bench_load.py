@@ -124,35 +124,62 @@ print(json.dumps({"time": t1 - t0, "base": base, "peak": _rss("VmHWM") - base}))
 }
 
 
-def generate(path: Path = PATH) -> None:
-    """Write the log in seed 000's loop order (data set, repeat, fold, learner, criterion)."""
+def write_log(
+    path: Path,
+    n_datasets: int,
+    criteria: tuple[str, ...],
+    *,
+    effect_sd: float = 0.0,
+    n_learners: int = N_LEARNERS,
+    repeats: int = REPEATS,
+    folds: int = FOLDS,
+) -> None:
+    """A synthetic log in seed 000's loop order (data set, repeat, fold, learner, criterion).
+
+    Per data set a base score, plus per learner an effect (normal, ``effect_sd``; none when 0),
+    plus noise, clipped to [0, 1]; the last criterion is a runtime (exponential). 4 decimals.
+    """
     rng = np.random.default_rng(20240601)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
+    k = len(criteria)
     with open(tmp, "w", encoding="utf-8") as out:
-        for d in range(N_DATASETS):
+        for d in range(n_datasets):
             name = f"dataset_{d:03d}"
-            scores = np.clip(rng.uniform(0.5, 0.95) + rng.normal(0, 0.05, (REPEATS, FOLDS, N_LEARNERS, 4)), 0, 1)
-            runtime = rng.exponential(0.05, (REPEATS, FOLDS, N_LEARNERS, 1))
+            base = rng.uniform(0.5, 0.95)
+            effect = rng.normal(0, effect_sd, (1, 1, n_learners, 1)) if effect_sd else 0.0
+            scores = np.clip(base + effect + rng.normal(0, 0.05, (repeats, folds, n_learners, k - 1)), 0, 1)
+            runtime = rng.exponential(0.05, (repeats, folds, n_learners, 1))
             values = np.concatenate([scores, runtime], axis=3)
             lines = [
                 f"{name},{r + 1},{n + 1},learner_{l:02d},{c},{values[r, n, l, i]:.4f}\n"
-                for r in range(REPEATS)
-                for n in range(FOLDS)
-                for l in range(N_LEARNERS)  # noqa: E741
-                for i, c in enumerate(CRITERIA)
+                for r in range(repeats)
+                for n in range(folds)
+                for l in range(n_learners)  # noqa: E741
+                for i, c in enumerate(criteria)
             ]
             out.write("".join(lines))
     tmp.replace(path)
 
 
-def _valid(path: Path) -> bool:
+def log_complete(path: Path, n_datasets: int, criteria: tuple[str, ...]) -> bool:
+    """Whether :func:`write_log` finished ``path`` (its last line is there)."""
     if not path.exists():
         return False
     with open(path, "rb") as f:
         f.seek(-64, os.SEEK_END)
         tail = f.read()
-    return tail.endswith(b"\n") and b"dataset_499,10,10,learner_19,runtime," in tail
+    last = f"dataset_{n_datasets - 1:03d},{REPEATS},{FOLDS},learner_{N_LEARNERS - 1:02d},{criteria[-1]},"
+    return tail.endswith(b"\n") and last.encode() in tail
+
+
+def generate(path: Path = PATH) -> None:
+    """The 5,000,000-line log: 500 data sets x 20 learners x 10 x 10 CV x 5 criteria."""
+    write_log(path, N_DATASETS, CRITERIA)
+
+
+def _valid(path: Path) -> bool:
+    return log_complete(path, N_DATASETS, CRITERIA)
 
 
 def run(variant: str, path: Path) -> dict[str, float]:

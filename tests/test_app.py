@@ -32,10 +32,10 @@ def make_app(paths: list[str] | None = None, **options) -> RankboardApp:  # noqa
     return create_app(paths or [str(bundled_cv())], clock=lambda: CLOCK, **options)
 
 
-async def settle(pilot) -> None:  # noqa: ANN001
+async def settle(pilot, rounds: int = 200) -> None:  # noqa: ANN001
     """Wait until the workers (loading, analysis) are done and their messages handled."""
     app = pilot.app
-    for _ in range(200):
+    for _ in range(rounds):
         await app.workers.wait_for_complete()
         await pilot.pause()
         busy = app._loading or any(w.is_running for w in app.workers)
