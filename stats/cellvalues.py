@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from stats.aggregate import _ranges
+from stats.cellkeys import _latest, _pack, _run_key, _split
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,8 +60,6 @@ class CellValues:
         Stored results first, cell by cell in the order of ``datasets``, then the appended ones in
         the order they came; the order means nothing to a quartile.
         """
-        from stats.incremental import _latest, _pack, _run_key, _split
-
         crit, data, lrn = self._codes
         ci, li = crit.get(criterion, -1), lrn.get(learner, -1)
         di = np.array([data[d] for d in datasets if d in data], np.int64)

@@ -22,7 +22,8 @@ import pandas as pd
 
 from stats._table import check_choice
 from stats.aggregate import COLUMNS, KEYS, _codes, _index, aggregate
-from stats.incremental import Aggregator, _split
+from stats.cellkeys import _split
+from stats.incremental import Aggregator
 
 
 @dataclass(frozen=True, eq=False)
