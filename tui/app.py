@@ -79,7 +79,7 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
     BINDINGS = bindings()
     COMMANDS = App.COMMANDS | {RegistryProvider}
 
-    selection: reactive[Selection | None] = reactive(None)
+    selection: reactive[Selection | None] = reactive(None, always_update=True)
     analysis: reactive[Analysis | None] = reactive(None)
     view: reactive[str] = reactive("quartiles")
     live: reactive[bool] = reactive(True)
@@ -212,11 +212,7 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
             return
         new_d = [d for d in model.datasets if d in sel.datasets or (old is None or d not in old.datasets)]
         new_l = [x for x in model.learners if x in sel.learners or (old is None or x not in old.learners)]
-        new = replace(sel, datasets=tuple(new_d), learners=tuple(new_l))
-        if new == sel:
-            self._analyze(new)  # the same selection of a new model: no change would fire watch_selection
-        else:
-            self.selection = new
+        self.selection = replace(sel, datasets=tuple(new_d), learners=tuple(new_l))
 
     def action_cancel_load(self) -> None:
         """Esc: stop the load at its next block; live updates pause (else the next tick would
@@ -243,11 +239,11 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
     # -- analysis ----------------------------------------------------------------------------
 
     def watch_selection(self, selection: Selection | None) -> None:
-        self.query_one(Sidebar).selection = selection
-        self._analyze(selection)
+        """Analyse ``selection`` on the current model in the worker (the result comes as Analyzed).
 
-    def _analyze(self, selection: Selection | None) -> None:
-        """Analyse ``selection`` on the current model in the worker (the result comes as Analyzed)."""
+        Every assignment analyses (``always_update``): a new model with an equal selection (new
+        folds of the cells shown) must be analysed too."""
+        self.query_one(Sidebar).selection = selection
         self._gc.touch()
         if selection is not None and self.model is not None:
             self.analyze(self.model, selection, self.view, self.query_one(QuartilesPanel).fit_width)
