@@ -598,3 +598,46 @@ def test_results_appended_to_existing_cells_update_the_views(tmp_path: Path) -> 
         assert chart[header - 1] == "overall" and chart[header + 1].split()[1] == "6"  # on screen too
 
     drive(scenario, size=LARGE, app=make_app([str(log)], live=True, interval=0.1))
+
+
+def test_r_during_a_load_stops_that_load_at_its_next_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reload started while a load reads: the running one stops (its progress callback raises)
+    instead of reading on to the end while the new one waits for it."""
+    import threading
+
+    import tui.loader
+    from stats import LoadCancelled, LogWatcher
+
+    reached, go_on = threading.Event(), threading.Event()
+    outcome: list[BaseException | None] = []
+
+    class SlowWatcher(LogWatcher):
+        def poll(self, *, progress=None):  # noqa: ANN001, ANN202
+            progress(0, 4_000_000)
+            reached.set()
+            go_on.wait(5)
+            try:
+                progress(2_000_000, 4_000_000)
+            except BaseException as exc:
+                outcome.append(exc)
+                raise
+            outcome.append(None)
+            return super().poll(progress=progress)
+
+    monkeypatch.setattr(tui.loader, "LogWatcher", SlowWatcher)
+    app = make_app()
+
+    async def main() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            for _ in range(100):
+                if reached.is_set():
+                    break
+                await pilot.pause(0.05)
+            await pilot.press("r")
+            await pilot.pause(0.1)
+            go_on.set()
+            await settle(pilot)
+            assert isinstance(outcome[0], LoadCancelled) and outcome[1:] == [None]
+            assert app.model is not None and "10 data sets x 5 learners" in status(app)
+
+    asyncio.run(main())

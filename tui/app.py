@@ -142,6 +142,7 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
 
     def start_load(self, *, reload: bool, quiet: bool = False) -> None:
         self._loading = True
+        self._cancel.set()  # a load still running (r pressed during a load) stops at its next block
         self._cancel = threading.Event()
         if not quiet:
             self.query_one(LoadBar).start()
