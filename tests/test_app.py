@@ -394,39 +394,57 @@ def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
     asyncio.run(main())
 
 
+class _Held:
+    """A LogWatcher whose poll reports ``first`` bytes read of 4 MB, then waits for ``go_on``,
+    then reports 2 MB (which raises once the load is cancelled); ``outcome`` records that."""
+
+    def __init__(self, first: int) -> None:
+        import threading
+
+        from stats import LogWatcher
+
+        self.reached, self.go_on = threading.Event(), threading.Event()
+        self.outcome: list[BaseException | None] = []
+        held = self
+
+        class Watcher(LogWatcher):
+            def poll(self, *, progress=None):  # noqa: ANN001, ANN202
+                progress(0, 4_000_000)
+                if first:
+                    progress(first, 4_000_000)
+                held.reached.set()
+                held.go_on.wait(5)
+                try:
+                    progress(2_000_000, 4_000_000)
+                except BaseException as exc:
+                    held.outcome.append(exc)
+                    raise
+                held.outcome.append(None)
+                return super().poll(progress=progress)
+
+        self.watcher = Watcher
+
+    async def wait(self, pilot) -> None:  # noqa: ANN001
+        """Until the poll has reported its first bytes (at most 5 s)."""
+        for _ in range(100):
+            if self.reached.is_set():
+                return
+            await pilot.pause(0.05)
+
+
 def test_the_load_bar_shows_the_fraction_read_and_esc_stops_the_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     """The progress callback the app gives LogWatcher.poll: the bar follows it; after Esc it raises."""
-    import threading
-
     import tui.loader
     from stats import LoadCancelled, LogWatcher
 
-    reached, go_on = threading.Event(), threading.Event()
-    outcome: list[BaseException | None] = []
-
-    class SlowWatcher(LogWatcher):
-        def poll(self, *, progress=None):  # noqa: ANN001, ANN202
-            progress(0, 4_000_000)
-            progress(1_000_000, 4_000_000)
-            reached.set()
-            go_on.wait(5)
-            try:
-                progress(2_000_000, 4_000_000)  # after Esc: raises
-            except BaseException as exc:
-                outcome.append(exc)
-                raise
-            outcome.append(None)
-            return super().poll(progress=progress)
-
-    monkeypatch.setattr(tui.loader, "LogWatcher", SlowWatcher)
+    held = _Held(first=1_000_000)
+    go_on, outcome = held.go_on, held.outcome
+    monkeypatch.setattr(tui.loader, "LogWatcher", held.watcher)
     app = make_app()
 
     async def main() -> None:
         async with app.run_test(size=LARGE) as pilot:
-            for _ in range(100):
-                if reached.is_set():
-                    break
-                await pilot.pause(0.05)
+            await held.wait(pilot)
             await pilot.pause(0.1)
             bar = app.query_one(LoadBar)
             assert not bar.has_class("-hidden")
@@ -603,36 +621,17 @@ def test_results_appended_to_existing_cells_update_the_views(tmp_path: Path) -> 
 def test_r_during_a_load_stops_that_load_at_its_next_block(monkeypatch: pytest.MonkeyPatch) -> None:
     """A reload started while a load reads: the running one stops (its progress callback raises)
     instead of reading on to the end while the new one waits for it."""
-    import threading
-
     import tui.loader
-    from stats import LoadCancelled, LogWatcher
+    from stats import LoadCancelled
 
-    reached, go_on = threading.Event(), threading.Event()
-    outcome: list[BaseException | None] = []
-
-    class SlowWatcher(LogWatcher):
-        def poll(self, *, progress=None):  # noqa: ANN001, ANN202
-            progress(0, 4_000_000)
-            reached.set()
-            go_on.wait(5)
-            try:
-                progress(2_000_000, 4_000_000)
-            except BaseException as exc:
-                outcome.append(exc)
-                raise
-            outcome.append(None)
-            return super().poll(progress=progress)
-
-    monkeypatch.setattr(tui.loader, "LogWatcher", SlowWatcher)
+    held = _Held(first=0)
+    go_on, outcome = held.go_on, held.outcome
+    monkeypatch.setattr(tui.loader, "LogWatcher", held.watcher)
     app = make_app()
 
     async def main() -> None:
         async with app.run_test(size=SMALL) as pilot:
-            for _ in range(100):
-                if reached.is_set():
-                    break
-                await pilot.pause(0.05)
+            await held.wait(pilot)
             await pilot.press("r")
             await pilot.pause(0.1)
             go_on.set()
