@@ -1,29 +1,18 @@
-"""Shared fixtures: published data read from ../shared/reference (never copied here)."""
+"""Shared fixtures: published data copied into tests/data (sources in tests/data/README.md)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
-
-
-def _shared() -> Path:
-    """The project's shared/ folder: $RANKBOARD_SHARED, or shared/ beside the checkout (as in CI)."""
-    where = Path(os.environ.get("RANKBOARD_SHARED", Path(__file__).resolve().parents[2] / "shared"))
-    if not (where / "reference").is_dir():
-        raise RuntimeError(
-            f"published reference data not found at {where}/reference: the tests need shared/ beside "
-            "the checkout (as CI has it) or RANKBOARD_SHARED pointing at it"
-        )
-    return where
-
-
-SHARED = _shared()
-REFERENCE = SHARED / "reference"
+DATA = Path(__file__).resolve().parent / "data"
+#: published reference tables and the real baycomp log
+REFERENCE = DATA / "reference"
+#: the seeds' texts the tests quote from (002 and 004)
+SEEDS = DATA / "seeds"
 
 
 def _csv(name: str) -> pd.DataFrame:

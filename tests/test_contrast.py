@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stats.contrast import _contrasts_from_medians, contrast_estimation
-from tests.conftest import SHARED
+from tests.conftest import REFERENCE, SEEDS
 
-SEED002 = SHARED / "seeds" / "002_8d7ef8b10cb9945b.txt"
+SEED002 = SEEDS / "002_8d7ef8b10cb9945b.txt"
 
 # Seed 002, "Contrast Estimation based on medians among all the algorithms of the case study".
 PRINTED = np.array(
@@ -31,7 +31,7 @@ HALF = 0.0005 + 1e-12
 
 
 def garcia_2010() -> pd.DataFrame:
-    return pd.read_csv(SHARED / "reference" / "garcia_2010_accuracy.csv", index_col=0)
+    return pd.read_csv(REFERENCE / "garcia_2010_accuracy.csv", index_col=0)
 
 
 def seed_differences() -> np.ndarray:

@@ -18,14 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stats.quartiles import Quartiles, quartile_chart, quartiles, scale_position
-from tests.conftest import SHARED
+from tests.conftest import REFERENCE, SEEDS
 
-SEED004 = SHARED / "seeds" / "004_1f3c22156dad8688.txt"
+SEED004 = SEEDS / "004_1f3c22156dad8688.txt"
 
 
 def rdiv(demo: str) -> dict[str, list[float]]:
     """Treatment -> values of one demo of menzies_rdiv_demo_inputs.csv, in file order."""
-    frame = pd.read_csv(SHARED / "reference" / "menzies_rdiv_demo_inputs.csv", dtype={"treatment": str})
+    frame = pd.read_csv(REFERENCE / "menzies_rdiv_demo_inputs.csv", dtype={"treatment": str})
     part = frame[frame["demo"] == demo]
     return {t: part.loc[part["treatment"] == t, "value"].tolist() for t in part["treatment"].unique()}
 
