@@ -165,7 +165,7 @@ async def wait_shown(app: BenchApp, before, timeout: float = 30.0) -> float:  # 
 
 async def settle(pilot) -> None:  # noqa: ANN001
     """tests/test_app.py's wait for the workers and their messages, with time for large logs."""
-    await settle_test(pilot, rounds=2000)
+    await settle_test(pilot, guard=600.0)
 
 
 async def focus(pilot, list_id: str) -> NameList:  # noqa: ANN001

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
@@ -32,13 +32,17 @@ def make_app(paths: list[str] | None = None, **options) -> RankboardApp:  # noqa
     return create_app(paths or [str(bundled_cv())], clock=lambda: CLOCK, **options)
 
 
-async def settle(pilot, rounds: int = 200) -> None:  # noqa: ANN001
-    """Wait until the workers (loading, analysis) are done and their messages handled."""
+async def settle(pilot, guard: float = 120.0) -> None:  # noqa: ANN001
+    """Wait until the workers (loading, analysis) are done and their messages handled.
+
+    Driven by the workers' completion, not by time; ``guard`` seconds only turn a hang into a failure.
+    """
     app = pilot.app
-    for _ in range(rounds):
+    deadline = time.monotonic() + guard
+    while time.monotonic() < deadline:
         await app.workers.wait_for_complete()
         await pilot.pause()
-        busy = app._loading or any(w.is_running for w in app.workers)
+        busy = app.loading is not None or any(w.is_running for w in app.workers)
         current = app.selection is None or (app.analysis is not None and app.analysis.selection == app.selection)
         if not busy and current:
             await pilot.pause()
@@ -47,16 +51,24 @@ async def settle(pilot, rounds: int = 200) -> None:  # noqa: ANN001
     raise AssertionError("the app did not settle")
 
 
-def drive(scenario: Callable[[RankboardApp, object], Awaitable[None]], *, size=SMALL, app=None) -> RankboardApp:  # noqa: ANN001
+async def drive(
+    scenario: Callable[[RankboardApp, object], Awaitable[None]],
+    *,
+    size=SMALL,
+    app=None,  # noqa: ANN001
+) -> RankboardApp:
+    """Run ``scenario(app, pilot)`` on ``app`` (the bundled logs by default) once it has settled."""
     app = app or make_app()
-
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await settle(pilot)
-            await scenario(app, pilot)
-
-    asyncio.run(main())
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await scenario(app, pilot)
     return app
+
+
+async def poll(pilot) -> None:  # noqa: ANN001
+    """One live tick, run to its end (the tests drive polls themselves: apps made with interval=None)."""
+    pilot.app.poll_logs()
+    await settle(pilot)
 
 
 async def press(pilot, *keys: str) -> None:  # noqa: ANN001
@@ -85,7 +97,7 @@ async def focus_list(pilot, list_id: str, name: str) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE])
-def test_views_switch_with_number_keys(size: tuple[int, int]) -> None:
+async def test_views_switch_with_number_keys(size: tuple[int, int]) -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         assert "10 files | 6250 lines | 10 data sets x 5 learners | updated 03:04:05 | paused" in status(app)
         quartiles = app.query_one(QuartilesPanel).plain
@@ -112,25 +124,25 @@ def test_views_switch_with_number_keys(size: tuple[int, int]) -> None:
         await press(pilot, "1")
         assert app.query_one("#views").current == "quartiles"
 
-    drive(scenario, size=size)
+    await drive(scenario, size=size)
 
 
-def test_sidebar_collapses_at_80_columns() -> None:
+async def test_sidebar_collapses_at_80_columns() -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         assert app.query_one("#body").has_class("-narrow")
         assert app.query_one("#sidebar").size.width < 20
         await focus_list(pilot, "learners", "KNN")
         assert app.query_one("#sidebar").size.width > 30  # opens while a list has focus
 
-    drive(scenario, size=SMALL)
-    drive(lambda app, pilot: _not_narrow(app), size=LARGE)
+    await drive(scenario, size=SMALL)
+    await drive(lambda app, pilot: _not_narrow(app), size=LARGE)
 
 
 async def _not_narrow(app: RankboardApp) -> None:
     assert not app.query_one("#body").has_class("-narrow")
 
 
-def test_c_makes_the_learner_under_the_cursor_the_control() -> None:
+async def test_c_makes_the_learner_under_the_cursor_the_control() -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         await press(pilot, "3")
         before = app.query_one(TestsPanel).plain
@@ -144,10 +156,10 @@ def test_c_makes_the_learner_under_the_cursor_the_control() -> None:
         option = app.query_one("#learners", NameList).get_option("KNN")
         assert "(control)" in str(option.prompt)
 
-    drive(scenario)
+    await drive(scenario)
 
 
-def test_d_flips_the_direction() -> None:
+async def test_d_flips_the_direction() -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         assert app.selection.higher_is_better
         await press(pilot, "d")
@@ -157,10 +169,10 @@ def test_d_flips_the_direction() -> None:
         await press(pilot, "d")
         assert app.selection.higher_is_better
 
-    drive(scenario)
+    await drive(scenario)
 
 
-def test_space_excludes_and_includes_a_data_set() -> None:
+async def test_space_excludes_and_includes_a_data_set() -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         await focus_list(pilot, "datasets", "anes96")
         await press(pilot, "space")
@@ -174,10 +186,10 @@ def test_space_excludes_and_includes_a_data_set() -> None:
         await press(pilot, "space")
         assert "anes96" in app.selection.datasets and "10 data sets x 5 learners" in status(app)
 
-    drive(scenario)
+    await drive(scenario)
 
 
-def test_a_cycles_alpha_and_the_tests_follow() -> None:
+async def test_a_cycles_alpha_and_the_tests_follow() -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         await press(pilot, "3", "a")
         assert app.selection.alpha == 0.01
@@ -187,20 +199,20 @@ def test_a_cycles_alpha_and_the_tests_follow() -> None:
         await press(pilot, "a")
         assert app.selection.alpha == 0.05
 
-    drive(scenario)
+    await drive(scenario)
 
 
-def test_enter_on_a_criterion_chooses_it() -> None:
+async def test_enter_on_a_criterion_chooses_it() -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         await focus_list(pilot, "criteria", "pf")
         await press(pilot, "enter")
         assert app.selection.criterion == "pf" and not app.selection.higher_is_better
         assert app.query_one(QuartilesPanel).plain.startswith("pf  <-- lower is better")
 
-    drive(scenario)
+    await drive(scenario)
 
 
-def test_filter_narrows_the_lists() -> None:
+async def test_filter_narrows_the_lists() -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         await press(pilot, "slash", "i", "r", "i")
         datasets = app.query_one("#datasets", NameList)
@@ -210,10 +222,10 @@ def test_filter_narrows_the_lists() -> None:
         await press(pilot, "space")
         assert "iris" not in app.selection.datasets
 
-    drive(scenario)
+    await drive(scenario)
 
 
-def _export(view_key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, view: str) -> None:
+async def _export(view_key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, view: str) -> None:
     monkeypatch.chdir(tmp_path)
 
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
@@ -226,16 +238,16 @@ def _export(view_key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, view
         assert written[0].read_text() == expected.read_text()
         assert any(str(written[0].resolve()) in n.message for n in app._notifications)
 
-    drive(scenario)
+    await drive(scenario)
 
 
 @pytest.mark.parametrize(("key", "view"), [("2", "ranks"), ("3", "tests")])
-def test_e_exports_the_current_view(key: str, view: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_e_exports_the_current_view(key: str, view: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "expected").mkdir()
-    _export(key, tmp_path, monkeypatch, view)
+    await _export(key, tmp_path, monkeypatch, view)
 
 
-def test_export_asks_before_overwriting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_export_asks_before_overwriting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
 
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
@@ -252,7 +264,7 @@ def test_export_asks_before_overwriting(tmp_path: Path, monkeypatch: pytest.Monk
         assert path.read_text() != "old\n"
         assert pd.read_csv(path).shape[0] > 0
 
-    drive(scenario)
+    await drive(scenario)
 
 
 def _weird_log(tmp_path: Path) -> Path:
@@ -266,7 +278,7 @@ def _weird_log(tmp_path: Path) -> Path:
     return path
 
 
-def test_names_from_the_logs_are_shown_literally(tmp_path: Path) -> None:
+async def test_names_from_the_logs_are_shown_literally(tmp_path: Path) -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         learners = app.query_one("#learners", NameList)
         assert str(learners.get_option("[red]boom").prompt) == "[x] [red]boom"
@@ -285,10 +297,10 @@ def test_names_from_the_logs_are_shown_literally(tmp_path: Path) -> None:
         screen = app.export_screenshot()
         assert "[red]boom" in screen.replace("&#160;", " ")
 
-    drive(scenario, app=make_app([str(_weird_log(tmp_path))]))
+    await drive(scenario, app=make_app([str(_weird_log(tmp_path))]))
 
 
-def test_an_untestable_selection_shows_the_problem(tmp_path: Path) -> None:
+async def test_an_untestable_selection_shows_the_problem(tmp_path: Path) -> None:
     path = tmp_path / "one.dat"
     path.write_text("iris,1,1,a,accuracy,0.9\niris,1,1,b,accuracy,0.8\n")
 
@@ -300,10 +312,10 @@ def test_an_untestable_selection_shows_the_problem(tmp_path: Path) -> None:
         await press(pilot, "3")
         assert app.query_one(TestsPanel).plain.startswith("no tests")
 
-    drive(scenario, app=make_app([str(path)]))
+    await drive(scenario, app=make_app([str(path)]))
 
 
-def test_help_lists_every_command_and_the_palette_runs_them() -> None:
+async def test_help_lists_every_command_and_the_palette_runs_them() -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         await press(pilot, "question_mark")
         assert isinstance(app.screen, HelpScreen)
@@ -318,7 +330,7 @@ def test_help_lists_every_command_and_the_palette_runs_them() -> None:
         await press(pilot, "enter")
         assert app.selection.alpha == 0.01
 
-    drive(scenario, size=LARGE)
+    await drive(scenario, size=LARGE)
 
 
 def test_bindings_come_from_the_registry() -> None:
@@ -326,7 +338,8 @@ def test_bindings_come_from_the_registry() -> None:
     assert {c.key: c.action for c in COMMANDS} == keys
 
 
-def test_p_pauses_and_live_updates_pick_up_new_rows(tmp_path: Path) -> None:
+async def test_p_pauses_and_live_updates_pick_up_new_rows(tmp_path: Path) -> None:
+    """Live polls are driven here by calling the tick (``poll_logs``) explicitly: no timer."""
     log = tmp_path / "live.dat"
     lines = [
         f"{d},1,1,{lrn},accuracy,{v}\n"
@@ -339,26 +352,21 @@ def test_p_pauses_and_live_updates_pick_up_new_rows(tmp_path: Path) -> None:
         assert "| live" in status(app) and "2 data sets x 3 learners" in status(app)
         with log.open("a") as f:
             f.write("d3,1,1,a,accuracy,0.1\nd3,1,1,b,accuracy,0.2\nd3,1,1,c,accuracy,0.3\n")
-        for _ in range(20):
-            await pilot.pause(0.1)
-            await settle(pilot)
-            if "3 data sets" in status(app):
-                break
+        await poll(pilot)
         assert "3 data sets x 3 learners" in status(app) and "9 lines" in status(app)
         await press(pilot, "p")
         assert "| paused" in status(app)
         with log.open("a") as f:
             f.write("d4,1,1,a,accuracy,0.1\nd4,1,1,b,accuracy,0.2\nd4,1,1,c,accuracy,0.3\n")
-        await pilot.pause(0.4)
-        await settle(pilot)
-        assert "3 data sets" in status(app)
+        await poll(pilot)  # the tick does nothing while paused
+        assert "3 data sets" in status(app) and app.loading is None
         await press(pilot, "r")
         assert "4 data sets x 3 learners" in status(app)
 
-    drive(scenario, app=make_app([str(log)], live=True, interval=0.1))
+    await drive(scenario, app=make_app([str(log)], live=True, interval=None))
 
 
-def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
     import tui.loader
@@ -391,7 +399,7 @@ def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
             await press(pilot, "r")
             assert app.model is not None and "10 data sets x 5 learners" in status(app)
 
-    asyncio.run(main())
+    await main()
 
 
 class _Held:
@@ -432,7 +440,7 @@ class _Held:
             await pilot.pause(0.05)
 
 
-def test_the_load_bar_shows_the_fraction_read_and_esc_stops_the_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_load_bar_shows_the_fraction_read_and_esc_stops_the_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     """The progress callback the app gives LogWatcher.poll: the bar follows it; after Esc it raises."""
     import tui.loader
     from stats import LoadCancelled, LogWatcher
@@ -461,10 +469,10 @@ def test_the_load_bar_shows_the_fraction_read_and_esc_stops_the_reading(monkeypa
             await press(pilot, "r")
             assert app.model is not None and "10 data sets x 5 learners" in status(app)
 
-    asyncio.run(main())
+    await main()
 
 
-def test_analysis_errors_become_notifications(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_analysis_errors_become_notifications(monkeypatch: pytest.MonkeyPatch) -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         def boom(selection):  # noqa: ANN001, ANN202
             raise RuntimeError("boom [red]x")
@@ -477,10 +485,10 @@ def test_analysis_errors_become_notifications(monkeypatch: pytest.MonkeyPatch) -
         assert errors and "boom [red]x" in errors[-1].message
         assert app.is_running
 
-    drive(scenario)
+    await drive(scenario)
 
 
-def test_enter_on_a_pairs_cell_chooses_the_pair() -> None:
+async def test_enter_on_a_pairs_cell_chooses_the_pair() -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         await press(pilot, "4")
         assert app.focused is app.query_one("#pairs-table")
@@ -489,20 +497,20 @@ def test_enter_on_a_pairs_cell_chooses_the_pair() -> None:
         assert app.analysis.pairs.pair == ("KNN", "GaussianNB")
         assert "pair: GaussianNB vs KNN" in app.query_one("#pairs-detail").plain
 
-    drive(scenario)
+    await drive(scenario)
 
 
-def test_reload_does_not_repeat_the_problems(tmp_path: Path) -> None:
+async def test_reload_does_not_repeat_the_problems(tmp_path: Path) -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         assert len(app.problems) == 1
         await press(pilot, "r")
         assert len(app.problems) == 1 and "weird.dat:25" in app.problems[0]
 
-    drive(scenario, app=make_app([str(_weird_log(tmp_path))]))
+    await drive(scenario, app=make_app([str(_weird_log(tmp_path))]))
 
 
 @pytest.mark.parametrize(("key", "view"), [("1", "quartiles"), ("2", "ranks"), ("3", "tests"), ("4", "pairs")])
-def test_export_equals_report_csv_byte_for_byte(
+async def test_export_equals_report_csv_byte_for_byte(
     key: str, view: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The app's export and `rankboard report --format csv` share one code path (issue 5)."""
@@ -514,7 +522,7 @@ def test_export_equals_report_csv_byte_for_byte(
         await press(pilot, key, "d", "e", "enter")  # flip the direction too: the CLI must follow
         assert not app.selection.higher_is_better
 
-    app = drive(scenario)
+    app = await drive(scenario)
     (written,) = tmp_path.glob("*.csv")
     sel = app.selection
     argv = ["report", str(bundled_cv()), "--criterion", sel.criterion, "--direction", "lower"]
@@ -522,7 +530,7 @@ def test_export_equals_report_csv_byte_for_byte(
     assert capsys.readouterr().out.encode() == written.read_bytes()
 
 
-def test_s_saves_a_view_spec_that_report_reproduces(
+async def test_s_saves_a_view_spec_that_report_reproduces(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from tui.cli import main
@@ -532,7 +540,7 @@ def test_s_saves_a_view_spec_that_report_reproduces(
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         await press(pilot, "2", "a", "d", "s", "enter")  # alpha 0.05 -> 0.01, direction flipped, save
 
-    app = drive(scenario)
+    app = await drive(scenario)
     (spec,) = tmp_path.glob("*.toml")
     assert "rankboard-pd-view-" in spec.name
     assert any(spec.name in n.message for n in app._notifications)
@@ -545,7 +553,7 @@ def test_s_saves_a_view_spec_that_report_reproduces(
 
 
 @pytest.mark.parametrize("size", [SMALL, (100, 30)])
-def test_cd_diagram_fits_the_pane(size: tuple[int, int]) -> None:
+async def test_cd_diagram_fits_the_pane(size: tuple[int, int]) -> None:
     """The diagram is drawn to the pane's width: every learner's name is on screen (it was cut off
     when the 78-column drawing met a narrower pane)."""
 
@@ -557,10 +565,10 @@ def test_cd_diagram_fits_the_pane(size: tuple[int, int]) -> None:
         for learner in app.selection.learners:
             assert learner in panel.plain
 
-    drive(scenario, size=size)
+    await drive(scenario, size=size)
 
 
-def test_choosing_a_criterion_some_learners_lack_keeps_the_others(tmp_path: Path) -> None:
+async def test_choosing_a_criterion_some_learners_lack_keeps_the_others(tmp_path: Path) -> None:
     """Learner c has no runtime results and d3 none at all: choosing runtime leaves both out and
     says so, instead of failing; back on acc, both are in again (the selection never changed)."""
     lines = [f"{d},1,1,{x},acc,0.{i}{j}\n" for i, d in enumerate(("d1", "d2", "d3"), 1) for j, x in enumerate("abc")]
@@ -582,10 +590,10 @@ def test_choosing_a_criterion_some_learners_lack_keeps_the_others(tmp_path: Path
         assert "3 data sets x 3 learners" in status(app)
         assert app.query_one("#problem", Static).has_class("-empty")
 
-    drive(scenario, size=LARGE, app=make_app([str(log)]))
+    await drive(scenario, size=LARGE, app=make_app([str(log)]))
 
 
-def test_results_appended_to_existing_cells_update_the_views(tmp_path: Path) -> None:
+async def test_results_appended_to_existing_cells_update_the_views(tmp_path: Path) -> None:
     """New folds of the data sets and learners already shown change no name, so the selection
     stays equal: the views must still be recomputed from the new model (regression: they kept
     showing the old numbers)."""
@@ -602,11 +610,7 @@ def test_results_appended_to_existing_cells_update_the_views(tmp_path: Path) -> 
         before = app.selection
         with log.open("a") as f:
             f.write("".join(f"{d},1,2,{x},accuracy,0.9\n" for d in ("d1", "d2", "d3") for x in "abc"))
-        for _ in range(100):
-            await pilot.pause(0.05)
-            await settle(pilot)
-            if "18 lines" in status(app):
-                break
+        await poll(pilot)
         assert "18 lines" in status(app) and app.selection == before
         await settle(pilot)
         overall = {r.learner: r.n for r in app.analysis.quartiles.rows if r.scope == "overall"}
@@ -615,10 +619,10 @@ def test_results_appended_to_existing_cells_update_the_views(tmp_path: Path) -> 
         header = next(i for i, line in enumerate(chart) if line.startswith("learner "))
         assert chart[header - 1] == "overall" and chart[header + 1].split()[1] == "6"  # on screen too
 
-    drive(scenario, size=LARGE, app=make_app([str(log)], live=True, interval=0.1))
+    await drive(scenario, size=LARGE, app=make_app([str(log)], live=True, interval=None))
 
 
-def test_r_during_a_load_stops_that_load_at_its_next_block(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_r_during_a_load_stops_that_load_at_its_next_block(monkeypatch: pytest.MonkeyPatch) -> None:
     """A reload started while a load reads: the running one stops (its progress callback raises)
     instead of reading on to the end while the new one waits for it."""
     import tui.loader
@@ -639,4 +643,4 @@ def test_r_during_a_load_stops_that_load_at_its_next_block(monkeypatch: pytest.M
             assert isinstance(outcome[0], LoadCancelled) and outcome[1:] == [None]
             assert app.model is not None and "10 data sets x 5 learners" in status(app)
 
-    asyncio.run(main())
+    await main()

@@ -28,7 +28,7 @@ import stats
 from tests.conftest import REFERENCE, SAMPLES
 from tui.export import VIEWS, export_frame, write_csv
 from tui.render_json import SCHEMA
-from tui.render_latex import tex_escape
+from tui.render_latex import PACKAGES, tex_escape
 from tui.render_markdown import md_escape
 from tui.report import FORMATS, render_report
 from tui.spec import load_spec, save_spec, selection_from_spec, spec_text
@@ -154,7 +154,23 @@ def test_latex_is_balanced(name: str) -> None:
 TEX = next((shutil.which(e) for e in ("pdflatex", "lualatex") if shutil.which(e)), None)
 
 
-@pytest.mark.skipif(TEX is None, reason="no TeX engine (pdflatex, lualatex) on PATH")
+def _tex_packages(*names: str) -> str | None:
+    """Why the standalone document cannot compile here (no engine, or a package it loads is not
+    installed: TeX Live splits tikz and booktabs into packages of their own), or None."""
+    if TEX is None:
+        return "no TeX engine (pdflatex, lualatex) on PATH"
+    kpsewhich = shutil.which("kpsewhich")
+    if kpsewhich is None:
+        return "kpsewhich not on PATH: cannot tell whether the LaTeX packages are installed"
+    found = subprocess.run([kpsewhich, *names], capture_output=True, text=True, timeout=60).stdout.split()
+    missing = [n for n in names if not any(f.endswith("/" + n) for f in found)]
+    return f"LaTeX packages not installed: {', '.join(missing)}" if missing else None
+
+
+NO_TEX = _tex_packages("geometry.sty", *(f"{package}.sty" for package in PACKAGES))
+
+
+@pytest.mark.skipif(NO_TEX is not None, reason=NO_TEX or "")
 @pytest.mark.parametrize("name", ["c45", "cv_pf"])
 def test_latex_compiles(name: str, tmp_path: Path) -> None:
     (tmp_path / "report.tex").write_text(render(name, "standalone"), encoding="utf-8")

@@ -53,6 +53,7 @@ PROGRESS_EVERY = 0.05
 class Loaded(Message):
     result: LoadResult
     reload: bool
+    token: threading.Event  # the cancel event of the load that made it (stale when not current)
 
 
 @dataclass
@@ -63,6 +64,7 @@ class LoadProgress(Message):
     total: int | None = None
     quiet: bool = False
     phase: str | None = None
+    token: threading.Event | None = None  # as in Loaded
 
 
 @dataclass
@@ -83,6 +85,10 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
     analysis: reactive[Analysis | None] = reactive(None)
     view: reactive[str] = reactive("quartiles")
     live: reactive[bool] = reactive(True)
+    #: The one loading state: None (idle), "poll" (a quiet live poll) or "load" (shown with the
+    #: load bar). Set when a load starts (or a big poll turns out to be a load), cleared when
+    #: the current load's worker ends (on_worker_state_changed) or on Esc; the widgets follow it.
+    loading: reactive[str | None] = reactive(None, init=False)
 
     def __init__(
         self,
@@ -90,7 +96,7 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         *,
         live: bool = True,
         clock: Callable[[], datetime] = datetime.now,
-        interval: float = 0.25,
+        interval: float | None = 0.25,
     ) -> None:
         super().__init__()
         self.paths = [str(p) for p in paths]
@@ -99,8 +105,9 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         self.model: Model | None = None
         self.loader = Loader(self.paths)
         self.problems: list[str] = []
-        self._loading = False
+        self._load_worker: Worker[None] | None = None  # the current load; older ones are stale
         self._cancel = threading.Event()  # set by Esc: the running load stops at its next block
+        self._closed = False  # after unmount, late messages from workers are dropped
         self._gc = IdleCollector()
         self._rendered: Rendered | None = None
         self._stale_views: set[str] = set()
@@ -130,24 +137,32 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         self._narrow(self.size.width)
         self.query_one(StatusLine).live = self.live
         self.start_load(reload=True)
-        self.set_interval(self.interval, self._tick)
+        if self.interval is not None:  # None: no timer (tests call poll_logs themselves)
+            self.set_interval(self.interval, self.poll_logs)
         self.set_interval(0.5, self._gc.tick)
 
     def on_unmount(self) -> None:
+        self._closed = True
         self._gc.stop()
 
-    def _tick(self) -> None:
-        if self.live and not self._loading:
+    def poll_logs(self) -> None:
+        """The live tick: a quiet poll of the logs, unless paused or a load is under way."""
+        if self.live and self.loading is None:
             self.start_load(reload=False, quiet=True)
 
     def start_load(self, *, reload: bool, quiet: bool = False) -> None:
-        self._loading = True
         self._cancel.set()  # a load still running (r pressed during a load) stops at its next block
         self._cancel = threading.Event()
-        if not quiet:
-            self.query_one(LoadBar).start()
-            self.query_one(StatusLine).loading = True
-        self.load(reload, quiet, self._cancel)
+        self.loading = "poll" if quiet else "load"
+        self._load_worker = self.load(reload, quiet, self._cancel)
+
+    def watch_loading(self, loading: str | None) -> None:
+        bar = self.query_one(LoadBar)
+        if loading == "load" and bar.has_class("-hidden"):
+            bar.start()
+        elif loading is None:
+            bar.stop()
+        self.query_one(StatusLine).loading = loading == "load"
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load")
     def load(self, reload: bool, quiet: bool, cancel: threading.Event) -> None:
@@ -164,37 +179,43 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
             step = total is not None and done - last[1] >= total / 100  # another per cent
             if step or done == total or now - last[0] >= PROGRESS_EVERY:
                 last[:] = [now, done]
-                self.post_message(LoadProgress(done, total, quiet))
+                self.post_message(LoadProgress(done, total, quiet, token=cancel))
 
         def phase(text: str) -> None:
-            self.post_message(LoadProgress(quiet=quiet, phase=text))
+            self.post_message(LoadProgress(quiet=quiet, phase=text, token=cancel))
 
         try:
             result = self.loader.load(reload=reload, progress=progress, phase=phase)
         except LoadCancelled:
             return  # action_cancel_load has already put the screen back
-        if result is None:
-            self.call_from_thread(setattr, self, "_loading", False)
-        elif not (worker.is_cancelled or cancel.is_set()):
-            self.post_message(Loaded(result, reload))
+        # Nothing changed (None): the worker just ends, and its end clears `loading`.
+        if result is not None and not (worker.is_cancelled or cancel.is_set()):
+            self.post_message(Loaded(result, reload, cancel))
+
+    def _current(self, token: threading.Event | None) -> bool:
+        """A message of the current load (not of one cancelled or replaced since), app running."""
+        return not self._closed and token is self._cancel and not token.is_set()
 
     def on_load_progress(self, message: LoadProgress) -> None:
-        if not self._loading or self._cancel.is_set():
+        if self.loading is None or not self._current(message.token):
             return
+        if self.loading == "poll":
+            if (message.total or 0) < QUIET_BYTES:
+                return  # a live poll of a few lines: no bar flashing every second
+            self.loading = "load"
         bar = self.query_one(LoadBar)
-        if message.quiet and bar.has_class("-hidden") and (message.total or 0) < QUIET_BYTES:
-            return  # a live poll of a few lines: no bar flashing every second
         if message.phase is not None:
             bar.phase(message.phase)
         else:
             bar.reading(message.done, message.total)
-        self.query_one(StatusLine).loading = True
 
     def on_loaded(self, message: Loaded) -> None:
+        if not self._current(message.token):
+            return
         self._gc.touch()
         result = message.result
-        self._loading = self.loader.stale = False
-        self.query_one(LoadBar).stop()
+        self.loader.stale = False
+        self.query_one(LoadBar).stop()  # `loading` is cleared when the worker has ended
         old = self.model
         self.model = model = result.model
         self.problems = ([] if message.reload else self.problems) + list(result.problems)
@@ -218,13 +239,11 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
     def action_cancel_load(self) -> None:
         """Esc: stop the load at its next block; live updates pause (else the next tick would
         start it again)."""
-        if self._loading:
+        if self.loading is not None:
             self._cancel.set()
             self.workers.cancel_group(self, "load")
-            self._loading, self.loader.stale = False, True
+            self._load_worker, self.loading, self.loader.stale = None, None, True
             self.live = False
-            self.query_one(LoadBar).stop()
-            self.query_one(StatusLine).loading = False
             self.notify("loading cancelled, live updates paused; r reloads")
 
     def action_reload(self) -> None:
@@ -260,16 +279,16 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
             self.post_message(Analyzed(analysis, rendered))
 
     def on_analyzed(self, message: Analyzed) -> None:
-        if message.analysis.selection == self.selection:
+        if not self._closed and message.analysis.selection == self.selection:
             self._rendered = message.rendered
             self.analysis = message.analysis
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if self._closed:
+            return
+        if event.worker is self._load_worker and event.worker.is_finished:
+            self._load_worker, self.loading = None, None
         if event.state == WorkerState.ERROR:
-            if event.worker.group == "load":
-                self._loading = False
-                self.query_one(LoadBar).stop()
-                self.query_one(StatusLine).loading = False
             self.notify(f"{event.worker.name}: {event.worker.error}", severity="error", markup=False)
 
     def watch_analysis(self, analysis: Analysis | None) -> None:
