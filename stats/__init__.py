@@ -37,7 +37,7 @@ from stats.posthoc import (
     pairwise_test_from_ranks,
     standard_error,
 )
-from stats.quartiles import quartile_chart, quartiles
+from stats.quartiles import Quartiles, quartile_chart, quartiles, scale_position
 from stats.ranking import AverageRanks, average_ranks, ranks
 from stats.runner import RunSummary, run_cv
 from stats.two_sample import mann_whitney, sign_test, wilcoxon
@@ -87,8 +87,10 @@ __all__ = [
     "parametric_safety",
     "q_alpha",
     "quade",
+    "Quartiles",
     "quartile_chart",
     "quartiles",
+    "scale_position",
     "ranks",
     "read_logs",
     "rom_coefficients",

@@ -106,7 +106,8 @@ def read_logs(
 
     Examples
     --------
-    >>> from tests.conftest import SAMPLES
+    >>> from importlib.resources import files
+    >>> SAMPLES = files("rankboard_sample_logs")  # the bundled sample logs, installed with rankboard
     >>> log = read_logs(SAMPLES / "c45_demsar.dat")
     >>> log.shape, list(log["learner"].cat.categories)
     ((56, 6), ['C4.5', 'C4.5+m', 'C4.5+cf', 'C4.5+m+cf'])

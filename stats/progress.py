@@ -34,7 +34,8 @@ class LoadCancelled(Exception):
 
     Examples
     --------
-    >>> from tests.conftest import SAMPLES
+    >>> from importlib.resources import files
+    >>> SAMPLES = files("rankboard_sample_logs")  # the bundled sample logs, installed with rankboard
     >>> from stats import read_logs
     >>> def stop(done, total):
     ...     raise LoadCancelled(f"stopped at {done} of {total} bytes")

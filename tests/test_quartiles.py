@@ -462,3 +462,31 @@ def test_number_column_widths_without_formatting_every_number() -> None:
         rows = [QuartileRow("s", "x", int(n), *map(float, v)) for n, v in zip(rng.integers(1, 5000, 200), values)]
         expected = [max(len(_numbers(r)[i]) for r in rows) for i in range(6)]
         assert _number_widths(rows) == expected, scale
+
+
+@pytest.mark.parametrize("width", [None, 80, 120])
+def test_the_app_places_values_on_the_bar_as_the_reports_do(width: int | None) -> None:
+    """One mapping from value to cell (stats.scale_position, half up) for the screen and the
+    reports; the app's chart rounded half to even and put 6 of these 121 medians a cell apart,
+    and drew a constant axis at cell 0 instead of the middle."""
+    from tui.quartile_lines import quartile_runs
+    from tui.viewtypes import QuartileRow, QuartilesView
+
+    def view(values: list[float], lo: float, hi: float) -> QuartilesView:
+        rows = tuple(QuartileRow("overall", f"l{i:03d}", 1, v, v, v, v, v) for i, v in enumerate(values))
+        return QuartilesView("accuracy", True, rows, ("overall",), {}, (), None, lo, hi, {})
+
+    def medians(v: QuartilesView) -> tuple[list[int], int]:
+        bars = [
+            "".join(t for t, _ in line)
+            for line in quartile_runs(v, width)
+            if line and "[" in "".join(t for t, _ in line)
+        ]
+        bars = [b[b.rindex("[") :] for b in bars if b.rstrip().endswith("]")]
+        return [b.index("|") - 1 for b in bars], len(bars[0]) - 2
+
+    values = [i / 120 for i in range(121)]
+    cells, size = medians(view(values, 0.0, 1.0))
+    assert cells == [scale_position(v, 0.0, 1.0, size) for v in values]
+    (middle,), size = medians(view([0.5], 0.5, 0.5))
+    assert middle == (size - 1) // 2

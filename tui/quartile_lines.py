@@ -20,6 +20,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
+from stats import scale_position
 from tui.viewtypes import QuartileRow, QuartilesView
 from tui.widgets import literal, num
 
@@ -144,12 +145,13 @@ class _Layout:
     """What every chart of a view shares: the axis, the bar size, the names as shown."""
 
     lo: float
-    scale: float
+    hi: float
     size: int
     names: dict[str, tuple[str, int]]  # learner -> (shown name, its cells)
 
     def pos(self, x: float) -> int:
-        return min(self.size - 1, max(0, round((x - self.lo) * self.scale)))
+        """The cell of ``x``: the one mapping of the reports (``stats.scale_position``, half up)."""
+        return scale_position(x, self.lo, self.hi, self.size)
 
 
 def _layout(view: QuartilesView, width: int | None) -> tuple[_Layout, int]:
@@ -171,9 +173,8 @@ def _layout(view: QuartilesView, width: int | None) -> tuple[_Layout, int]:
             cut = max(MIN_NAME, name_w - over)
     names = {k: (n if cut is None else _cut(n, cut)) for k, n in literals.items()}
     shown = {k: (n, _width(n)) for k, n in names.items()}
-    span = (view.hi - view.lo) or 1.0
     table_w = max(w for _, w in shown.values()) if shown else 0
-    return _Layout(view.lo, (size - 1) / span, size, shown), max(table_w, len(HEADER[0])) + rest + size
+    return _Layout(view.lo, view.hi, size, shown), max(table_w, len(HEADER[0])) + rest + size
 
 
 def _head(view: QuartilesView, width: int | None) -> list[list[Run]]:

@@ -13,9 +13,8 @@ from typing import Any
 
 import pandas as pd
 
-from stats import quartile_chart
+from stats import Quartiles, quartile_chart
 from stats._format import fmt_p, fmt_stat
-from stats.quartiles import Quartiles
 from tui.cddiagram import render_cd
 from tui.viewtypes import VIEWS, Analysis, QuartileRow, QuartilesView, TestsView
 
