@@ -1,1 +1,2 @@
-"""rankboard's terminal front end: the ``rankboard`` command (and, later, the Textual explorer)."""
+"""rankboard's terminal front end: the `rankboard` command (the explorer, `report`, `check`), the view
+model and the renderers."""
