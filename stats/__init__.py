@@ -11,7 +11,7 @@ from stats.adjust import adjust, rom_coefficients
 from stats.aggregate import aggregate
 from stats.agreement import kendall_tau
 from stats.assumptions import levene, normality, parametric_safety, ttest_win_loss_tie
-from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_t
+from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_s, shaffer_t
 from stats.completeness import Completeness, completeness, scores_table
 from stats.contrast import contrast_estimation
 from stats.critical import critical_difference, q_alpha
@@ -95,6 +95,7 @@ __all__ = [
     "read_logs",
     "rom_coefficients",
     "scores_table",
+    "shaffer_s",
     "shaffer_t",
     "sign_test",
     "standard_error",

@@ -73,6 +73,14 @@ class Analyzed(Message):
     rendered: Rendered | None = None
 
 
+@dataclass
+class Prepared(Message):
+    """From the prepare worker: ``view`` of ``analysis`` is computed and can be shown."""
+
+    analysis: Analysis
+    view: str
+
+
 class RankboardApp(SelectionActions, FileActions, App[None]):
     """Explore R x N cross-validation logs: ``paths`` as for :func:`stats.read_logs`."""
 
@@ -274,6 +282,9 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         analysis = model.analyze(selection)
         if worker.is_cancelled:
             return
+        analysis.prepare(view)  # only the view on screen: another is computed when it is shown
+        if worker.is_cancelled:
+            return
         rendered = Rendered(analysis).build(view, self._rendered, width)
         if not worker.is_cancelled:
             self.post_message(Analyzed(analysis, rendered))
@@ -282,6 +293,19 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         if not self._closed and message.analysis.selection == self.selection:
             self._rendered = message.rendered
             self.analysis = message.analysis
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="prepare")
+    def prepare_view(self, analysis: Analysis, view: str) -> None:
+        """Compute ``view`` of ``analysis`` off the event loop (it was not on screen when analysed)."""
+        analysis.prepare(view)
+        if not get_current_worker().is_cancelled:
+            self.post_message(Prepared(analysis, view))
+
+    def on_prepared(self, message: Prepared) -> None:
+        if message.analysis is self.analysis:
+            self._show_problem(_problem_line(message.analysis))  # a view a limit of stats left empty
+            if message.view == self.view:
+                self._fill_view(message.view)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if self._closed:
@@ -295,7 +319,7 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         if analysis is None:
             return
         self.query_one(StatusLine).shape = (analysis.n_datasets, analysis.n_learners)
-        self._show_problem("; ".join(filter(None, (analysis.problem, *analysis.notes))) or None)
+        self._show_problem(_problem_line(analysis))
         # Only the view on screen is filled now; a hidden one is filled when it is shown
         # (watch_view), so a toggle costs the event loop one view, not five.
         self._stale_views = set(VIEWS)
@@ -305,6 +329,9 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         """Give the panel of view ``name`` the current analysis, if it does not show it yet."""
         analysis = self.analysis
         if analysis is None or name not in self._stale_views:
+            return
+        if not analysis.ready(name):  # computed in a worker; Prepared comes back here
+            self.prepare_view(analysis, name)
             return
         self._stale_views.discard(name)
         if name in ("quartiles", "ranks"):
@@ -362,3 +389,8 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
 def create_app(paths: Sequence[str], **options: Any) -> RankboardApp:
     """The app factory (the command and the tests build the app here)."""
     return RankboardApp(paths, **options)
+
+
+def _problem_line(analysis: Analysis) -> str | None:
+    """The problem and the notes of ``analysis`` in one line, or None."""
+    return "; ".join(filter(None, (analysis.problem, *analysis.notes))) or None

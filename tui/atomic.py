@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
+import stat
 from pathlib import Path
 
 
@@ -18,28 +20,64 @@ def _temporary(target: Path) -> tuple[int, Path]:
             continue
 
 
+def resolve_target(path: str | Path) -> Path:
+    """The file a write to ``path`` goes to: ``path`` itself (absolute), or, for a symbolic link,
+    the file it points to in the end (which need not exist yet).
+
+    Raises
+    ------
+    OSError
+        ``ELOOP``, naming ``path``, when the links never end in a file.
+    """
+    link = Path(path).expanduser().absolute()
+    if not link.is_symlink():
+        return link
+    try:
+        return Path(os.path.realpath(link, strict=True))
+    except FileNotFoundError:  # a dangling link: the file it names is created
+        return Path(os.path.realpath(link))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise OSError(errno.ELOOP, "symbolic link loop", str(link)) from None
+        raise
+
+
 def write_text_atomic(text: str, path: str | Path, *, overwrite: bool = True) -> Path:
     """Write ``text`` (UTF-8, as given) to ``path`` so readers see the old file or the new one, never half.
 
     The text goes to a temporary file in the target's folder (flushed and fsynced), which then
     takes the target's name in one step: ``os.replace`` when ``overwrite``, else a hard link that
     fails if the name exists (so a file created meanwhile is never clobbered). No temporary file
-    is left behind, whatever happens. Returns the absolute path.
+    is left behind, whatever happens. Returns the absolute path of the file written.
+
+    When ``overwrite`` replaces a file, the new file keeps the old one's permission bits (a 0600
+    file stays 0600). A symbolic link at ``path`` counts as an existing file: with ``overwrite``
+    the file it points to is replaced (or created) and the link is kept (:func:`resolve_target`).
+    Errors name ``path`` (or the file the link points to), never the temporary file.
 
     Raises
     ------
     FileExistsError
-        ``path`` exists and ``overwrite`` is False.
+        ``path`` exists (or is a symbolic link) and ``overwrite`` is False.
+    IsADirectoryError, OSError
+        ``path`` is a directory or another non-regular file (a FIFO, a device): never replaced.
     """
-    target = Path(path).expanduser().absolute()
-    exists = FileExistsError(f"{target} exists; choose another name or allow overwriting")
-    if not overwrite and target.exists():
+    link = Path(path).expanduser().absolute()
+    exists = FileExistsError(f"{link} exists; choose another name or allow overwriting")
+    if not overwrite and (link.is_symlink() or link.exists()):
         raise exists
-    fd, tmp = _temporary(target)
+    target = resolve_target(link)
+    mode = _existing_mode(target)
+    try:
+        fd, tmp = _temporary(target)
+    except OSError as exc:
+        raise _naming(exc, target) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
             handle.flush()
+            if mode is not None and overwrite:
+                os.fchmod(handle.fileno(), mode)  # before it takes the name: never visible with other bits
             os.fsync(handle.fileno())
         if overwrite:
             os.replace(tmp, target)
@@ -49,10 +87,37 @@ def write_text_atomic(text: str, path: str | Path, *, overwrite: bool = True) ->
             except FileExistsError:
                 raise exists from None
             except OSError:  # no hard links on this file system: check, then rename
-                if target.exists():
+                if target.exists() or target.is_symlink():
                     raise exists from None
                 os.replace(tmp, target)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        raise _naming(exc, target) from None
     finally:
         if tmp.exists():
             tmp.unlink()
     return target
+
+
+def _existing_mode(target: Path) -> int | None:
+    """The permission bits of the regular file ``target``, None when there is none; an error for
+    a directory or another kind of file (a replace would put a regular file in its place)."""
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _naming(exc, target) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "is a directory", str(target))
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(errno.EINVAL, "not a regular file (a FIFO, socket or device): not replaced", str(target))
+    return stat.S_IMODE(st.st_mode)
+
+
+def _naming(exc: OSError, target: Path) -> OSError:
+    """``exc`` as the same kind of error about ``target`` (not about the temporary file)."""
+    if exc.errno is None:
+        return OSError(f"{target}: {exc}")
+    return OSError(exc.errno, exc.strerror or os.strerror(exc.errno), str(target))

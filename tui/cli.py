@@ -10,9 +10,9 @@ from pathlib import Path
 import pandas as pd
 
 from stats import LogError, LogProblem, completeness, read_logs
-from tui.atomic import write_text_atomic
 from tui.export import VIEWS
 from tui.loader import format_problem
+from tui.output import OutputRefused, check_output, write_output
 from tui.report import FORMATS, LOWER_IS_BETTER, render_report
 from tui.spec import load_spec, selection_from_spec
 from tui.viewmodel import Model, default_selection
@@ -104,7 +104,19 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--ascii", action="store_true", help="draw the CD diagram with ASCII characters")
     report.add_argument("--standalone", action="store_true", help="LaTeX: a whole document with its preamble")
     report.add_argument("--spec", metavar="FILE", help="a view spec saved by the app (s); options given here win")
-    report.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    report.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write to FILE (atomically) instead of stdout; an existing FILE or a symbolic link is refused "
+        "without --force",
+    )
+    report.add_argument(
+        "--force",
+        action="store_true",
+        help="with -o: replace an existing FILE (keeping its mode); through a symbolic link, replace the file "
+        "it points to (the link stays)",
+    )
     check = sub.add_parser(
         "check",
         help="lint logs: every problem as file:line: reason, then a summary; exit 1 on any error",
@@ -154,6 +166,15 @@ def _report_spec(args: argparse.Namespace, log: pd.DataFrame) -> dict[str, objec
 
 def run_report(args: argparse.Namespace) -> int:
     paths = args.paths or [str(bundled_example())]
+    if args.force and not args.output:
+        print("rankboard: --force applies to -o FILE only; give -o FILE or drop --force", file=sys.stderr)
+        return 2
+    if args.output:
+        try:
+            check_output(args.output, force=args.force)  # before the work, not only after it
+        except OutputRefused as exc:
+            print(f"rankboard: {exc}", file=sys.stderr)
+            return 1
     log, problems = _load(paths)
     for problem in problems:
         print(format_problem(problem), file=sys.stderr)
@@ -179,7 +200,11 @@ def run_report(args: argparse.Namespace) -> int:
         print(f"rankboard: {exc}", file=sys.stderr)
         return 2
     if args.output:
-        print(f"rankboard: wrote {write_text_atomic(text, args.output)}", file=sys.stderr)
+        try:
+            print(f"rankboard: {write_output(text, args.output, force=args.force)}", file=sys.stderr)
+        except OutputRefused as exc:
+            print(f"rankboard: {exc}", file=sys.stderr)
+            return 1
     else:
         sys.stdout.write(text)
     return 0

@@ -187,7 +187,12 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
     """The document as Python values (what :func:`render_json` serialises)."""
     views = check_view(view)
     sel = analysis.selection
-    r, t, p, c, q = analysis.ranks, analysis.tests, analysis.pairs, analysis.cd, analysis.quartiles
+    # Read only the views shown (each is computed when first read); the common keys need the ranks.
+    r = analysis.ranks
+    t = analysis.tests if "tests" in views else None
+    p = analysis.pairs if "pairs" in views else None
+    c = analysis.cd if "cd" in views else None
+    q = analysis.quartiles if "quartiles" in views else None
     doc: dict[str, Any] = {
         "criterion": sel.criterion,
         "higher_is_better": sel.higher_is_better,
@@ -196,7 +201,6 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
         "datasets": [str(d) for d in r.medians.index] if r is not None else list(sel.datasets),
         "learners": [str(x) for x in r.medians.columns] if r is not None else list(sel.learners),
         "excluded": [{"dataset": d, "reason": why} for d, why in r.excluded.items()] if r is not None else [],
-        "problem": analysis.problem,
         "notes": list(analysis.notes),
         "quartiles": None
         if q is None
@@ -220,7 +224,7 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
             }
             for d in r.medians.index
         ],
-        "critical_difference": None if t is None else num(t.cd),
+        "critical_difference": num(t.cd) if t is not None else num(c.cd) if c is not None else None,
         "verdict": None
         if t is None
         else {"outcome": t.outcome, "winners": list(t.winners), "losers": list(t.losers), "message": t.verdict},
@@ -244,6 +248,7 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
         else:
             row = t.omnibus.loc[name]
             doc[name] = {"statistic": num(row["statistic"]), "pvalue": num(row["pvalue"]), "df": _df(row["df"])}
+    doc["problem"] = analysis.problem  # after the views were read: a view a limit of stats left empty says why
     keep = {*COMMON, *(k for v in views for k in VIEW_KEYS[v])}
     return {k: doc[k] for k in SCHEMA["required"] if k in keep}
 

@@ -65,7 +65,9 @@ def render_report(
     check_view(view)
     if fmt == "csv" and view == "all":
         raise ValueError(f"--format csv writes one view: give --view {'|'.join(VIEWS)}")
-    analysis = model.analyze(selection)
+    # Only the views printed are computed (the ranks never run the pairs' all-pairs procedures),
+    # and before the header, which names the problem of a view that a limit of stats left empty.
+    analysis = model.analyze(selection).prepare(*check_view(view))
     if fmt == "csv":
         return csv_text(export_frame(analysis, view))
     if fmt == "latex":

@@ -7,6 +7,7 @@ their screens from the same :class:`Analysis`.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, cast
@@ -29,6 +30,7 @@ from tui.viewtypes import (
     RanksView,
     Selection,
     TestsView,
+    ViewParts,
 )
 
 __all__ = [
@@ -125,8 +127,10 @@ class Model:
     -----
     The scores table, the quartiles view and the safety sentence of the last
     :data:`CACHE_SIZE` selections are cached, so changing alpha, the control,
-    the test, the procedure or the pair recomputes only the tests. The frames
-    of an :class:`Analysis` may be shared with that cache: treat them as read-only.
+    the test, the procedure or the pair recomputes only the tests. An
+    :class:`Analysis` computes each view when it is first read (the view on screen,
+    the views a report prints). The frames of an :class:`Analysis` may be shared
+    with that cache: treat them as read-only.
     """
 
     def __init__(self, log: pd.DataFrame, agg: pd.DataFrame | None = None) -> None:
@@ -154,6 +158,7 @@ class Model:
         self._raw = raw  # stats' CellValues: .gather(criterion, learner, datasets)
         self._criteria, self._datasets, self._learners = names
         self._by_criterion: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
+        self._lock = threading.Lock()
         # Small caches keyed by what each part depends on, so that changing alpha, the
         # control, the test, the procedure or the pair does not recompute the rest.
         self._cache: dict[str, OrderedDict[Any, Any]] = {
@@ -222,22 +227,31 @@ class Model:
 
     def _cached(self, kind: str, key: Any, make: Callable[[], Any]) -> Any:
         cache = self._cache[kind]
-        if key in cache:
+        with self._lock:  # views are computed in the app's workers, maybe two at once
+            if key in cache:
+                cache.move_to_end(key)
+                return cache[key]
+        value = make()
+        with self._lock:
+            value = cache.setdefault(key, value)  # one made meanwhile by another thread wins: one object per key
             cache.move_to_end(key)
-            return cache[key]
-        value = cache[key] = make()
-        if len(cache) > CACHE_SIZE:
-            cache.popitem(last=False)
+            if len(cache) > CACHE_SIZE:
+                cache.popitem(last=False)
         return value
 
     def analyze(self, selection: Selection) -> Analysis:
-        """Every view of ``selection``; an untestable selection gives ``problem``, never an exception."""
+        """The views of ``selection``; an untestable selection gives ``problem``, never an exception.
+
+        Only the scores table and the average ranks are computed here; each view is computed
+        when it is first read (:class:`~tui.viewtypes.Analysis`), so showing the ranks never
+        runs the all-pairs procedures of the pairs view.
+        """
         sel = selection
 
         notes: tuple[str, ...] = ()
 
         def fail(problem: str) -> Analysis:
-            return Analysis(sel, 0, len(sel.learners), None, None, None, None, None, problem, notes)
+            return Analysis(sel, 0, len(sel.learners), problem, notes)
 
         if sel.criterion not in self._criteria:
             known = ", ".join(self._criteria) or "none"
@@ -269,41 +283,50 @@ class Model:
             control = sel.control
         else:
             control = best_ranked(average)
-        quartiles = self._cached(
-            "q",
-            (*table_key, sel.higher_is_better),
-            lambda: quartiles_view(
-                self._raw,
-                per_cell,
-                sel.criterion,
-                sel.higher_is_better,
-                sel.datasets,
-                learners,
-                tested or sel.datasets,
-                None,
-            ),
-        )
-        # The same object for the same control: a view showing it need not be drawn again.
-        quartiles = self._cached(
-            "q", (*table_key, sel.higher_is_better, "control", control), lambda: with_control(quartiles, control)
-        )
-        if problem is not None or average is None:
-            return Analysis(sel, n, k, quartiles, None, None, None, None, problem, notes)
-        try:
-            safety = self._cached("safety", (*table_key, sel.alpha), lambda: safety_message(scores, sel.alpha))
-            tests = tests_view(scores, sel, average, safety)
-            pairs = pairs_view(scores, sel, average)
-        except ValueError as exc:  # a limit of stats (e.g. too many learners for the CD table)
-            return Analysis(sel, n, k, quartiles, None, None, None, None, str(exc), notes)
-        ordered = average.sort_values(kind="stable")
-        cd = CDView(
-            ranks=ordered,
-            cd=tests.cd,
-            cliques=cd_cliques(ordered, tests.cd),
-            lines=tuple(render_cd(ordered, tests.cd)),
-        )
-        ranks = ranks_view(scores, sel.higher_is_better)
-        return Analysis(sel, n, k, quartiles, ranks, tests, pairs, cd, None, notes)
+
+        def quartiles() -> QuartilesView:
+            view = self._cached(
+                "q",
+                (*table_key, sel.higher_is_better),
+                lambda: quartiles_view(
+                    self._raw,
+                    per_cell,
+                    sel.criterion,
+                    sel.higher_is_better,
+                    sel.datasets,
+                    learners,
+                    tested or sel.datasets,
+                    None,
+                ),
+            )
+            # The same object for the same control: a view showing it need not be drawn again.
+            return self._cached(
+                "q", (*table_key, sel.higher_is_better, "control", control), lambda: with_control(view, control)
+            )
+
+        makers: dict[str, Callable[[], Any]] = {"quartiles": quartiles}
+        if problem is None and average is not None:
+            avg = average
+
+            def tests() -> TestsView:
+                safety = self._cached("safety", (*table_key, sel.alpha), lambda: safety_message(scores, sel.alpha))
+                return tests_view(scores, sel, avg, safety)
+
+            makers.update(
+                ranks=lambda: ranks_view(scores, sel.higher_is_better),
+                tests=tests,
+                pairs=lambda: pairs_view(scores, sel, avg),
+                cd=lambda: _cd_view(avg, n, sel.alpha),
+            )
+        return Analysis(sel, n, k, problem, notes, ViewParts(makers))
+
+
+def _cd_view(average: pd.Series, n: int, alpha: float) -> CDView:
+    """Average ranks best first, Nemenyi's CD (``stats.critical_difference``, the tests view's
+    CD), the maximal cliques and the drawn diagram."""
+    ordered = average.sort_values(kind="stable")
+    cd = float(stats.critical_difference(len(ordered), n, alpha=alpha))
+    return CDView(ranks=ordered, cd=cd, cliques=cd_cliques(ordered, cd), lines=tuple(render_cd(ordered, cd)))
 
 
 def _untestable(n: int, k: int, excluded: dict[Any, str]) -> str | None:

@@ -1,13 +1,16 @@
 """The plain values the views render: a selection in, an analysis out.
 
-Frozen dataclasses only; nothing here imports textual or rich, so the
-headless report and the app render the very same numbers. Re-exported by
+Frozen dataclasses (and :class:`ViewParts`, which computes each view of an
+analysis when it is first asked for); nothing here imports textual or rich, so
+the headless report and the app render the very same numbers. Re-exported by
 :mod:`tui.viewmodel`, which builds them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
@@ -158,23 +161,89 @@ class CDView:
     lines: tuple[str, ...]
 
 
+class ViewParts:
+    """The views of one analysis, each computed when it is first asked for, once (thread-safe).
+
+    ``makers`` maps a view name (one of :data:`VIEWS`) to the function computing it; a view
+    without a maker is None. A maker that raises ``ValueError`` (a limit of :mod:`stats`) leaves
+    its view None and its message in :attr:`failure` (the first such message).
+    """
+
+    def __init__(self, makers: Mapping[str, Callable[[], Any]] | None = None) -> None:
+        self._makers = dict(makers or {})
+        self._values: dict[str, Any] = {}
+        self._lock = threading.RLock()
+        self.failure: str | None = None
+
+    def done(self, name: str) -> bool:
+        """Whether view ``name`` needs no computation any more (computed, or nothing to compute)."""
+        return name in self._values or name not in self._makers
+
+    def get(self, name: str) -> Any:
+        """View ``name``, computed now if it was not."""
+        if name in self._values:
+            return self._values[name]
+        with self._lock:  # an app worker and the event loop may ask at once: compute once
+            if name not in self._values:
+                make = self._makers.get(name)
+                try:
+                    self._values[name] = None if make is None else make()
+                except ValueError as exc:
+                    self._values[name] = None
+                    self.failure = self.failure or str(exc)
+            return self._values[name]
+
+
 @dataclass(frozen=True, eq=False)
 class Analysis:
-    """Everything the views show for one selection.
+    """Everything the views show for one selection; each view is computed when first read.
 
-    ``problem`` is None, or one sentence saying why the selection cannot be
-    tested; then ``ranks``, ``tests``, ``pairs`` and ``cd`` are None (the
-    quartiles are shown whenever there are results). ``notes``: what was left
+    ``quartiles``, ``ranks``, ``tests``, ``pairs`` and ``cd`` are properties: reading one
+    computes that view (and only it: the ranks view never runs an all-pairs procedure);
+    :meth:`prepare` computes some ahead (the app does it in a worker). ``problem`` is None, or
+    one sentence saying why the selection cannot be tested (then ``ranks``, ``tests``,
+    ``pairs`` and ``cd`` are None; the quartiles are shown whenever there are results), or
+    why a view that was computed is empty (a limit of :mod:`stats`). ``notes``: what was left
     out of the selection and why (a learner without results for the criterion).
     """
 
     selection: Selection
     n_datasets: int
     n_learners: int
-    quartiles: QuartilesView | None
-    ranks: RanksView | None
-    tests: TestsView | None
-    pairs: PairsView | None
-    cd: CDView | None
-    problem: str | None
+    untestable: str | None = None
     notes: tuple[str, ...] = ()
+    parts: ViewParts = field(default_factory=ViewParts, repr=False)
+
+    @property
+    def problem(self) -> str | None:
+        return self.untestable or self.parts.failure
+
+    @property
+    def quartiles(self) -> QuartilesView | None:
+        return self.parts.get("quartiles")
+
+    @property
+    def ranks(self) -> RanksView | None:
+        return self.parts.get("ranks")
+
+    @property
+    def tests(self) -> TestsView | None:
+        return self.parts.get("tests")
+
+    @property
+    def pairs(self) -> PairsView | None:
+        return self.parts.get("pairs")
+
+    @property
+    def cd(self) -> CDView | None:
+        return self.parts.get("cd")
+
+    def ready(self, view: str) -> bool:
+        """Whether showing ``view`` needs no more computation."""
+        return self.parts.done(view)
+
+    def prepare(self, *views: str) -> Analysis:
+        """Compute ``views`` now (e.g. off the event loop); returns self."""
+        for view in views:
+            self.parts.get(view)
+        return self

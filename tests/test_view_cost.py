@@ -1,0 +1,150 @@
+"""Views compute only what they show (issue 13, item 4): the quartiles and ranks never run the
+all-pairs procedures of the pairs view, in the report, the command and the app."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import stats
+from tests.conftest import SAMPLES
+from tests.test_app import make_app, settle
+from tui.cli import main
+from tui.report import FORMATS, render_report
+from tui.viewmodel import Model
+from tui.widgets.pairs import PairsPanel
+
+C45 = SAMPLES / "c45_demsar.dat"
+
+
+class Calls:
+    """``stats.pairwise_test`` replaced: counts its calls, and raises when ``forbid`` is set."""
+
+    def __init__(self, real: Any) -> None:
+        self.real, self.count, self.forbid = real, 0, False
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.count += 1
+        if self.forbid:
+            raise AssertionError("pairwise_test ran for a view that does not show it")
+        return self.real(*args, **kwargs)
+
+
+@pytest.fixture
+def pairwise(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
+    calls = Calls(stats.pairwise_test)
+    monkeypatch.setattr(stats, "pairwise_test", calls)  # tui.views_tests calls stats.pairwise_test
+    yield calls
+
+
+@pytest.fixture(scope="module")
+def c45_model() -> Model:
+    return Model(stats.read_logs(C45))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("view", ["quartiles", "ranks"])
+def test_quartiles_and_ranks_reports_never_run_pairwise_test(
+    c45_model: Model, pairwise: Calls, view: str, fmt: str
+) -> None:
+    pairwise.forbid = True
+    text = render_report(c45_model, c45_model.default_selection(), view=view, fmt=fmt)
+    assert text.strip()
+    assert pairwise.count == 0
+
+
+@pytest.mark.parametrize("view", ["pairs", "all"])
+def test_reports_showing_the_pairs_run_it_once(c45_model: Model, pairwise: Calls, view: str) -> None:
+    render_report(c45_model, c45_model.default_selection(), view=view)
+    assert pairwise.count == 1
+
+
+def test_reading_views_of_one_analysis_computes_each_once(c45_model: Model, pairwise: Calls) -> None:
+    analysis = c45_model.analyze(c45_model.default_selection())
+    assert not analysis.ready("pairs") and not analysis.ready("quartiles")  # analyze computes no view
+    assert analysis.ranks is not None and analysis.quartiles is not None and analysis.cd is not None
+    assert analysis.tests is not None
+    assert pairwise.count == 0 and not analysis.ready("pairs")
+    analysis.prepare("pairs")
+    assert analysis.ready("pairs") and pairwise.count == 1
+    assert analysis.pairs is not None and pairwise.count == 1
+    assert analysis.cd.cd == analysis.tests.cd  # the CD view's CD without the tests view's work
+
+
+def test_command_report_view_ranks_never_runs_pairwise_test(
+    pairwise: Calls, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pairwise.forbid = True
+    assert main(["report", str(C45), "--view", "ranks"]) == 0
+    assert "average rank" in capsys.readouterr().out
+    assert pairwise.count == 0
+
+
+def test_a_view_a_limit_of_stats_leaves_empty_names_the_problem_and_spares_the_others(
+    c45_model: Model, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def limited(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("too many learners for this procedure")
+
+    monkeypatch.setattr(stats, "pairwise_test", limited)
+    analysis = c45_model.analyze(c45_model.default_selection())
+    assert analysis.problem is None  # not known before the pairs view is computed
+    assert analysis.pairs is None
+    assert analysis.problem == "too many learners for this procedure"
+    assert analysis.ranks is not None and analysis.tests is not None
+    text = render_report(c45_model, c45_model.default_selection(), view="pairs")
+    assert "not tested: too many learners for this procedure" in text
+    ranks = render_report(c45_model, c45_model.default_selection(), view="ranks")
+    assert "not tested" not in ranks and "average rank" in ranks
+
+
+def test_app_computes_a_view_when_it_is_shown(pairwise: Calls) -> None:
+    seen: list[tuple[str, int]] = []
+
+    async def main_() -> None:
+        app = make_app()
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert app.view == "quartiles" and app.analysis is not None
+            seen.append(("quartiles", pairwise.count))
+            for key, view in (("2", "ranks"), ("4", "pairs"), ("3", "tests"), ("5", "cd"), ("4", "pairs")):
+                await pilot.press(key)
+                await settle(pilot)
+                assert app.view == view
+                seen.append((view, pairwise.count))
+            assert app.query_one(PairsPanel).view is app.analysis.pairs
+
+    asyncio.run(main_())
+    # once, when the pairs are first shown; not again when they are shown again
+    assert seen == [("quartiles", 0), ("ranks", 0), ("pairs", 1), ("tests", 1), ("cd", 1), ("pairs", 1)]
+
+
+def test_app_opened_on_many_learners_shows_its_first_view_without_pairwise_test(
+    tmp_path: Path, pairwise: Calls
+) -> None:
+    # 4 data sets x 40 learners: with the old 32-entry Shaffer cache, the pairs alone took seconds.
+    rows = [
+        (f"d{d}", 1, f, f"L{j:02d}", "accuracy", 0.5 + 0.01 * ((d * 7 + j * 3 + f) % 11))
+        for d in range(4)
+        for j in range(40)
+        for f in (1, 2)
+    ]
+    log = tmp_path / "wide.dat"
+    log.write_text("".join(",".join(map(str, r)) + "\n" for r in rows))
+    pairwise.forbid = True
+
+    async def main_() -> None:
+        app = make_app([str(log)])
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert app.analysis is not None and app.analysis.n_learners == 40
+            await pilot.press("2")
+            await settle(pilot)
+            assert app.view == "ranks"
+
+    asyncio.run(main_())
+    assert pairwise.count == 0
