@@ -3,7 +3,6 @@ all-pairs procedures of the pairs view, in the report, the command and the app."
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -102,28 +101,26 @@ def test_a_view_a_limit_of_stats_leaves_empty_names_the_problem_and_spares_the_o
     assert "not tested" not in ranks and "average rank" in ranks
 
 
-def test_app_computes_a_view_when_it_is_shown(pairwise: Calls) -> None:
+async def test_app_computes_a_view_when_it_is_shown(pairwise: Calls) -> None:
     seen: list[tuple[str, int]] = []
 
-    async def main_() -> None:
-        app = make_app()
-        async with app.run_test(size=(120, 40)) as pilot:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.view == "quartiles" and app.analysis is not None
+        seen.append(("quartiles", pairwise.count))
+        for key, view in (("2", "ranks"), ("4", "pairs"), ("3", "tests"), ("5", "cd"), ("4", "pairs")):
+            await pilot.press(key)
             await settle(pilot)
-            assert app.view == "quartiles" and app.analysis is not None
-            seen.append(("quartiles", pairwise.count))
-            for key, view in (("2", "ranks"), ("4", "pairs"), ("3", "tests"), ("5", "cd"), ("4", "pairs")):
-                await pilot.press(key)
-                await settle(pilot)
-                assert app.view == view
-                seen.append((view, pairwise.count))
-            assert app.query_one(PairsPanel).view is app.analysis.pairs
+            assert app.view == view
+            seen.append((view, pairwise.count))
+        assert app.query_one(PairsPanel).view is app.analysis.pairs
 
-    asyncio.run(main_())
     # once, when the pairs are first shown; not again when they are shown again
     assert seen == [("quartiles", 0), ("ranks", 0), ("pairs", 1), ("tests", 1), ("cd", 1), ("pairs", 1)]
 
 
-def test_app_opened_on_many_learners_shows_its_first_view_without_pairwise_test(
+async def test_app_opened_on_many_learners_shows_its_first_view_without_pairwise_test(
     tmp_path: Path, pairwise: Calls
 ) -> None:
     # 4 data sets x 40 learners: with the old 32-entry Shaffer cache, the pairs alone took seconds.
@@ -137,14 +134,12 @@ def test_app_opened_on_many_learners_shows_its_first_view_without_pairwise_test(
     log.write_text("".join(",".join(map(str, r)) + "\n" for r in rows))
     pairwise.forbid = True
 
-    async def main_() -> None:
-        app = make_app([str(log)])
-        async with app.run_test(size=(120, 40)) as pilot:
-            await settle(pilot)
-            assert app.analysis is not None and app.analysis.n_learners == 40
-            await pilot.press("2")
-            await settle(pilot)
-            assert app.view == "ranks"
+    app = make_app([str(log)])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.analysis is not None and app.analysis.n_learners == 40
+        await pilot.press("2")
+        await settle(pilot)
+        assert app.view == "ranks"
 
-    asyncio.run(main_())
     assert pairwise.count == 0
