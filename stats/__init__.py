@@ -7,7 +7,7 @@ learners, one number per cell (a DataFrame, or a 2-D array). Every test takes
 This package never imports textual or rich; it is usable on its own.
 """
 
-from stats.adjust import adjust, rom_coefficients
+from stats.adjust import CONTROL_METHODS, PAIRWISE_METHODS, adjust, rom_coefficients
 from stats.aggregate import aggregate
 from stats.agreement import kendall_tau
 from stats.assumptions import levene, normality, parametric_safety, ttest_win_loss_tie
@@ -15,6 +15,7 @@ from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_s, shaffer_t
 from stats.completeness import Completeness, completeness, scores_table
 from stats.contrast import contrast_estimation
 from stats.critical import critical_difference, q_alpha
+from stats.groups import apv_groups, cd_groups
 from stats.incremental import Aggregator
 from stats.logs import LoadCancelled, LogError, LogProblem, read_logs
 from stats.metrics import Confusion, confusion, evaluate
@@ -41,10 +42,14 @@ from stats.quartiles import Quartiles, quartile_chart, quartiles, scale_position
 from stats.ranking import AverageRanks, average_ranks, ranks
 from stats.runner import RunSummary, run_cv
 from stats.two_sample import mann_whitney, sign_test, wilcoxon
-from stats.verdict import Verdict, verdict
+from stats.verdict import PROCEDURE_NAMES, RANKS_NAMES, Verdict, verdict
 from stats.watch import LogWatcher, WatchUpdate
 
 __all__ = [
+    "CONTROL_METHODS",
+    "PAIRWISE_METHODS",
+    "PROCEDURE_NAMES",
+    "RANKS_NAMES",
     "Aggregator",
     "Completeness",
     "Confusion",
@@ -55,6 +60,8 @@ __all__ = [
     "RunSummary",
     "WatchUpdate",
     "aggregate",
+    "apv_groups",
+    "cd_groups",
     "completeness",
     "confusion",
     "evaluate",

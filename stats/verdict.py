@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
+import pandas as pd
 
 from stats._format import fmt_p
 from stats._table import check_alpha, check_choice
 from stats.critical import critical_difference
 from stats.omnibus import friedman, iman_davenport
-from stats.posthoc import pairwise_test
-from stats.ranking import AverageRanks
+from stats.posthoc import BergmannLimitWarning, pairwise_test
+
+#: How the verdict names each rule and the ranks behind its z statistics.
+PROCEDURE_NAMES = {"nemenyi": "Nemenyi", "holm": "Holm", "shaffer": "Shaffer", "bergmann": "Bergmann-Hommel"}
+RANKS_NAMES = {"friedman": "Friedman", "aligned": "aligned", "quade": "Quade"}
 
 Omnibus = Literal["friedman", "iman_davenport"]
 LoserRule = Literal["nemenyi", "holm", "shaffer", "bergmann"]
@@ -31,6 +36,10 @@ class Verdict:
     pvalue: float
     rule: str
     cd: float | None
+    #: The ranks behind the APVs of ``rule`` ("friedman", "aligned" or "quade"), and what
+    #: stood in for Bergmann-Hommel above its exact limit (None when nothing did).
+    ranks_test: str = "friedman"
+    replaced: str | None = None
 
     @property
     def message(self) -> str:
@@ -41,7 +50,11 @@ class Verdict:
                 f"no significant difference among the {k} learners at alpha = {self.alpha:g} "
                 f"({name} p = {fmt_p(self.pvalue)})"
             )
-        how = f"CD = {self.cd:.3f}" if self.cd is not None else f"{self.rule.capitalize()} APVs"
+        how = f"CD = {self.cd:.3f}" if self.cd is not None else f"{PROCEDURE_NAMES[self.rule]} APVs"
+        if self.cd is None and self.ranks_test != "friedman":
+            how += f" on {RANKS_NAMES[self.ranks_test]} ranks"
+        if self.replaced:
+            how += f"; {self.replaced}"
         lose = ", ".join(self.losers) if self.losers else "none"
         return (
             f"learners differ at alpha = {self.alpha:g} ({name} p = {fmt_p(self.pvalue)}): "
@@ -59,6 +72,7 @@ def verdict(
     higher_is_better: bool = True,
     test: Omnibus = "friedman",
     rule: LoserRule = "nemenyi",
+    pairwise: pd.DataFrame | None = None,
 ) -> Verdict:
     """Seed 000's verdict: "no difference" unless the omnibus test rejects at alpha;
     otherwise the losers are the learners significantly worse than the best-ranked
@@ -71,7 +85,12 @@ def verdict(
         is at least CD worse than the best (Demsar: "differ by at least the
         critical difference"). The others: a learner loses when the pair
         (best, learner) is rejected by that procedure's APV over all pairs
-        (Friedman z statistics).
+        (Friedman z statistics unless ``pairwise`` says otherwise).
+    pairwise : DataFrame, optional
+        :func:`stats.pairwise_test`'s table for these scores, to take the APVs of
+        ``rule`` from (its ``attrs["test"]`` names the ranks behind them: Friedman,
+        aligned or Quade). Pass the table a pairs view shows so that the verdict
+        and the view agree; computed with Friedman ranks when omitted.
 
     Notes
     -----
@@ -98,12 +117,21 @@ def verdict(
         cd = critical_difference(len(order), fr.n, alpha=a)
         lost = (order - order.iloc[0]).to_numpy() >= cd - 1e-12
     else:
-        source = scores if not isinstance(scores, AverageRanks) else scores
-        pw = pairwise_test(source, test="friedman", higher_is_better=higher_is_better)
+        if pairwise is None:
+            with warnings.catch_warnings():  # the replacement is named in the verdict instead
+                warnings.simplefilter("ignore", BergmannLimitWarning)
+                pw = pairwise_test(scores, test="friedman", higher_is_better=higher_is_better)
+        else:
+            pw = pairwise
         involved = (pw["a"] == order.index[0]) | (pw["b"] == order.index[0])
         rejected = pw.loc[involved & (pw[rule] <= a)]
         beaten = set(rejected["a"]) | set(rejected["b"])
         lost = np.array([name in beaten and name != order.index[0] for name in order.index])
     winners = tuple(n for n, x in zip(names, lost) if not x)
     losers = tuple(n for n, x in zip(names, lost) if x)
-    return Verdict("different", winners, losers, best, a, test, pvalue, rule, cd)
+    ranks_test, replaced = "friedman", None
+    if rule != "nemenyi":
+        ranks_test = str(pw.attrs.get("test", "friedman"))
+        note = pw.attrs.get("bergmann", "exact")
+        replaced = str(note) if rule == "bergmann" and note != "exact" else None
+    return Verdict("different", winners, losers, best, a, test, pvalue, rule, cd, ranks_test, replaced)

@@ -113,12 +113,12 @@ async def test_views_switch_with_number_keys(size: tuple[int, int]) -> None:
         assert "Iman-Davenport" in tests and "CD = 1.929" in tests and "control LogisticRegression" in tests
         await press(pilot, "4")
         assert app.query_one("#pairs-table").row_count == 5
-        assert "holm adjusted p-values" in app.query_one("#pairs-head").plain
+        assert "Holm adjusted p-values" in app.query_one("#pairs-head").plain
         detail = app.query_one("#pairs-detail").plain
         assert "\nWilcoxon T = " in detail and "\nSign test: " in detail
         assert "sign test: Sign test" not in detail  # each result names its test once
         await press(pilot, "m")
-        assert "shaffer adjusted p-values" in app.query_one("#pairs-head").plain
+        assert "Shaffer adjusted p-values" in app.query_one("#pairs-head").plain
         await press(pilot, "5")
         assert "CD" in app.query_one(CDPanel).plain and "LogisticRegression (2.25)" in app.query_one(CDPanel).plain
         await press(pilot, "1")

@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 import stats
-from tui.cddiagram import cd_cliques, render_cd
+from stats import cd_groups
+from tui.cddiagram import render_cd
 
 # Garcia & Herrera (2008) / seed 002: average ranks of 5 learners over N = 30 data sets.
 GH2008 = pd.Series({"C4.5": 2.100, "1NN": 3.250, "NB": 2.200, "Kernel": 4.333, "CN2": 3.117})
@@ -24,14 +25,14 @@ def test_cliques_of_seed_002() -> None:
     # From CN2: 3.250 - 3.117 < CD, 4.333 - 3.117 = 1.216 >= CD         -> {CN2, 1NN}: inside the last, dropped.
     # From 1NN: 4.333 - 3.250 = 1.083 < CD                               -> {1NN, Kernel}.
     cd = stats.critical_difference(5, 30)
-    assert cd_cliques(GH2008, cd) == (("C4.5", "NB", "CN2"), ("NB", "CN2", "1NN"), ("1NN", "Kernel"))
+    assert cd_groups(GH2008, cd) == (("C4.5", "NB", "CN2"), ("NB", "CN2", "1NN"), ("1NN", "Kernel"))
 
 
 def test_cliques_edge_cases() -> None:
     r = pd.Series({"a": 1.0, "b": 2.0, "c": 3.0})
-    assert cd_cliques(r, 1.0) == ()  # a difference equal to CD is significant
-    assert cd_cliques(r, 2.5) == (("a", "b", "c"),)
-    assert cd_cliques(pd.Series({"a": 1.5, "b": 1.5}), 0.1) == (("a", "b"),)
+    assert cd_groups(r, 1.0) == ()  # a difference equal to CD is significant
+    assert cd_groups(r, 2.5) == (("a", "b", "c"),)
+    assert cd_groups(pd.Series({"a": 1.5, "b": 1.5}), 0.1) == (("a", "b"),)
 
 
 def test_rendered_diagram() -> None:

@@ -4,6 +4,7 @@ all-pairs procedures of the pairs view, in the report, the command and the app."
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -41,12 +42,20 @@ def pairwise(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
 
 
 @pytest.fixture(scope="module")
-def c45_model() -> Model:
-    return Model(stats.read_logs(C45))
+def c45_log() -> Any:
+    return stats.read_logs(C45)
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("view", ["quartiles", "ranks"])
+@pytest.fixture
+def c45_model(c45_log: Any) -> Model:
+    return Model(c45_log)  # a fresh model: its caches would hide a second computation
+
+
+# The LaTeX quartiles set the verdict's winners in bold, and the verdict follows the selected
+# procedure (Holm by default: all pairs); test_latex_quartiles_share_the_verdicts_pairs covers it.
+@pytest.mark.parametrize(
+    ("view", "fmt"), [(v, f) for v in ("quartiles", "ranks") for f in FORMATS if (v, f) != ("quartiles", "latex")]
+)
 def test_quartiles_and_ranks_reports_never_run_pairwise_test(
     c45_model: Model, pairwise: Calls, view: str, fmt: str
 ) -> None:
@@ -56,6 +65,14 @@ def test_quartiles_and_ranks_reports_never_run_pairwise_test(
     assert pairwise.count == 0
 
 
+def test_latex_quartiles_share_the_verdicts_pairs(c45_model: Model, pairwise: Calls) -> None:
+    sel = c45_model.default_selection()
+    render_report(c45_model, replace(sel, procedure="nemenyi"), view="quartiles", fmt="latex")
+    assert pairwise.count == 0  # Nemenyi's verdict needs only the CD
+    render_report(c45_model, sel, view="quartiles", fmt="latex")
+    assert pairwise.count == 1
+
+
 @pytest.mark.parametrize("view", ["pairs", "all"])
 def test_reports_showing_the_pairs_run_it_once(c45_model: Model, pairwise: Calls, view: str) -> None:
     render_report(c45_model, c45_model.default_selection(), view=view)
@@ -63,15 +80,23 @@ def test_reports_showing_the_pairs_run_it_once(c45_model: Model, pairwise: Calls
 
 
 def test_reading_views_of_one_analysis_computes_each_once(c45_model: Model, pairwise: Calls) -> None:
-    analysis = c45_model.analyze(c45_model.default_selection())
+    sel = replace(c45_model.default_selection(), procedure="nemenyi")
+    analysis = c45_model.analyze(sel)
     assert not analysis.ready("pairs") and not analysis.ready("quartiles")  # analyze computes no view
     assert analysis.ranks is not None and analysis.quartiles is not None and analysis.cd is not None
-    assert analysis.tests is not None
+    assert analysis.tests is not None  # Nemenyi: the verdict and the bars need only the CD
     assert pairwise.count == 0 and not analysis.ready("pairs")
     analysis.prepare("pairs")
     assert analysis.ready("pairs") and pairwise.count == 1
     assert analysis.pairs is not None and pairwise.count == 1
     assert analysis.cd.cd == analysis.tests.cd  # the CD view's CD without the tests view's work
+
+
+def test_the_verdict_the_bars_and_the_pairs_share_one_all_pairs_table(c45_model: Model, pairwise: Calls) -> None:
+    analysis = c45_model.analyze(c45_model.default_selection())  # Holm
+    assert analysis.ranks is not None and analysis.quartiles is not None and pairwise.count == 0
+    assert analysis.tests is not None and analysis.cd is not None and analysis.pairs is not None
+    assert pairwise.count == 1
 
 
 def test_command_report_view_ranks_never_runs_pairwise_test(
@@ -90,7 +115,7 @@ def test_a_view_a_limit_of_stats_leaves_empty_names_the_problem_and_spares_the_o
         raise ValueError("too many learners for this procedure")
 
     monkeypatch.setattr(stats, "pairwise_test", limited)
-    analysis = c45_model.analyze(c45_model.default_selection())
+    analysis = c45_model.analyze(replace(c45_model.default_selection(), procedure="nemenyi"))
     assert analysis.problem is None  # not known before the pairs view is computed
     assert analysis.pairs is None
     assert analysis.problem == "too many learners for this procedure"

@@ -6,10 +6,12 @@ import dataclasses
 import math
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import norm
 
 import stats
 from tests.conftest import SAMPLES
@@ -70,7 +72,7 @@ def test_c45_ranks_tests_and_cd(c45_analysis: Analysis) -> None:
     assert a.tests.cd == pytest.approx(1.254, abs=5e-4)
     assert a.tests.verdict == (
         "learners differ at alpha = 0.05 (Friedman p = 0.0198): winners C4.5+m+cf, C4.5+m, C4.5+cf, C4.5; "
-        "losers none (worse than C4.5+m+cf, CD = 1.254)"
+        "losers none (worse than C4.5+m+cf, Holm APVs)"  # the selection's procedure (default Holm)
     )
     assert a.tests.outcome == "different" and a.tests.losers == ()
     assert a.tests.control == "C4.5+m+cf"
@@ -79,6 +81,42 @@ def test_c45_ranks_tests_and_cd(c45_analysis: Analysis) -> None:
     assert a.tests.safety == stats.parametric_safety(a.ranks.medians).message
     assert list(a.cd.ranks.index) == ["C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"]
     assert a.cd.cliques == (("C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"),)  # span 1.214 < CD 1.254
+
+
+def test_the_verdict_and_the_cd_bars_follow_the_chosen_procedure(c45_log: pd.DataFrame) -> None:
+    # Issue 11, item 2: the verdict followed Nemenyi's CD whatever procedure was chosen.
+    sel = default_selection(c45_log)
+    nemenyi = Model(c45_log).analyze(replace(sel, procedure="nemenyi"))
+    assert nemenyi.tests.verdict.endswith("(worse than C4.5+m+cf, CD = 1.254)")  # seed 000's rule
+    assert nemenyi.cd.procedure == "nemenyi" and "Nemenyi" in nemenyi.cd.basis
+    for procedure in ("holm", "shaffer", "bergmann"):
+        a = Model(c45_log).analyze(replace(sel, procedure=procedure))
+        name = stats.PROCEDURE_NAMES[procedure]
+        assert a.tests.verdict.endswith(f"(worse than C4.5+m+cf, {name} APVs)")
+        assert a.cd.basis == f"bars: no pair rejected by {name} (alpha = 0.05)"
+        table = a.pairs.table
+        assert a.cd.cliques == stats.apv_groups(a.cd.ranks, table, procedure)
+
+
+def test_the_verdict_agrees_with_the_pairs_matrix_it_names() -> None:
+    # Issue 11, item 2, as reported: runtime (lower is better), Holm. Nemenyi's CD keeps
+    # B among the winners while Holm rejects A vs B. Eight data sets, runtimes = ranks: average
+    # ranks A 1.125, B 2.25, C 2.625; se = 0.5, so A vs B has z = 2.25 (p = 0.0244, Holm's
+    # second step 0.0489 <= 0.05) but differs by 1.125 < CD = 1.172.
+    rows = [(1, 2, 3)] * 4 + [(1, 3, 2)] * 3 + [(2, 1, 3)]
+    medians = {f"d{i}": {"A": a, "B": b, "C": c} for i, (a, b, c) in enumerate(rows)}
+    log = make_log({d: {x: float(v) for x, v in m.items()} for d, m in medians.items()}, "runtime")
+    model = Model(log)
+    sel = default_selection(log, "runtime")
+    holm = model.analyze(replace(sel, procedure="holm"))
+    nemenyi = model.analyze(replace(sel, procedure="nemenyi"))
+    pairs = holm.pairs.table.set_index(["a", "b"])
+    apv = float(pairs["holm"].get(("A", "B"), pairs["holm"].get(("B", "A"))))
+    assert apv == pytest.approx(2 * 2 * norm.sf(2.25))  # Holm's second step, z = 2.25
+    assert apv <= 0.05  # Holm rejects A vs B ...
+    assert "B" in holm.tests.losers  # ... so the verdict under Holm names B a loser
+    assert "B" not in nemenyi.tests.losers  # ... while the CD rule does not (the old verdict)
+    assert not any({"A", "B"} <= set(c) for c in holm.cd.cliques)  # no Holm bar joins them
 
 
 def test_c45_rank_table_matches_readme(c45_analysis: Analysis) -> None:
@@ -159,7 +197,7 @@ def test_cv_pf_lower_is_better(cv_log: pd.DataFrame) -> None:
     pd.testing.assert_frame_equal(a.ranks.ranks, stats.ranks(scores, higher_is_better=False))
     fr = stats.friedman(scores, higher_is_better=False)
     assert a.tests.omnibus.loc["friedman", "statistic"] == pytest.approx(fr.statistic)
-    assert a.tests.verdict == stats.verdict(scores, higher_is_better=False).message
+    assert a.tests.verdict == stats.verdict(scores, higher_is_better=False, rule="holm").message
     assert a.tests.safety == stats.parametric_safety(scores).message
     overall = [r.median for r in a.quartiles.rows if r.scope == "overall"]
     assert overall == sorted(overall)  # lower is better: smallest median first

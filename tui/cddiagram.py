@@ -12,8 +12,8 @@ Layout (Demsar 2006, Fig. 1)::
 The average-rank axis runs from 1 (left) to k with a tick at each integer;
 the better half of the learners hangs to the left, the rest to the right, each
 name joined to its rank position by a line. Each heavy bar joins a maximal
-clique: learners consecutive in rank order whose ranks span less than CD, so
-that no pair among them is significantly different by Nemenyi's test.
+group of learners, consecutive in rank order, with no significant pair among
+them (:mod:`stats.groups`: by Nemenyi's CD, or by an all-pairs procedure's APVs).
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ import math
 
 import pandas as pd
 
-#: Slack for "less than CD" (ranks are averages of integers and halves).
-EPS = 1e-12
+import stats
 
 _BOX = {
     frozenset("LR"): "─",
@@ -57,42 +56,14 @@ def _sorted(ranks: pd.Series) -> pd.Series:
     return r.sort_values(kind="stable")
 
 
-def cd_cliques(ranks: pd.Series, cd: float) -> tuple[tuple[str, ...], ...]:
-    """Maximal groups of learners, consecutive in rank order, whose ranks span less than ``cd``.
-
-    Parameters
-    ----------
-    ranks : Series
-        Average rank per learner (any order; ties keep their given order).
-    cd : float
-        Nemenyi's critical difference.
-
-    Returns
-    -------
-    tuple of tuples of str
-        Each clique lists its learners best first; cliques are ordered by their
-        best member. Only groups of two or more learners are returned (a
-        learner alone is significantly different from every other), and a group
-        inside a larger one is dropped.
-
-    Examples
-    --------
-    >>> cd_cliques(pd.Series({"a": 1.0, "b": 1.5, "c": 3.0}), 1.2)
-    (('a', 'b'),)
-    """
-    r = _sorted(ranks)
-    values, names = r.to_numpy(), list(r.index)
-    out: list[tuple[int, int]] = []
-    for i in range(len(values)):
-        j = i
-        while j + 1 < len(values) and values[j + 1] - values[i] < cd - EPS:
-            j += 1
-        if j > i and not any(a <= i and j <= b for a, b in out):
-            out.append((i, j))
-    return tuple(tuple(names[a : b + 1]) for a, b in out)
-
-
-def render_cd(ranks: pd.Series, cd: float, *, width: int = 78, ascii: bool = False) -> list[str]:
+def render_cd(
+    ranks: pd.Series,
+    cd: float,
+    *,
+    width: int = 78,
+    ascii: bool = False,
+    cliques: tuple[tuple[str, ...], ...] | None = None,
+) -> list[str]:
     """Draw the critical-difference diagram as lines of text.
 
     Parameters
@@ -106,6 +77,9 @@ def render_cd(ranks: pd.Series, cd: float, *, width: int = 78, ascii: bool = Fal
         past ``width`` only when the names leave less than two cells per rank.
     ascii : bool, default False
         Draw with ``-``, ``|``, ``+`` and ``=`` (clique bars) instead of box drawing.
+    cliques : tuple of tuples of str, optional
+        The groups to join with bars (:func:`stats.apv_groups` for an all-pairs
+        procedure); Nemenyi's, :func:`stats.cd_groups`, when omitted.
 
     Returns
     -------
@@ -134,7 +108,7 @@ def render_cd(ranks: pd.Series, cd: float, *, width: int = 78, ascii: bool = Fal
         return m_left + math.floor(t + 0.5)
 
     pos = [x(v) for v in values]
-    cliques = cd_cliques(r, cd)
+    cliques = tuple(tuple(str(x) for x in c) for c in stats.cd_groups(r, cd)) if cliques is None else cliques
     n_rows = max(left_n, k - left_n)
     grid_h = 1 + len(cliques) + n_rows  # axis, clique bars, learner rows
     dirs: list[list[set[str]]] = [[set() for _ in range(total)] for _ in range(grid_h)]

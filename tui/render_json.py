@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from tui.render_text import check_view
-from tui.viewtypes import Analysis
+from tui.viewtypes import PROCEDURES, Analysis
 
 _NUM = {"type": ["number", "null"]}
 _STR_LIST = {"type": "array", "items": {"type": "string"}}
@@ -111,11 +111,12 @@ SCHEMA: dict[str, Any] = {
         "critical_difference": _NUM,
         "verdict": {
             "type": ["object", "null"],
-            "required": ["outcome", "winners", "losers", "message"],
+            "required": ["outcome", "winners", "losers", "procedure", "message"],
             "properties": {
                 "outcome": {"type": "string", "enum": ["no difference", "different"]},
                 "winners": _STR_LIST,
                 "losers": _STR_LIST,
+                "procedure": {"type": "string", "enum": list(PROCEDURES)},
                 "message": {"type": "string"},
             },
         },
@@ -130,17 +131,20 @@ SCHEMA: dict[str, Any] = {
         },
         "pairs": {
             "type": ["object", "null"],
-            "required": ["test", "rows"],
+            "required": ["test", "bergmann", "rows"],
             "properties": {
                 "test": {"type": "string"},
+                "bergmann": {"type": "string", "description": "'exact', or what the bergmann column holds and why"},
                 "rows": {"type": "array", "items": _row_schema(("z", "p", *_PAIR_APVS), ("a", "b"))},
             },
         },
         "cd": {
             "type": ["object", "null"],
-            "required": ["ranks", "cliques"],
+            "required": ["ranks", "procedure", "basis", "cliques"],
             "properties": {
                 "ranks": {"type": "object", "additionalProperties": {"type": "number"}},
+                "procedure": {"type": "string", "enum": list(PROCEDURES)},
+                "basis": {"type": "string"},
                 "cliques": {"type": "array", "items": _STR_LIST},
             },
         },
@@ -227,7 +231,13 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
         "critical_difference": num(t.cd) if t is not None else num(c.cd) if c is not None else None,
         "verdict": None
         if t is None
-        else {"outcome": t.outcome, "winners": list(t.winners), "losers": list(t.losers), "message": t.verdict},
+        else {
+            "outcome": t.outcome,
+            "winners": list(t.winners),
+            "losers": list(t.losers),
+            "procedure": sel.procedure,
+            "message": t.verdict,
+        },
         "control": None
         if t is None
         else {
@@ -237,10 +247,19 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
         },
         "pairs": None
         if p is None
-        else {"test": sel.test, "rows": _records(p.table[["a", "b", "z", "p", *_PAIR_APVS]], ("a", "b"))},
+        else {
+            "test": sel.test,
+            "bergmann": str(p.table.attrs.get("bergmann", "exact")),
+            "rows": _records(p.table[["a", "b", "z", "p", *_PAIR_APVS]], ("a", "b")),
+        },
         "cd": None
         if c is None
-        else {"ranks": {str(k): num(v) for k, v in c.ranks.items()}, "cliques": [list(x) for x in c.cliques]},
+        else {
+            "ranks": {str(k): num(v) for k, v in c.ranks.items()},
+            "procedure": c.procedure,
+            "basis": c.basis + (f"; {c.replaced}" if c.replaced else ""),
+            "cliques": [list(x) for x in c.cliques],
+        },
     }
     for name in ("friedman", "iman_davenport", "aligned", "quade"):
         if t is None:

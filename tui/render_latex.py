@@ -213,6 +213,7 @@ def _cd(analysis: Analysis) -> list[str]:
 
     out = [
         f"% critical difference diagram (Nemenyi, alpha = {analysis.selection.alpha:g}, CD = {cd.cd:.3f})",
+        f"% {tex_escape(cd.basis + (f'; {cd.replaced}' if cd.replaced else ''))}",
         r"\begin{tikzpicture}[font=\small]",
         rf"\draw (0,0) -- ({axis:.3f},0);",
     ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+import stats
 from stats._format import fmt_p, fmt_stat
 from tui.render_text import (
     OMNIBUS_NAMES,
@@ -149,9 +150,9 @@ def _cd(analysis: Analysis, ascii: bool) -> list[str]:
     cd = analysis.cd
     assert cd is not None
     lines = cd_text(analysis, ascii)
-    out = ["## Critical difference", "", md_escape(lines[0]), "", "```", *lines[1:], "```"]
+    out = ["## Critical difference", "", md_escape(lines[0]), "", md_escape(lines[1]), "", "```", *lines[2:], "```"]
     if cd.cliques:
-        out += ["", "Not significantly different (Nemenyi):", ""]
+        out += ["", f"Not significantly different ({stats.PROCEDURE_NAMES[cd.procedure]}):", ""]
         out += ["- " + ", ".join(md_escape(n) for n in clique) for clique in cd.cliques]
     return out
 

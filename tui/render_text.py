@@ -169,8 +169,11 @@ def pairs_text(analysis: Analysis) -> list[str]:
 def cd_text(analysis: Analysis, ascii: bool = False) -> list[str]:
     cd = analysis.cd
     assert cd is not None
-    out = [f"critical difference diagram (Nemenyi, alpha = {analysis.selection.alpha:g}, CD = {cd.cd:.3f})"]
-    lines = list(cd.lines) if not ascii else render_cd(cd.ranks, cd.cd, ascii=True)
+    out = [
+        f"critical difference diagram (Nemenyi, alpha = {analysis.selection.alpha:g}, CD = {cd.cd:.3f})",
+        cd.basis + (f"; {cd.replaced}" if cd.replaced else ""),
+    ]
+    lines = list(cd.lines) if not ascii else render_cd(cd.ranks, cd.cd, ascii=True, cliques=cd.cliques)
     return out + lines
 
 

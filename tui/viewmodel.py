@@ -16,9 +16,17 @@ import numpy as np
 import pandas as pd
 
 import stats
-from tui.cddiagram import cd_cliques, render_cd
+from tui.cddiagram import render_cd
 from tui.views_quartiles import quartiles_view, with_control
-from tui.views_tests import best_ranked, pairs_view, ranks_view, safety_message, tests_view
+from tui.views_tests import (
+    best_ranked,
+    pairs_view,
+    pairwise_table,
+    ranks_view,
+    replaced_note,
+    safety_message,
+    tests_view,
+)
 from tui.viewtypes import (
     PROCEDURES,
     TESTS,
@@ -164,6 +172,7 @@ class Model:
         self._cache: dict[str, OrderedDict[Any, Any]] = {
             "scores": OrderedDict(),
             "safety": OrderedDict(),
+            "pairwise": OrderedDict(),
             "q": OrderedDict(),
         }
 
@@ -308,25 +317,41 @@ class Model:
         if problem is None and average is not None:
             avg = average
 
+            def pairwise() -> pd.DataFrame:  # one table for the verdict, the pairs and the CD bars
+                key = (*table_key, sel.higher_is_better, sel.test)
+                return self._cached("pairwise", key, lambda: pairwise_table(scores, sel))
+
             def tests() -> TestsView:
                 safety = self._cached("safety", (*table_key, sel.alpha), lambda: safety_message(scores, sel.alpha))
-                return tests_view(scores, sel, avg, safety)
+                return tests_view(scores, sel, avg, safety, pairwise)
 
             makers.update(
                 ranks=lambda: ranks_view(scores, sel.higher_is_better),
                 tests=tests,
-                pairs=lambda: pairs_view(scores, sel, avg),
-                cd=lambda: _cd_view(avg, n, sel.alpha),
+                pairs=lambda: pairs_view(scores, sel, avg, pairwise()),
+                cd=lambda: _cd_view(avg, n, sel, pairwise),
             )
         return Analysis(sel, n, k, problem, notes, ViewParts(makers))
 
 
-def _cd_view(average: pd.Series, n: int, alpha: float) -> CDView:
+def _cd_view(average: pd.Series, n: int, sel: Selection, pairwise: Callable[[], pd.DataFrame]) -> CDView:
     """Average ranks best first, Nemenyi's CD (``stats.critical_difference``, the tests view's
-    CD), the maximal cliques and the drawn diagram."""
+    CD), the bars of ``sel.procedure`` (:mod:`stats.groups`) and the drawn diagram."""
     ordered = average.sort_values(kind="stable")
-    cd = float(stats.critical_difference(len(ordered), n, alpha=alpha))
-    return CDView(ranks=ordered, cd=cd, cliques=cd_cliques(ordered, cd), lines=tuple(render_cd(ordered, cd)))
+    cd = float(stats.critical_difference(len(ordered), n, alpha=sel.alpha))
+    replaced = None
+    if sel.procedure == "nemenyi":
+        cliques = stats.cd_groups(ordered, cd)
+        basis = "bars: average ranks closer than CD (Nemenyi)"
+    else:
+        table = pairwise()
+        cliques = stats.apv_groups(ordered, table, sel.procedure, alpha=sel.alpha)
+        ranks = "" if sel.test == "friedman" else f", {stats.RANKS_NAMES[sel.test]} ranks"
+        basis = f"bars: no pair rejected by {stats.PROCEDURE_NAMES[sel.procedure]} (alpha = {sel.alpha:g}{ranks})"
+        replaced = replaced_note(table, sel.procedure)
+    names = tuple(tuple(str(x) for x in c) for c in cliques)
+    lines = tuple(render_cd(ordered, cd, cliques=names))
+    return CDView(ordered, cd, names, lines, sel.procedure, basis, replaced)
 
 
 def _untestable(n: int, k: int, excluded: dict[Any, str]) -> str | None:

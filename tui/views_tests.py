@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,8 +41,31 @@ def safety_message(scores: pd.DataFrame, alpha: float) -> str:
     return stats.parametric_safety(scores, alpha=alpha).message
 
 
-def tests_view(scores: pd.DataFrame, sel: Selection, average: pd.Series, safety: str) -> TestsView:
-    """Verdict, omnibus tests, CD and the control table (``stats.control_test``)."""
+def pairwise_table(scores: pd.DataFrame, sel: Selection) -> pd.DataFrame:
+    """``stats.pairwise_test`` on ``sel.test`` ranks; above Bergmann-Hommel's exact limit its
+    column holds Shaffer's APVs and ``attrs["bergmann"]`` says so (the views name it)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.BergmannLimitWarning)
+        test: Any = sel.test  # validated by Selection
+        return stats.pairwise_test(scores, test=test, higher_is_better=sel.higher_is_better)
+
+
+def replaced_note(table: pd.DataFrame, procedure: str) -> str | None:
+    """Why ``procedure``'s column holds another procedure's APVs, or None."""
+    note = table.attrs.get("bergmann", "exact")
+    if procedure != "bergmann" or note == "exact":
+        return None
+    return f"Shaffer stands in for Bergmann-Hommel (exact up to {stats.MAX_EXACT_K} learners)"
+
+
+def tests_view(
+    scores: pd.DataFrame, sel: Selection, average: pd.Series, safety: str, pairwise: Callable[[], pd.DataFrame]
+) -> TestsView:
+    """Verdict, omnibus tests, CD and the control table (``stats.control_test``).
+
+    The verdict follows ``sel.procedure``: Nemenyi's CD rule, or the procedure's APVs from
+    ``pairwise()`` (the very table of the pairs view), so that it agrees with that view.
+    """
     higher, alpha = sel.higher_is_better, sel.alpha
     n, k = scores.shape
     results: dict[str, Any] = {
@@ -59,7 +82,9 @@ def tests_view(scores: pd.DataFrame, sel: Selection, average: pd.Series, safety:
         },
         index=pd.Index(OMNIBUS, name="test"),
     )
-    v = stats.verdict(scores, alpha=alpha, higher_is_better=higher)
+    rule: Any = sel.procedure
+    table_ = None if rule == "nemenyi" else pairwise()
+    v = stats.verdict(scores, alpha=alpha, higher_is_better=higher, rule=rule, pairwise=table_)
     control = sel.control if sel.control is not None and sel.control in scores.columns else best_ranked(average)
     test: Any = sel.test  # validated by Selection
     table = stats.control_test(scores, control, test=test, alpha=alpha, higher_is_better=higher)
@@ -93,13 +118,10 @@ def default_pair(average: pd.Series, requested: Sequence[str] | None) -> tuple[s
     return (str(order[0]), str(order[1]))
 
 
-def pairs_view(scores: pd.DataFrame, sel: Selection, average: pd.Series) -> PairsView:
-    """The k x k matrix of ``sel.procedure`` APVs (``sel.test`` ranks), two-sample tests, contrasts."""
+def pairs_view(scores: pd.DataFrame, sel: Selection, average: pd.Series, table: pd.DataFrame) -> PairsView:
+    """The k x k matrix of ``sel.procedure`` APVs (``table``, on ``sel.test`` ranks), two-sample
+    tests, contrasts."""
     higher = sel.higher_is_better
-    with warnings.catch_warnings():  # k > 12: Shaffer stands in for Bergmann; table.attrs says so
-        warnings.simplefilter("ignore", stats.BergmannLimitWarning)
-        test: Any = sel.test  # validated by Selection
-        table = stats.pairwise_test(scores, test=test, higher_is_better=higher)
     names = list(scores.columns)
     pos = {name: i for i, name in enumerate(names)}
     m = np.full((len(names), len(names)), np.nan)
@@ -111,6 +133,7 @@ def pairs_view(scores: pd.DataFrame, sel: Selection, average: pd.Series) -> Pair
     a, b = scores[pair[0]].to_numpy(np.float64), scores[pair[1]].to_numpy(np.float64)
     return PairsView(
         procedure=sel.procedure,
+        replaced=replaced_note(table, sel.procedure),
         matrix=matrix,
         table=table,
         pair=pair,

@@ -139,10 +139,12 @@ class PairsView:
 
     ``wilcoxon`` and ``sign`` are ``stats.wilcoxon`` / ``stats.sign_test``
     results of ``pair[1]`` against ``pair[0]``, or a one-sentence string when
-    stats cannot compute them.
+    stats cannot compute them. ``replaced`` says what stands in for the procedure and why
+    (Bergmann-Hommel above its exact limit), or is None.
     """
 
     procedure: str
+    replaced: str | None
     matrix: pd.DataFrame
     table: pd.DataFrame
     pair: tuple[str, str]
@@ -153,12 +155,21 @@ class PairsView:
 
 @dataclass(frozen=True, eq=False)
 class CDView:
-    """Average ranks (best first), Nemenyi's CD, the maximal cliques and the drawn diagram."""
+    """Average ranks (best first), Nemenyi's CD, the groups joined by bars and the drawn diagram.
+
+    ``cliques`` are the maximal groups with no significant pair under ``procedure`` (Nemenyi's
+    CD, or the APVs of Holm, Shaffer or Bergmann-Hommel at ``alpha``; see :mod:`stats.groups`);
+    ``basis`` says so in a line for the views; ``replaced`` what stands in for the procedure
+    and why (Bergmann-Hommel above its exact limit), or None.
+    """
 
     ranks: pd.Series
     cd: float
     cliques: tuple[tuple[str, ...], ...]
     lines: tuple[str, ...]
+    procedure: str = "nemenyi"
+    basis: str = "bars: average ranks closer than CD (Nemenyi)"
+    replaced: str | None = None
 
 
 class ViewParts:

@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable
 
+from stats import PROCEDURE_NAMES
 from tui.viewtypes import PairsView
 from tui.widgets import literal, num, text_table
 from tui.widgets.ranks import Note, VimTable
@@ -25,15 +26,24 @@ def _result(name: str, result: object) -> Text:
     return literal(str(result))
 
 
-def frame_text(frame: pd.DataFrame, alpha: float | None = None) -> Text:
-    """A DataFrame of numbers as a text table (cells <= alpha marked with * when alpha is given)."""
+def apv_cell(value: float, alpha: float) -> Text:
+    """An adjusted p-value, marked ``*`` (bold red) when rejected at ``alpha``: the symbol
+    carries the meaning without colour (NO_COLOR, monochrome terminals)."""
+    rejected = bool(pd.notna(value) and float(value) <= alpha)
+    return Text(num(value, 4) + ("*" if rejected else " "), style="bold red" if rejected else "", justify="right")
+
+
+def frame_text(frame: pd.DataFrame, alpha: float | None = None, marked: tuple[str, ...] = ()) -> Text:
+    """A DataFrame of numbers as a text table; the ``marked`` columns hold adjusted p-values and
+    get :func:`apv_cell`'s mark at ``alpha`` (raw p-values and statistics are never marked)."""
     rows = []
     for idx, values in frame.iterrows():
         row: list[Text | str] = [literal(idx)]
-        for v in values:
-            s = num(v, 4) if isinstance(v, float) else str(v)
-            marked = alpha is not None and isinstance(v, float) and v <= alpha
-            row.append(Text(s + ("*" if marked else " "), style="bold red" if marked else ""))
+        for column, v in zip(frame.columns, values):
+            if alpha is not None and column in marked and isinstance(v, float):
+                row.append(apv_cell(v, alpha))
+            else:
+                row.append(Text((num(v, 4) if isinstance(v, float) else str(v)) + " "))
         rows.append(row)
     return text_table([""] + [literal(c) for c in frame.columns], rows)
 
@@ -61,23 +71,18 @@ class PairsPanel(VerticalScroll):
             head.show(Text("no pairs for this selection"))
             detail.show(Text(""))
             return
-        head.show(
-            Text(
-                f"{view.procedure} adjusted p-values (APVs); * <= alpha {self.alpha:.2f}; "
-                "enter picks the pair, m cycles the procedure",
-                no_wrap=True,
-            )
-        )
+        name = PROCEDURE_NAMES[view.procedure]
+        head_text = Text(f"{name} adjusted p-values (APVs); * rejected at alpha = {self.alpha:g}", no_wrap=True)
+        if view.replaced:
+            head_text.append(f"\n{view.replaced}", style="bold yellow")
+        head_text.append("\nenter picks the pair, m cycles the procedure")
+        head.show(head_text)
         table.add_column(Text(""), key="")
         for learner in view.matrix.columns:
             table.add_column(literal(learner), key=str(learner))
         for learner, values in view.matrix.iterrows():
             cells = [literal(learner)]
-            for v in values:
-                marked = pd.notna(v) and float(v) <= self.alpha
-                cells.append(
-                    Text(num(v, 4) + ("*" if marked else " "), style="bold red" if marked else "", justify="right")
-                )
+            cells.extend(apv_cell(v, self.alpha) for v in values)
             table.add_row(*cells, key=str(learner))
         a, b = view.pair
         text = Text("\npair: ", style="bold", no_wrap=True)

@@ -9,6 +9,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+import stats
 from tui.cddiagram import render_cd as draw_cd
 from tui.viewtypes import CDView, TestsView
 from tui.widgets import Plain, literal, num, text_table
@@ -29,9 +30,9 @@ def render_tests(view: TestsView, alpha: float) -> Text:
     out.append(f"\nNemenyi critical difference (alpha = {alpha:.2f}): CD = {num(view.cd)}\n\n")
     out.append("control ", style="bold")
     out.append_text(literal(view.control, "bold"))
-    out.append(f"; adjusted p-values <= {alpha:.2f} are marked * (rejected)\n")
+    out.append(f"; adjusted p-values rejected at alpha = {alpha:g} are marked * (z and raw p never)\n")
     table = view.control_table.drop(columns=[c for c in ("rank", "ranks") if c in view.control_table.columns])
-    out.append_text(frame_text(table, alpha))
+    out.append_text(frame_text(table, alpha, marked=stats.CONTROL_METHODS))
     out.append("\n")
     out.append_text(literal(view.safety, "italic"))
     return out
@@ -39,8 +40,11 @@ def render_tests(view: TestsView, alpha: float) -> Text:
 
 def render_cd(view: CDView, width: int | None = None) -> Text:
     """The diagram drawn ``width`` columns wide (the view model's 78-column lines when None)."""
-    out = Text(f"CD = {num(view.cd)}; bars join learners not significantly different\n\n", no_wrap=True)
-    lines = view.lines if width is None else draw_cd(view.ranks, view.cd, width=width)
+    out = Text(f"CD = {num(view.cd)} (Nemenyi)\n{view.basis}\n", no_wrap=True)
+    if view.replaced:
+        out.append(f"{view.replaced}\n", style="bold yellow")
+    out.append("\n")
+    lines = view.lines if width is None else draw_cd(view.ranks, view.cd, width=width, cliques=view.cliques)
     for line in lines:
         out.append_text(literal(line))
         out.append("\n")
@@ -80,7 +84,8 @@ class TestsPanel(ScrollableContainer):
 class CDPanel(Widget):
     """The CD diagram, drawn in ``render`` to the panel's current width (so it follows resizes)."""
 
-    view: reactive[CDView | None] = reactive(None, always_update=True, init=False)
+    # layout=True: the panel's height follows the drawing (set while on screen, it kept the old height)
+    view: reactive[CDView | None] = reactive(None, always_update=True, init=False, layout=True)
 
     @property
     def plain(self) -> str:
