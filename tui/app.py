@@ -233,8 +233,9 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         status.updated = self.clock().strftime("%H:%M:%S")
         self.query_one(Sidebar).names = (model.criteria, model.datasets, model.learners)
         sel = self.selection
-        if not model.criteria:
+        if not model.criteria:  # the logs shrank to nothing or vanished: no old result stays on screen
             self.selection = None
+            self.analysis = None
             self._show_problem("no results in the logs")
             return
         if sel is None or sel.criterion not in model.criteria:
@@ -317,6 +318,7 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
 
     def watch_analysis(self, analysis: Analysis | None) -> None:
         if analysis is None:
+            self._clear_views()
             return
         self.query_one(StatusLine).shape = (analysis.n_datasets, analysis.n_learners)
         self._show_problem(_problem_line(analysis))
@@ -324,6 +326,17 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         # (watch_view), so a toggle costs the event loop one view, not five.
         self._stale_views = set(VIEWS)
         self._fill_view(self.view)
+
+    def _clear_views(self) -> None:
+        """Every panel empty (each then says there is nothing for this selection)."""
+        self._stale_views = set()
+        self._rendered = None
+        self.query_one(StatusLine).shape = (0, 0)
+        self.query_one(QuartilesPanel).lines = None
+        self.query_one(RanksPanel).rows = None
+        self.query_one(TestsPanel).view = None
+        self.query_one(PairsPanel).view = None
+        self.query_one(CDPanel).view = None
 
     def _fill_view(self, name: str) -> None:
         """Give the panel of view ``name`` the current analysis, if it does not show it yet."""
