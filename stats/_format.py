@@ -4,16 +4,35 @@ from __future__ import annotations
 
 import math
 
+#: Below this a p-value is printed as a bound: a double cannot hold it (N = 2000, k = 5 gives
+#: p ~ 1e-1245, which underflows to 0) and no exact zero is ever printed.
+P_FLOOR = 1e-300
+
 
 def fmt_p(p: float) -> str:
-    """Format a p-value: four decimals, or scientific notation below 1e-4."""
+    """Format a p-value: four decimals, scientific notation below 1e-4, ``<1e-300`` below that
+    (an underflow is a bound, never an exact zero).
+
+    >>> fmt_p(0.01234), fmt_p(3.2e-7), fmt_p(0.0)
+    ('0.0123', '3.200e-07', '<1e-300')
+    """
     if math.isnan(p):
         return "nan"
-    if p == 0.0:
-        return "0"
+    if p < P_FLOOR:
+        return "<1e-300"
     if p < 1e-4:
         return f"{p:.3e}"
     return f"{p:.4f}"
+
+
+def p_is(p: float) -> str:
+    """``"p = 0.0123"``, or ``"p < 1e-300"`` for an underflow: for sentences.
+
+    >>> p_is(0.5), p_is(0.0)
+    ('p = 0.5000', 'p < 1e-300')
+    """
+    text = fmt_p(p)
+    return f"p < {text[1:]}" if text.startswith("<") else f"p = {text}"
 
 
 def fmt_stat(x: float) -> str:

@@ -3,8 +3,9 @@
 Every public function of :mod:`stats` starts here: it turns a DataFrame or a 2-D
 array into a :class:`Table` whose ``values`` are oriented so that *higher is
 better* (a lower-is-better table is negated), checked for shape, finiteness and
-duplicate names, and snapped to 12 significant digits so that quantities equal
-in decimal are equal in binary (see :func:`snap`).
+duplicate names, and snapped to 12 significant digits of each data set's own
+scale so that quantities equal in decimal are equal in binary (:func:`snap`
+states the rule for the whole package).
 """
 
 from __future__ import annotations
@@ -20,34 +21,88 @@ import pandas as pd
 SNAP_DIGITS = 12
 
 
-def snap(x: np.ndarray) -> np.ndarray:
-    """Round ``x`` to :data:`SNAP_DIGITS` significant digits of its largest magnitude.
+def magnitude(x: np.ndarray, axis: int | None = None) -> np.ndarray:
+    """The scale of ``x`` for :func:`snap`: the largest finite ``|x|`` along ``axis`` (kept as a
+    length-1 axis, so that it broadcasts back), or each element's own ``|x|`` when ``axis`` is None."""
+    a = np.abs(np.asarray(x, dtype=float))
+    a = np.where(np.isfinite(a), a, 0.0)
+    return a if axis is None else a.max(axis=axis, keepdims=True, initial=0.0)
+
+
+def snap(x: np.ndarray, scale: Any = None) -> np.ndarray:
+    """Round ``x`` to :data:`SNAP_DIGITS` significant digits of ``scale``.
 
     Tables of results are printed with a few decimals; arithmetic on them
     (``x - row mean``, ``max - min``, ``a - b``) turns values that are equal in
-    decimal into values that differ in the last binary digit (0.963 - 0.926 is
+    decimal into values that differ in the last binary digits (0.963 - 0.926 is
     not 0.037 in binary). Ranking such values would break ties that are ties.
-    Rounding relative to the largest magnitude in the array keeps every real
-    difference (12 digits is far below any measurement's precision) and merges
-    the representation noise (about 16 digits).
+    Rounding keeps every real difference (12 digits is far below any
+    measurement's precision) and merges the representation noise (about 16
+    digits) -- provided it is done at the right scale, which is the rule of the
+    whole package:
+
+    * values compared with each other are rounded at their own magnitude: a
+      data set's scores at that row's largest ``|x|`` (``scale=magnitude(x,
+      axis=1)``, :func:`as_table`), a pooled sample element by element
+      (``scale=None``). A table-wide scale would merge a row of MSEs near 0.01
+      into ties next to a row near 1e9 (issue 9: ranks 2, 2, 2 everywhere).
+    * quantities derived from scores (aligned residuals, Quade's ranges, paired
+      differences, contrasts) are rounded at the scale of the scores they came
+      from, not at their own smaller scale: 1000.54 - 1000.49 carries noise of
+      1e-13, which is the 12th digit of 0.05, and would survive rounding at 0.05's
+      own scale, so a tie that is exact in decimal would be broken by an offset.
+
+    Seed 002's examples need it: the 24-data-set aligned-ranks and Quade tables
+    (Adult and German have equal ranges, 0.043) and the Wilcoxon example.
+
+    Parameters
+    ----------
+    x : array
+        Values; NaN and infinities pass through.
+    scale : array or float, optional
+        Broadcastable to ``x``; each value is rounded to SNAP_DIGITS significant
+        digits of its scale. ``None``: each value's own magnitude. A scale of 0
+        (a row of zeros) leaves the value as it is.
+
+    Examples
+    --------
+    >>> snap(np.array([0.1 + 0.2, 1e9 + 0.5, 0.0123]))
+    array([3.00e-01, 1.00e+09, 1.23e-02])
+    >>> float(snap(1000.54 - 1000.49, 1000.54)), float(snap(0.54 - 0.49, 0.54))
+    (0.05, 0.05)
     """
     x = np.asarray(x, dtype=float)
-    finite = np.isfinite(x)
-    if not finite.any():
-        return x
-    scale = float(np.max(np.abs(x[finite])))
-    if scale == 0.0:
-        return x
-    decimals = SNAP_DIGITS - 1 - int(np.floor(np.log10(scale)))
-    return np.round(x, decimals)
+    s = magnitude(x) if scale is None else np.abs(np.broadcast_to(np.asarray(scale, dtype=float), x.shape))
+    usable = np.isfinite(s) & (s > 0.0) & np.isfinite(x)
+    if not usable.any():
+        return x.copy()
+    exponent = np.zeros(x.shape, dtype=np.int64)
+    exponent[usable] = np.floor(np.log10(s[usable])).astype(np.int64)
+    decimals = SNAP_DIGITS - 1 - exponent
+    out = x.copy()
+    # np.round(x, d) is rint(x * 10**d) / 10**d (d >= 0) or rint(x / 10**-d) * 10**-d; done per
+    # value with its own d. Below ~1e-297, 10**d overflows: scale by 1e300 first (exact enough:
+    # the result is rounded anyway).
+    for d in np.unique(decimals[usable]):
+        m = usable & (decimals == d)
+        v = x[m]
+        if d > 300:
+            v, d = v * 1e300, d - 300
+            out[m] = (np.rint(v * 10.0**d) / 10.0**d) / 1e300 if d >= 0 else (np.rint(v / 10.0**-d) * 10.0**-d) / 1e300
+        elif d >= 0:
+            out[m] = np.rint(v * 10.0**d) / 10.0**d
+        else:
+            out[m] = np.rint(v / 10.0**-d) * 10.0**-d
+    return out
 
 
 @dataclass(frozen=True, eq=False)
 class Table:
     """A validated scores table.
 
-    ``values`` is oriented (higher is better) and snapped; ``raw`` is the input
-    as floats, in its own direction.
+    ``values`` is oriented (higher is better) and snapped row by row; ``raw`` is
+    the input as floats, in its own direction; ``scale`` each row's magnitude
+    (n x 1), the scale of everything derived from that row.
     """
 
     values: np.ndarray
@@ -55,6 +110,11 @@ class Table:
     datasets: pd.Index
     learners: pd.Index
     higher_is_better: bool
+
+    @property
+    def scale(self) -> np.ndarray:
+        """Each data set's magnitude (n x 1): derived quantities are snapped at it."""
+        return magnitude(self.values, axis=1)
 
     @property
     def n(self) -> int:
@@ -127,7 +187,7 @@ def as_table(
         )
     oriented = raw if higher_is_better else -raw
     return Table(
-        values=snap(oriented),
+        values=snap(oriented, magnitude(oriented, axis=1)),  # each data set at its own scale
         raw=raw,
         datasets=pd.Index(frame.index),
         learners=names,

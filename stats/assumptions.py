@@ -17,7 +17,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy import stats as sps
 
-from stats._format import fmt_p, fmt_stat
+from stats._format import fmt_stat, p_is
 from stats._table import as_sample, as_table, check_alpha, check_choice, snap
 
 #: Seed of the Monte Carlo null distribution of the Lilliefors test.
@@ -48,7 +48,7 @@ class NormalityTest:
         verdict = ("normality rejected" if self.rejected else "normality not rejected") + (
             f"; {self.note}" if self.note else ""
         )
-        return f"{self.test}: statistic = {fmt_stat(self.statistic)}, p = {fmt_p(self.pvalue)} ({verdict})"
+        return f"{self.test}: statistic = {fmt_stat(self.statistic)}, {p_is(self.pvalue)} ({verdict})"
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ class LeveneResult:
         head = f"Levene ({self.center}-based, k = {self.k}, N = {self.n})"
         if self.statistic is None or self.pvalue is None:
             return f"{head}: not computable ({self.note})"
-        return f"{head}: W = {fmt_stat(self.statistic)}, p = {fmt_p(self.pvalue)}"
+        return f"{head}: W = {fmt_stat(self.statistic)}, {p_is(self.pvalue)}"
 
 
 @dataclass(frozen=True)
@@ -359,7 +359,7 @@ def ttest_win_loss_tie(scores: Any, *, alpha: float = 0.05, higher_is_better: bo
     x, k = table.values, table.k
     win, loss, tie = np.zeros(k, int), np.zeros(k, int), np.zeros(k, int)
     for u, v in itertools.combinations(range(k), 2):
-        d = snap(x[:, u] - x[:, v])
+        d = snap(x[:, u] - x[:, v], table.scale[:, 0])  # each data set at its own scale
         if np.ptp(d) == 0.0:
             significant, better = d[0] != 0.0, d[0]
         else:

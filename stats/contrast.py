@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from stats._table import SNAP_DIGITS, as_table
-
-
-def _round_to_scale(x: np.ndarray, scale: float) -> np.ndarray:
-    """Round ``x`` to SNAP_DIGITS significant digits of ``scale`` (the table's magnitude).
-
-    Differences of scores inherit the scores' representation noise; rounding
-    them at the scores' own scale (not at their own, smaller, scale) merges it.
-    """
-    if scale == 0.0:
-        return x
-    return np.round(x, SNAP_DIGITS - 1 - int(math.floor(math.log10(scale))))
+from stats._table import as_table, magnitude, snap
 
 
 def _contrasts_from_medians(z: np.ndarray) -> np.ndarray:
@@ -82,12 +70,14 @@ def contrast_estimation(scores: Any, *, higher_is_better: bool = True) -> pd.Dat
     """
     table = as_table(scores, higher_is_better=higher_is_better)
     x, k = table.raw, table.k
-    scale = float(np.max(np.abs(x)))
+    # Differences of scores carry the scores' representation noise: each is rounded at its data
+    # set's scale (stats._table.snap), the estimates at a typical data set's (the median scale).
+    rows = magnitude(x, axis=1)
     z = np.zeros((k, k))
     for u in range(k):
         for v in range(u + 1, k):
-            z[u, v] = float(np.median(_round_to_scale(x[:, u] - x[:, v], scale)))
+            z[u, v] = float(np.median(snap(x[:, u] - x[:, v], rows[:, 0])))
             z[v, u] = -z[u, v]
-    est = _round_to_scale(_contrasts_from_medians(z), scale)
+    est = snap(_contrasts_from_medians(z), float(np.median(rows)))
     est = est + 0.0  # turn -0.0 into 0.0
     return pd.DataFrame(est, index=table.learners.copy(), columns=table.learners.copy())

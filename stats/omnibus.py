@@ -13,7 +13,7 @@ import pandas as pd
 from scipy import stats as sps
 from scipy.stats import rankdata
 
-from stats._format import fmt_p, fmt_stat
+from stats._format import fmt_stat, p_is
 from stats._table import Table, as_table, snap
 from stats.ranking import AverageRanks, rank_matrix
 
@@ -31,7 +31,7 @@ class FriedmanResult:
 
     def __str__(self) -> str:
         return (
-            f"Friedman chi2({self.df}) = {fmt_stat(self.statistic)}, p = {fmt_p(self.pvalue)}"
+            f"Friedman chi2({self.df}) = {fmt_stat(self.statistic)}, {p_is(self.pvalue)}"
             f" (N = {self.n} data sets, k = {len(self.ranks)} learners)"
         )
 
@@ -46,7 +46,7 @@ class ImanDavenportResult:
     chi2: float
 
     def __str__(self) -> str:
-        return f"Iman-Davenport F({self.df[0]}, {self.df[1]}) = {fmt_stat(self.statistic)}, p = {fmt_p(self.pvalue)}"
+        return f"Iman-Davenport F({self.df[0]}, {self.df[1]}) = {fmt_stat(self.statistic)}, {p_is(self.pvalue)}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,7 +59,7 @@ class AlignedRanksResult:
     ranks: pd.Series
 
     def __str__(self) -> str:
-        return f"Friedman aligned ranks T({self.df}) = {fmt_stat(self.statistic)}, p = {fmt_p(self.pvalue)}"
+        return f"Friedman aligned ranks T({self.df}) = {fmt_stat(self.statistic)}, {p_is(self.pvalue)}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,7 +73,7 @@ class QuadeResult:
     tie_correction: bool
 
     def __str__(self) -> str:
-        return f"Quade F({self.df[0]}, {self.df[1]}) = {fmt_stat(self.statistic)}, p = {fmt_p(self.pvalue)}"
+        return f"Quade F({self.df[0]}, {self.df[1]}) = {fmt_stat(self.statistic)}, {p_is(self.pvalue)}"
 
 
 def _rank_input(scores: Any, higher_is_better: bool) -> tuple[AverageRanks, Table | None]:
@@ -179,7 +179,7 @@ def iman_davenport(scores: Any, *, higher_is_better: bool = True, tie_correction
 
 def aligned_rank_matrix(table: Table) -> np.ndarray:
     """Aligned ranks: x_ij - mean_i ranked over all kN cells, 1 = best (Hodges & Lehmann 1962)."""
-    aligned = snap(table.values - table.values.mean(axis=1, keepdims=True))
+    aligned = snap(table.values - table.values.mean(axis=1, keepdims=True), table.scale)  # at the row's scale
     return rankdata(-aligned.ravel(), method="average").reshape(aligned.shape)
 
 
@@ -219,7 +219,7 @@ def friedman_aligned(scores: Any, *, higher_is_better: bool = True) -> AlignedRa
 
 def quade_components(table: Table) -> tuple[np.ndarray, np.ndarray]:
     """Quade's data-set weights Q_i (ranks of the ranges) and within-set ranks r_ij (1 = best)."""
-    ranges = snap(table.values.max(axis=1) - table.values.min(axis=1))
+    ranges = snap(table.values.max(axis=1) - table.values.min(axis=1), table.scale[:, 0])  # at the row's scale
     q = rankdata(ranges, method="average")
     return q, rank_matrix(table)
 

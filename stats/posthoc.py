@@ -19,7 +19,7 @@ from stats._table import as_table, check_alpha, check_choice
 from stats.adjust import CONTROL_METHODS, adjust
 from stats.bergmann import MAX_EXACT_K, pairs
 from stats.omnibus import aligned_rank_matrix, quade_components
-from stats.ranking import AverageRanks, rank_matrix
+from stats.ranking import AverageRanks, check_average_ranks, rank_matrix
 
 Test = Literal["friedman", "aligned", "quade"]
 TESTS = ("friedman", "aligned", "quade")
@@ -76,11 +76,13 @@ def rank_statistics(scores: Any, test: Test, higher_is_better: bool) -> tuple[pd
     return pd.Series(r, index=table.learners), n
 
 
-def _as_rank_series(ranks: Any) -> pd.Series:
+def _as_rank_series(ranks: Any, n: int, test: str) -> pd.Series:
+    """``ranks`` as a Series (names ``L1..Lk`` for a sequence), checked to be possible average
+    ranks of ``test`` for k learners and ``n`` data sets (:func:`stats.ranking.check_average_ranks`)."""
     series = ranks.astype(float) if isinstance(ranks, pd.Series) else pd.Series(np.asarray(ranks, float))
-    if isinstance(ranks, pd.Series):
-        return series
-    series.index = [f"L{j + 1}" for j in range(len(series))]
+    if not isinstance(ranks, pd.Series):
+        series.index = [f"L{j + 1}" for j in range(len(series))]
+    check_average_ranks(series.to_numpy(), n, cells=len(series) * int(n) if test == "aligned" else len(series))
     return series
 
 
@@ -134,7 +136,7 @@ def control_test_from_ranks(
     """:func:`control_test` from average ranks as papers print them (Friedman ranks,
     average aligned ranks, or Quade's T_j) and the number of data sets N."""
     a = check_alpha(alpha)
-    r = _as_rank_series(ranks)
+    r = _as_rank_series(ranks, n, test)
     if len(r) < 2 or r.index.has_duplicates:
         raise ValueError("need at least 2 learners with distinct names")
     se = standard_error(test, len(r), int(n))
@@ -188,7 +190,7 @@ def pairwise_test(
 
 def pairwise_test_from_ranks(ranks: Any, n: int, *, test: Test = "friedman") -> pd.DataFrame:
     """:func:`pairwise_test` from average ranks as papers print them and N."""
-    r = _as_rank_series(ranks)
+    r = _as_rank_series(ranks, n, test)
     if len(r) < 2 or r.index.has_duplicates:
         raise ValueError("need at least 2 learners with distinct names")
     se = standard_error(test, len(r), int(n))

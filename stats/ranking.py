@@ -12,6 +12,35 @@ from scipy.stats import rankdata
 
 from stats._table import Table, as_table
 
+#: How far printed average ranks may be from possible ones: rounding to 2 decimals moves each by
+#: at most 0.005, so their sum by at most k * 0.005.
+RANK_ROUNDING = 0.005
+
+
+def check_average_ranks(ranks: np.ndarray, n: int, *, cells: int | None = None) -> None:
+    """Raise ``ValueError`` unless ``ranks`` are possible average ranks of k learners over ``n``
+    data sets: each in [1, m] and summing to k(m + 1)/2, where m = ``cells`` is the largest rank
+    (k for ranks within data sets; kN for aligned ranks, which rank all kN cells together),
+    allowing printed rounding (:data:`RANK_ROUNDING` per rank).
+
+    Without it, ``AverageRanks([3, 3, 3], n=30)`` gave chi2 = 450 and "learners differ", and
+    ``[1, 1, 3]`` silently chi2 = 0.
+    """
+    r = np.asarray(ranks, dtype=float)
+    k = r.size
+    m = k if cells is None else int(cells)
+    if not np.isfinite(r).all():
+        raise ValueError("average ranks must be finite")
+    slack = RANK_ROUNDING + 1e-9
+    if ((r < 1.0 - slack) | (r > m + slack)).any():
+        raise ValueError(f"average ranks must lie in [1, {m}] for {k} learners, got {r.round(4).tolist()}")
+    total, expected = float(r.sum()), k * (m + 1) / 2.0
+    if abs(total - expected) > k * RANK_ROUNDING + 1e-9:
+        raise ValueError(
+            f"average ranks of {k} learners must sum to {expected:g} (k(m+1)/2, m = {m}), got {total:g}: "
+            "these are not the average ranks of one table"
+        )
+
 
 @dataclass(frozen=True, eq=False)
 class AverageRanks:
@@ -50,11 +79,7 @@ class AverageRanks:
             raise ValueError("duplicate learner name(s) in average ranks")
         if int(n) != n or n < 2:
             raise ValueError(f"n (number of data sets) must be an integer >= 2, got {n!r}")
-        if not np.isfinite(series.to_numpy()).all():
-            raise ValueError("average ranks must be finite")
-        lo, hi = 1.0, float(k)
-        if ((series < lo - 1e-9) | (series > hi + 1e-9)).any():
-            raise ValueError(f"average ranks must lie in [1, {k}] for {k} learners")
+        check_average_ranks(series.to_numpy(), int(n))
         object.__setattr__(self, "ranks", series)
         object.__setattr__(self, "n", int(n))
 

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats as sps
 
-from stats._format import fmt_p, fmt_stat
+from stats._format import fmt_stat, p_is
 from stats._table import as_sample, check_choice, snap
 
 ZERO_METHODS = ("demsar", "zsplit", "pratt", "wilcox")
@@ -38,7 +38,7 @@ class SignTestResult:
 
     def __str__(self) -> str:
         return (
-            f"Sign test: {self.statistic} wins of {self.n}, p = {fmt_p(self.pvalue)}"
+            f"Sign test: {self.statistic} wins of {self.n}, {p_is(self.pvalue)}"
             f" ({self.wins} wins, {self.losses} losses, {self.ties} ties)"
         )
 
@@ -60,7 +60,7 @@ class WilcoxonResult:
     def __str__(self) -> str:
         return (
             f"Wilcoxon T = {fmt_stat(self.statistic)} (R+ = {self.r_plus:g}, R- = {self.r_minus:g},"
-            f" N = {self.n}), z = {fmt_stat(self.zscore)}, p = {fmt_p(self.pvalue)}"
+            f" N = {self.n}), z = {fmt_stat(self.zscore)}, {p_is(self.pvalue)}"
             f" ({self.method}, zeros: {self.zero_method})"
         )
 
@@ -74,7 +74,7 @@ class MannWhitneyResult:
     method: str
 
     def __str__(self) -> str:
-        return f"Mann-Whitney U = {fmt_stat(self.statistic)}, p = {fmt_p(self.pvalue)} ({self.method})"
+        return f"Mann-Whitney U = {fmt_stat(self.statistic)}, {p_is(self.pvalue)} ({self.method})"
 
 
 def _differences(a: ArrayLike, b: ArrayLike, higher_is_better: bool) -> np.ndarray:
@@ -83,9 +83,10 @@ def _differences(a: ArrayLike, b: ArrayLike, higher_is_better: bool) -> np.ndarr
     x, y = as_sample(a, "a"), as_sample(b, "b")
     if x.size != y.size:
         raise ValueError(f"a and b must have the same length (paired samples), got {x.size} and {y.size}")
-    both = snap(np.concatenate([x, y]))
-    d = both[x.size :] - both[: x.size]
-    return snap(d if higher_is_better else -d)
+    # Each pair is one data set: its two values, and their difference, at that pair's scale.
+    scale = np.maximum(np.abs(x), np.abs(y))
+    d = snap(y, scale) - snap(x, scale)
+    return snap(d if higher_is_better else -d, scale)
 
 
 def sign_test(a: ArrayLike, b: ArrayLike, *, ties: str = "split", higher_is_better: bool = True) -> SignTestResult:

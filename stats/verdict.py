@@ -9,7 +9,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from stats._format import fmt_p
+from stats._format import p_is
 from stats._table import check_alpha, check_choice
 from stats.critical import critical_difference
 from stats.omnibus import friedman, iman_davenport
@@ -48,7 +48,7 @@ class Verdict:
         if self.outcome == "no difference":
             return (
                 f"no significant difference among the {k} learners at alpha = {self.alpha:g} "
-                f"({name} p = {fmt_p(self.pvalue)})"
+                f"({name} {p_is(self.pvalue)})"
             )
         how = f"CD = {self.cd:.3f}" if self.cd is not None else f"{PROCEDURE_NAMES[self.rule]} APVs"
         if self.cd is None and self.ranks_test != "friedman":
@@ -57,7 +57,7 @@ class Verdict:
             how += f"; {self.replaced}"
         lose = ", ".join(self.losers) if self.losers else "none"
         return (
-            f"learners differ at alpha = {self.alpha:g} ({name} p = {fmt_p(self.pvalue)}): "
+            f"learners differ at alpha = {self.alpha:g} ({name} {p_is(self.pvalue)}): "
             f"winners {', '.join(self.winners)}; losers {lose} (worse than {self.best}, {how})"
         )
 

@@ -81,6 +81,11 @@ _ESCAPES = {
 }
 
 
+def tex_p(p: float) -> str:
+    """:func:`fmt_p` for LaTeX text (``<1e-300`` needs math mode for its ``<``)."""
+    return fmt_p(p).replace("<", "$<$")
+
+
 def tex_escape(name: object) -> str:
     """``name`` with LaTeX's special characters escaped (newlines become spaces)."""
     text = str(name).replace("\r", " ").replace("\n", " ")
@@ -170,7 +175,7 @@ def _tests(analysis: Analysis) -> list[str]:
     assert tests is not None
     out = [f"% verdict: {tex_escape(tests.verdict)}", f"% {tex_escape(tests.safety)}"]
     rows = [
-        [OMNIBUS_NAMES[str(n)], fmt_stat(r["statistic"]), df_text(r["df"]), fmt_p(r["pvalue"])]
+        [OMNIBUS_NAMES[str(n)], fmt_stat(r["statistic"]), df_text(r["df"]), tex_p(r["pvalue"])]
         for n, r in tests.omnibus.iterrows()
     ]
     rows.append([f"Nemenyi CD ($\\alpha = {sel.alpha:g}$)", f"{tests.cd:.3f}", "", ""])
@@ -178,7 +183,7 @@ def _tests(analysis: Analysis) -> list[str]:
     out += ["", f"% control {tex_escape(tests.control)} ({sel.test} z); APV <= {sel.alpha:g} (rejected) in bold"]
     procs = apv_columns(tests.control_table)
     body = [
-        [tex_escape(n), f"{r['z']:.3f}", fmt_p(r["p"])] + [bf(fmt_p(r[c]), r[c] <= sel.alpha) for c in procs]
+        [tex_escape(n), f"{r['z']:.3f}", tex_p(r["p"])] + [bf(tex_p(r[c]), r[c] <= sel.alpha) for c in procs]
         for n, r in tests.control_table.iterrows()
     ]
     title = f"control: {tex_escape(tests.control)}"
@@ -191,8 +196,8 @@ def _pairs(analysis: Analysis) -> list[str]:
     assert pairs is not None
     out = [f"% all pairs ({sel.test} z); APV <= {sel.alpha:g} (rejected) in bold"]
     body = [
-        [tex_escape(r.a), tex_escape(r.b), f"{r.z:.3f}", fmt_p(float(r.p))]
-        + [bf(fmt_p(float(getattr(r, c))), getattr(r, c) <= sel.alpha) for c in PAIR_PROCEDURES]
+        [tex_escape(r.a), tex_escape(r.b), f"{r.z:.3f}", tex_p(float(r.p))]
+        + [bf(tex_p(float(getattr(r, c))), getattr(r, c) <= sel.alpha) for c in PAIR_PROCEDURES]
         for r in pairs.table.itertuples(index=False)
     ]
     out += tabular("l l" + " r" * (2 + len(PAIR_PROCEDURES)), ["$a$", "$b$", "$z$", "$p$", *PAIR_PROCEDURES], body)

@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from stats import Quartiles, quartile_chart
-from stats._format import fmt_p, fmt_stat
+from stats._format import fmt_p, fmt_stat, p_is
 from tui.cddiagram import render_cd
 from tui.viewtypes import VIEWS, Analysis, QuartileRow, QuartilesView, TestsView
 
@@ -56,9 +56,7 @@ def df_text(df: Any) -> str:
 
 def omnibus_line(name: str, row: pd.Series) -> str:
     sym = OMNIBUS_SYMBOLS[name]
-    return (
-        f"{OMNIBUS_NAMES[name]} {sym}({df_text(row['df'])}) = {fmt_stat(row['statistic'])}, p = {fmt_p(row['pvalue'])}"
-    )
+    return f"{OMNIBUS_NAMES[name]} {sym}({df_text(row['df'])}) = {fmt_stat(row['statistic'])}, {p_is(row['pvalue'])}"
 
 
 def apv_columns(table: pd.DataFrame) -> list[str]:
