@@ -2,11 +2,31 @@
 
 from __future__ import annotations
 
+import html
 import math
+from typing import Any
+
+import pandas as pd
 
 #: Below this a p-value is printed as a bound: a double cannot hold it (N = 2000, k = 5 gives
 #: p ~ 1e-1245, which underflows to 0) and no exact zero is ever printed.
 P_FLOOR = 1e-300
+
+
+class Printable:
+    """Results print themselves the same way everywhere: ``str``, IPython's pretty printer
+    (``_repr_pretty_``) and notebooks' HTML (``_repr_html_``), instead of a raw dataclass repr
+    with embedded Series."""
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text("..." if cycle else str(self))
+
+    def _repr_html_(self) -> str:
+        table = getattr(self, "table", None)
+        body = f"<pre>{html.escape(str(self))}</pre>"
+        if isinstance(table, pd.DataFrame):
+            body += table.to_html(escape=True)
+        return body
 
 
 def fmt_p(p: float) -> str:

@@ -149,12 +149,19 @@ def as_table(
         ``min_datasets`` rows, holds a non-numeric, NaN or infinite cell, or
         repeats a learner name.
     """
-    if not isinstance(higher_is_better, (bool, np.bool_)):
-        raise ValueError(f"higher_is_better must be True or False, got {higher_is_better!r}")
+    check_bool("higher_is_better", higher_is_better)
     if isinstance(scores, pd.DataFrame):
         frame = scores
     else:
-        array = np.asarray(scores)
+        try:
+            array = np.asarray(scores)
+        except ValueError:
+            lengths = sorted({len(row) for row in scores}) if hasattr(scores, "__iter__") else []
+            raise ValueError(
+                f"scores must be a rectangular table (data sets x learners): rows have {lengths} values"
+            ) from None
+        if array.dtype == object and array.ndim == 1 and len(array) and hasattr(array[0], "__len__"):
+            raise ValueError("scores must be a rectangular table (data sets x learners): rows differ in length")
         if array.ndim != 2:
             raise ValueError(f"scores must be a 2-D table (data sets x learners), got {array.ndim} dimension(s)")
         cols = list(learners) if learners is not None else [f"L{j + 1}" for j in range(array.shape[1])]
@@ -212,6 +219,14 @@ def as_sample(values: Any, name: str = "values") -> np.ndarray:
     if bad:
         raise ValueError(f"{name} must be finite, got {bad} NaN or infinite value(s)")
     return x
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """``value`` if it is True or False (numpy's too); else ``ValueError`` naming the parameter.
+    ``"yes"``, ``1`` or ``None`` are refused: a truthy string silently meaning True hides mistakes."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def check_choice(name: str, value: Any, choices: Sequence[Any]) -> None:

@@ -17,7 +17,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy import stats as sps
 
-from stats._format import fmt_stat, p_is
+from stats._format import Printable, fmt_stat, p_is
 from stats._table import as_sample, as_table, check_alpha, check_choice, snap
 
 #: Seed of the Monte Carlo null distribution of the Lilliefors test.
@@ -29,7 +29,7 @@ _RNG_KEYWORD = "rng" if "rng" in inspect.signature(sps.goodness_of_fit).paramete
 
 
 @dataclass(frozen=True)
-class NormalityTest:
+class NormalityTest(Printable):
     """One normality test; None values when not computable, ``note`` says why (or a caveat)."""
 
     statistic: float | None
@@ -52,7 +52,7 @@ class NormalityTest:
 
 
 @dataclass(frozen=True)
-class NormalityResult:
+class NormalityResult(Printable):
     """Three normality tests of one sample of size ``n`` at level ``alpha``."""
 
     n: int
@@ -76,7 +76,7 @@ class NormalityResult:
 
 
 @dataclass(frozen=True)
-class LeveneResult:
+class LeveneResult(Printable):
     """Levene's test of equal variances; None when every group is constant."""
 
     statistic: float | None
@@ -94,7 +94,7 @@ class LeveneResult:
 
 
 @dataclass(frozen=True)
-class SafetyResult:
+class SafetyResult(Printable):
     """Whether a parametric test looks safe for a scores table, and why."""
 
     safe: bool

@@ -18,6 +18,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.stats import binom
 
+from ._format import Printable
 from ._table import as_table, check_alpha, check_choice
 
 __all__ = ["MultipleSignResult", "multiple_sign_test"]
@@ -32,7 +33,7 @@ _MAX_NNZ = 4_000_000
 
 
 @dataclass(frozen=True, eq=False)
-class MultipleSignResult:
+class MultipleSignResult(Printable):
     """Result of :func:`multiple_sign_test`.
 
     ``critical_value`` is r* (``None`` when no count can be rejected at ``alpha``);
@@ -287,7 +288,7 @@ def multiple_sign_test(
             "statistic": stat,
             "rejected": stat <= crit if crit is not None else np.zeros(K, dtype=bool),
         },
-        index=pd.Index([names[j] for j in others], name="learner"),
+        index=pd.Index([names[j] for j in others], name="learner", tupleize_cols=False),
     )
     return MultipleSignResult(
         critical_value=crit,

@@ -13,13 +13,13 @@ import pandas as pd
 from scipy import stats as sps
 from scipy.stats import rankdata
 
-from stats._format import fmt_stat, p_is
-from stats._table import Table, as_table, snap
+from stats._format import Printable, fmt_stat, p_is
+from stats._table import Table, as_table, check_bool, snap
 from stats.ranking import AverageRanks, rank_matrix
 
 
 @dataclass(frozen=True, eq=False)
-class FriedmanResult:
+class FriedmanResult(Printable):
     """Friedman's chi2_F with k - 1 degrees of freedom."""
 
     statistic: float
@@ -28,6 +28,7 @@ class FriedmanResult:
     ranks: pd.Series
     n: int
     tie_correction: bool
+    k: int = 0
 
     def __str__(self) -> str:
         return (
@@ -37,33 +38,38 @@ class FriedmanResult:
 
 
 @dataclass(frozen=True, eq=False)
-class ImanDavenportResult:
+class ImanDavenportResult(Printable):
     """Iman-Davenport's F_F with (k - 1, (k - 1)(N - 1)) degrees of freedom."""
 
     statistic: float
     pvalue: float
     df: tuple[int, int]
     chi2: float
+    ranks: pd.Series | None = None
+    n: int = 0
+    k: int = 0
 
     def __str__(self) -> str:
         return f"Iman-Davenport F({self.df[0]}, {self.df[1]}) = {fmt_stat(self.statistic)}, {p_is(self.pvalue)}"
 
 
 @dataclass(frozen=True, eq=False)
-class AlignedRanksResult:
+class AlignedRanksResult(Printable):
     """Friedman aligned-ranks T, chi2 with k - 1 degrees of freedom."""
 
     statistic: float
     pvalue: float
     df: int
     ranks: pd.Series
+    n: int = 0
+    k: int = 0
 
     def __str__(self) -> str:
         return f"Friedman aligned ranks T({self.df}) = {fmt_stat(self.statistic)}, {p_is(self.pvalue)}"
 
 
 @dataclass(frozen=True, eq=False)
-class QuadeResult:
+class QuadeResult(Printable):
     """Quade's T3 with (k - 1, (k - 1)(N - 1)) degrees of freedom."""
 
     statistic: float
@@ -71,6 +77,8 @@ class QuadeResult:
     df: tuple[int, int]
     ranks: pd.Series
     tie_correction: bool
+    n: int = 0
+    k: int = 0
 
     def __str__(self) -> str:
         return f"Quade F({self.df[0]}, {self.df[1]}) = {fmt_stat(self.statistic)}, {p_is(self.pvalue)}"
@@ -136,13 +144,13 @@ def friedman(scores: Any, *, higher_is_better: bool = True, tie_correction: bool
     r = avg.ranks.to_numpy()
     chi2 = 12.0 * n / (k * (k + 1)) * (float(np.sum(r**2)) - k * (k + 1) ** 2 / 4.0)
     chi2 = max(chi2, 0.0)
-    if tie_correction:
+    if check_bool("tie_correction", tie_correction):
         if table is None:
             raise ValueError("tie_correction=True needs the scores table, not average ranks")
         factor = _tie_factor(table)
         chi2 = 0.0 if factor <= 1e-12 else chi2 / factor
     pvalue = float(sps.chi2.sf(chi2, k - 1))
-    return FriedmanResult(chi2, pvalue, k - 1, avg.ranks, n, tie_correction)
+    return FriedmanResult(chi2, pvalue, k - 1, avg.ranks, n, tie_correction, k)
 
 
 def iman_davenport(scores: Any, *, higher_is_better: bool = True, tie_correction: bool = False) -> ImanDavenportResult:
@@ -172,9 +180,9 @@ def iman_davenport(scores: Any, *, higher_is_better: bool = True, tie_correction
     df1, df2 = k - 1, (k - 1) * (n - 1)
     denominator = n * (k - 1) - fr.statistic
     if denominator <= 1e-9 * n * (k - 1):
-        return ImanDavenportResult(float("inf"), 0.0, (df1, df2), fr.statistic)
+        return ImanDavenportResult(float("inf"), 0.0, (df1, df2), fr.statistic, fr.ranks, n, k)
     f_f = (n - 1) * fr.statistic / denominator
-    return ImanDavenportResult(f_f, float(sps.f.sf(f_f, df1, df2)), (df1, df2), fr.statistic)
+    return ImanDavenportResult(f_f, float(sps.f.sf(f_f, df1, df2)), (df1, df2), fr.statistic, fr.ranks, n, k)
 
 
 def aligned_rank_matrix(table: Table) -> np.ndarray:
@@ -214,7 +222,7 @@ def friedman_aligned(scores: Any, *, higher_is_better: bool = True) -> AlignedRa
     denominator = kn * (kn + 1) * (2 * kn + 1) / 6.0 - float(np.sum(row**2)) / k
     t = max(numerator / denominator, 0.0)
     ranks = pd.Series(col / n, index=table.learners)
-    return AlignedRanksResult(t, float(sps.chi2.sf(t, k - 1)), k - 1, ranks)
+    return AlignedRanksResult(t, float(sps.chi2.sf(t, k - 1)), k - 1, ranks, n, k)
 
 
 def quade_components(table: Table) -> tuple[np.ndarray, np.ndarray]:
@@ -255,7 +263,7 @@ def quade(scores: Any, *, higher_is_better: bool = True, tie_correction: bool = 
     s = q[:, None] * (r - (k + 1) / 2.0)
     s_j = s.sum(axis=0)
     b = float(np.sum(s_j**2)) / n
-    if tie_correction:
+    if check_bool("tie_correction", tie_correction):
         a2 = float(np.sum(s**2))
     else:
         a2 = n * (n + 1) * (2 * n + 1) * k * (k + 1) * (k - 1) / 72.0
@@ -263,8 +271,8 @@ def quade(scores: Any, *, higher_is_better: bool = True, tie_correction: bool = 
     w = (q[:, None] * r).sum(axis=0)
     ranks = pd.Series(w / (n * (n + 1) / 2.0), index=table.learners)
     if b <= 1e-12 * max(a2, 1.0):
-        return QuadeResult(0.0, 1.0, df, ranks, tie_correction)
+        return QuadeResult(0.0, 1.0, df, ranks, tie_correction, n, k)
     if a2 - b <= 1e-9 * a2:
-        return QuadeResult(float("inf"), 0.0, df, ranks, tie_correction)
+        return QuadeResult(float("inf"), 0.0, df, ranks, tie_correction, n, k)
     t3 = (n - 1) * b / (a2 - b)
-    return QuadeResult(t3, float(sps.f.sf(t3, *df)), df, ranks, tie_correction)
+    return QuadeResult(t3, float(sps.f.sf(t3, *df)), df, ranks, tie_correction, n, k)

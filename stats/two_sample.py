@@ -16,8 +16,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats as sps
 
-from stats._format import fmt_stat, p_is
-from stats._table import as_sample, check_choice, snap
+from stats._format import Printable, fmt_stat, p_is
+from stats._table import as_sample, check_bool, check_choice, snap
 
 ZERO_METHODS = ("demsar", "zsplit", "pratt", "wilcox")
 METHODS = ("auto", "exact", "approx")
@@ -26,7 +26,7 @@ EXACT_MAX_N = 50
 
 
 @dataclass(frozen=True)
-class SignTestResult:
+class SignTestResult(Printable):
     """Sign test: ``statistic`` wins of ``b`` (ties split) out of ``n``."""
 
     statistic: int
@@ -44,7 +44,7 @@ class SignTestResult:
 
 
 @dataclass(frozen=True)
-class WilcoxonResult:
+class WilcoxonResult(Printable):
     """Wilcoxon signed-ranks test: ``statistic`` is T = min(R+, R-)."""
 
     statistic: float
@@ -66,7 +66,7 @@ class WilcoxonResult:
 
 
 @dataclass(frozen=True)
-class MannWhitneyResult:
+class MannWhitneyResult(Printable):
     """Mann-Whitney U test: ``statistic`` is U of ``a``."""
 
     statistic: float
@@ -78,8 +78,7 @@ class MannWhitneyResult:
 
 
 def _differences(a: ArrayLike, b: ArrayLike, higher_is_better: bool) -> np.ndarray:
-    if not isinstance(higher_is_better, (bool, np.bool_)):
-        raise ValueError(f"higher_is_better must be True or False, got {higher_is_better!r}")
+    check_bool("higher_is_better", higher_is_better)
     x, y = as_sample(a, "a"), as_sample(b, "b")
     if x.size != y.size:
         raise ValueError(f"a and b must have the same length (paired samples), got {x.size} and {y.size}")

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
-from stats._format import p_is
+from stats._format import Printable, p_is
 from stats._table import check_alpha, check_choice
 from stats.critical import critical_difference
 from stats.omnibus import friedman, iman_davenport
@@ -24,13 +25,13 @@ LoserRule = Literal["nemenyi", "holm", "shaffer", "bergmann"]
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Verdict(Printable):
     """Outcome of the omnibus test and, when it rejects, who loses to the best learner."""
 
     outcome: Literal["no difference", "different"]
-    winners: tuple[str, ...]
-    losers: tuple[str, ...]
-    best: str
+    winners: tuple[Hashable, ...]
+    losers: tuple[Hashable, ...]
+    best: Hashable
     alpha: float
     test: str
     pvalue: float
@@ -55,10 +56,10 @@ class Verdict:
             how += f" on {RANKS_NAMES[self.ranks_test]} ranks"
         if self.replaced:
             how += f"; {self.replaced}"
-        lose = ", ".join(self.losers) if self.losers else "none"
+        lose = ", ".join(map(str, self.losers)) if self.losers else "none"
         return (
             f"learners differ at alpha = {self.alpha:g} ({name} {p_is(self.pvalue)}): "
-            f"winners {', '.join(self.winners)}; losers {lose} (worse than {self.best}, {how})"
+            f"winners {', '.join(map(str, self.winners))}; losers {lose} (worse than {self.best}, {how})"
         )
 
     def __str__(self) -> str:
@@ -70,9 +71,10 @@ def verdict(
     *,
     alpha: float = 0.05,
     higher_is_better: bool = True,
-    test: Omnibus = "friedman",
+    omnibus: Omnibus = "friedman",
     rule: LoserRule = "nemenyi",
     pairwise: pd.DataFrame | None = None,
+    test: Omnibus | None = None,
 ) -> Verdict:
     """Seed 000's verdict: "no difference" unless the omnibus test rejects at alpha;
     otherwise the losers are the learners significantly worse than the best-ranked
@@ -80,6 +82,9 @@ def verdict(
 
     Parameters
     ----------
+    omnibus : {"friedman", "iman_davenport"}
+        The omnibus test that must reject first (``test=``, its old name, still works
+        with a DeprecationWarning: elsewhere ``test`` names the ranks of a post-hoc).
     rule : {"nemenyi", "holm", "shaffer", "bergmann"}
         ``"nemenyi"``: seed 000's rule, a learner loses when its average rank
         is at least CD worse than the best (Demsar: "differ by at least the
@@ -102,13 +107,17 @@ def verdict(
     Seed ``000_aa5420a5faf49cff.txt`` ("Tie if Friedman says there is no different.
     Else some are losers and the remainder are winners"); Demsar (2006) JMLR 7.
     """
+    if test is not None:  # the old name: elsewhere ``test`` names the ranks of a post-hoc test
+        warnings.warn("verdict(test=...) is renamed omnibus=...", DeprecationWarning, stacklevel=2)
+        omnibus = test
+    test = omnibus
     a = check_alpha(alpha)
-    check_choice("test", test, ("friedman", "iman_davenport"))
+    check_choice("omnibus", test, ("friedman", "iman_davenport"))
     check_choice("rule", rule, ("nemenyi", "holm", "shaffer", "bergmann"))
     fr = friedman(scores, higher_is_better=higher_is_better)
     pvalue = fr.pvalue if test == "friedman" else iman_davenport(scores, higher_is_better=higher_is_better).pvalue
     order = fr.ranks.sort_values(kind="stable")
-    names = tuple(str(x) for x in order.index)
+    names = tuple(order.index)  # labels as given (an integer stays an integer)
     best = names[0]
     if not pvalue <= a:
         return Verdict("no difference", names, (), best, a, test, pvalue, rule, None)

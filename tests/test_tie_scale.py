@@ -207,3 +207,69 @@ def test_without_decimal_ties_the_results_equal_scipys(t) -> None:  # noqa: ANN0
     assert u.pvalue == pytest.approx(sps.mannwhitneyu(x[:, 0], x[:, 1], method="exact").pvalue, abs=1e-12)
     wins = int((d > 0).sum())
     assert stats.sign_test(x[:, 0], x[:, 1]).pvalue == pytest.approx(sps.binomtest(wins, len(d)).pvalue, abs=1e-12)
+
+
+# --- issue 9, item 6: library manners ---------------------------------------------------------
+
+
+def test_verdict_keeps_labels_as_given() -> None:
+    t = pd.DataFrame(np.tile([[0.1, 0.5, 0.9]], (12, 1)) + np.arange(12)[:, None] * 0.001, columns=[0, 1, 2])
+    v = stats.verdict(t, rule="nemenyi")
+    assert v.outcome == "different" and v.losers == (1, 0) and v.best == 2  # were ("1", "0") and "2"
+    assert all(isinstance(x, int) for x in v.winners + v.losers)
+
+
+def test_verdicts_old_test_keyword_still_works_with_a_warning() -> None:
+    t = np.tile([[0.1, 0.5, 0.9]], (12, 1))
+    with pytest.warns(DeprecationWarning, match="omnibus"):
+        old = stats.verdict(t, test="iman_davenport")
+    assert old.message == stats.verdict(t, omnibus="iman_davenport").message
+
+
+def test_multiple_sign_test_takes_multiindex_columns() -> None:
+    cols = pd.MultiIndex.from_tuples([("a", "x"), ("b", "y"), ("c", "z")])
+    t = pd.DataFrame(np.random.default_rng(0).uniform(size=(8, 3)), columns=cols)
+    res = stats.multiple_sign_test(t, ("a", "x"))  # "Names should be list-like for a MultiIndex"
+    assert list(res.table.index) == [("b", "y"), ("c", "z")]
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_booleans_are_strict(value: object) -> None:
+    t = np.arange(12.0).reshape(4, 3)
+    with pytest.raises(ValueError, match="tie_correction must be True or False"):
+        stats.friedman(t, tie_correction=value)  # "yes" was taken as True
+    with pytest.raises(ValueError, match="tie_correction must be True or False"):
+        stats.quade(t, tie_correction=value)
+    with pytest.raises(ValueError, match="higher_is_better must be True or False"):
+        stats.wilcoxon([1.0, 2.0], [2.0, 3.0], higher_is_better=value)
+
+
+def test_a_ragged_table_is_named_as_such() -> None:
+    with pytest.raises(ValueError, match="rectangular table"):
+        stats.friedman([[1, 2, 3], [1, 2]])  # was numpy's "inhomogeneous shape after 1 dimensions"
+
+
+def test_omnibus_results_share_their_fields() -> None:
+    t = np.random.default_rng(1).uniform(size=(7, 4))
+    for result in (stats.friedman(t), stats.iman_davenport(t), stats.friedman_aligned(t), stats.quade(t)):
+        assert (result.n, result.k) == (7, 4), type(result).__name__
+        assert result.ranks is not None and len(result.ranks) == 4
+        assert np.isfinite(result.statistic) and 0 <= result.pvalue <= 1 and result.df is not None
+
+
+def test_results_print_themselves_in_notebooks() -> None:
+    class Pretty:  # IPython's printer protocol: text()
+        def __init__(self) -> None:
+            self.out = ""
+
+        def text(self, s: str) -> None:
+            self.out += s
+
+    t = np.random.default_rng(2).uniform(size=(7, 4))
+    for result in (stats.friedman(t), stats.wilcoxon(t[:, 0], t[:, 1]), stats.verdict(t)):
+        p = Pretty()
+        result._repr_pretty_(p, False)
+        assert p.out == str(result)
+        assert result._repr_html_().startswith("<pre>") and "Series" not in result._repr_html_()
+    ms = stats.multiple_sign_test(t, "L1")
+    assert "<table" in ms._repr_html_()  # a result with a table shows it

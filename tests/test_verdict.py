@@ -51,5 +51,5 @@ def test_lower_is_better_and_validation() -> None:
     assert stats.verdict(x).best == "L4"
     with pytest.raises(ValueError, match="rule must be one of"):
         stats.verdict(x, rule="tukey")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="test must be one of"):
+    with pytest.raises(ValueError, match="omnibus must be one of"):
         stats.verdict(x, test="quade")  # type: ignore[arg-type]
