@@ -20,6 +20,7 @@ from stats.incremental import Aggregator
 from stats.logs import LoadCancelled, LogError, LogProblem, read_logs
 from stats.metrics import Confusion, confusion, evaluate
 from stats.multiple_sign import multiple_sign_test
+from stats.names import printable, spreadsheet_safe
 from stats.omnibus import (
     AlignedRanksResult,
     FriedmanResult,
@@ -88,6 +89,8 @@ __all__ = [
     "levene",
     "mann_whitney",
     "multiple_sign_test",
+    "printable",
+    "spreadsheet_safe",
     "normality",
     "pairwise_test",
     "pairwise_test_from_ranks",

@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from stats.names import printable_lines
+
 Severity = Literal["error", "warning"]
 Kind = Literal["name", "meta", "int", "metaint", "value"]
 
@@ -65,8 +67,9 @@ class LogProblem:
     severity: Severity = "error"
 
     def __str__(self) -> str:
+        # file names and reasons quote the logs: never a raw control character (stats.names)
         where = self.file if self.line is None else f"{self.file}:{self.line}"
-        return f"{where}: {self.reason}"
+        return printable_lines(f"{where}: {self.reason}")
 
     # Immutable: pandas deep-copies ``DataFrame.attrs`` on every operation; share, don't copy.
     def __copy__(self) -> LogProblem:

@@ -18,6 +18,7 @@ import pandas as pd
 
 from stats.logformat import LogProblem, LogSpec
 from stats.logparse import Part
+from stats.names import has_controls, printable
 
 KEY = ("dataset", "repeat", "fold", "learner", "criterion")
 LABELS = ("dataset", "learner", "criterion", "goal")
@@ -292,6 +293,26 @@ def duplicate_problems(
         else:
             reason = f"lines {l1}-{l2} repeat the results of {where or 'lines '}{e1}-{e2}: the later lines win"
         problems.append(LogProblem(files[f], l1, reason, "warning"))
+    return problems
+
+
+def name_problems(labels: Labels, columns: dict[str, np.ndarray], locate: Locate, files: list[str]) -> list[LogProblem]:
+    """A warning at the first line of each name holding control characters or bidi overrides
+    (:mod:`stats.names`): kept as read, shown escaped in every output."""
+    problems = []
+    for kind in ("dataset", "learner", "criterion"):
+        codes = columns.get(kind)
+        if codes is None:
+            continue
+        for code, name in enumerate(labels.names(kind)):
+            if not has_controls(name):
+                continue
+            rows = np.flatnonzero(codes == code)
+            if not len(rows):
+                continue
+            f, line = (int(a[0]) for a in locate(rows[:1]))
+            reason = f"name contains control characters: {kind} '{printable(name)}' (shown escaped)"
+            problems.append(LogProblem(files[f], line, reason, "warning"))
     return problems
 
 

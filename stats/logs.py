@@ -25,7 +25,7 @@ import pandas as pd
 import pyarrow as pa
 
 from stats.logformat import LogError, LogProblem, LogSpec
-from stats.logframe import Columns, Labels, duplicate_pairs, duplicate_problems
+from stats.logframe import Columns, Labels, duplicate_pairs, duplicate_problems, name_problems
 from stats.logparse import Part
 from stats.logread import WORKERS, expand, read_source
 from stats.progress import LoadCancelled, Meter, Progress
@@ -174,6 +174,10 @@ def _frame(table: Columns, files: list[str], problems: list[LogProblem]) -> pd.D
     columns = table.finish()
     earlier, later = duplicate_pairs(columns)
     lines = _lines_kept(table, earlier)
+    hostile = name_problems(table.labels, columns, table.locate, files)
+    if hostile:
+        rank = {name: i for i, name in enumerate(files)}
+        problems = sorted(problems + hostile, key=lambda p: (rank.get(p.file, -1), p.line or 0))
     if len(later):
         problems = problems + duplicate_problems(table.labels, columns, earlier, later, table.locate, files)
         rank = {name: i for i, name in enumerate(files)}

@@ -99,3 +99,33 @@ def test_rankboard_in_a_real_terminal(tmp_path: Path) -> None:
     frame = pd.read_csv(csv)
     assert "KNN" not in set(frame["learner"]) and "LogisticRegression" in set(frame["learner"])
     assert {"z", "p", "holm"} <= set(frame.columns)
+
+
+def test_hostile_names_neither_retitle_nor_clear_the_terminal(tmp_path: Path) -> None:
+    """tests/data/hostile_names.dat names learners \\x1b]0;pwned\\x07 (set the window title),
+    \\x1b[2J (clear the screen), OSC 52 (write the clipboard): opened in a real terminal, the
+    title stays and the screen shows the names escaped (issue 12)."""
+    hostile = Path(__file__).resolve().parent / "data" / "hostile_names.dat"
+    session = f"rankboard-hostile-{uuid.uuid4().hex[:8]}"
+    term = Terminal(session)
+    subprocess.run(
+        [TMUX, "new-session", "-d", "-s", session, "-x", "200", "-y", "40", "-c", str(tmp_path), "sh"],
+        check=True,
+    )
+    try:
+        term.tmux("select-pane", "-t", session, "-T", "before-rankboard")
+        term.keys(f"NO_COLOR=1 {RANKBOARD} --paused {hostile}", "Enter")
+        term.wait_text("4 data sets x 14 learners")
+        term.keys("2")
+        term.wait_text("average rank")
+        screen = term.screen()
+        assert "\\x1b]0;pwned\\x07" in screen  # the names, escaped, on screen
+        assert "[bold]wine[/bold]" in screen  # markup shown literally
+        assert term.tmux("display", "-p", "-t", session, "#{pane_title}").strip() == "before-rankboard"
+        assert "pwned" not in term.tmux("display", "-p", "-t", session, "#{pane_title}")
+        term.keys("q")
+        term.wait(lambda: "$" in term.screen().splitlines()[-1] or "#" in term.screen(), "the shell prompt")
+        assert term.tmux("display", "-p", "-t", session, "#{pane_title}").strip() == "before-rankboard"
+    finally:
+        if term.alive():
+            term.tmux("kill-session", "-t", session)

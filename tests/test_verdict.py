@@ -52,4 +52,4 @@ def test_lower_is_better_and_validation() -> None:
     with pytest.raises(ValueError, match="rule must be one of"):
         stats.verdict(x, rule="tukey")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="omnibus must be one of"):
-        stats.verdict(x, test="quade")  # type: ignore[arg-type]
+        stats.verdict(x, omnibus="quade")  # type: ignore[arg-type]

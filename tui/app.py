@@ -23,6 +23,7 @@ from textual.widgets import ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from stats import LoadCancelled
+from stats.names import printable_lines
 from tui.commands import RegistryProvider, bindings
 from tui.file_actions import FileActions
 from tui.gcpolicy import IdleCollector
@@ -152,6 +153,12 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
     def on_unmount(self) -> None:
         self._closed = True
         self._gc.stop()
+
+    def notify(self, message: str, **options: Any) -> None:  # type: ignore[override]
+        """Every toast literal and escaped: messages quote names and errors from untrusted logs
+        (no markup, no control character; stats.names)."""
+        options["markup"] = False
+        super().notify(printable_lines(str(message)), **options)
 
     def poll_logs(self) -> None:
         """The live tick: a quiet poll of the logs, unless paused or a load is under way."""

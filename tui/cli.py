@@ -6,10 +6,12 @@ import argparse
 import sys
 from importlib.resources import files
 from pathlib import Path
+from typing import TextIO
 
 import pandas as pd
 
 from stats import LogError, LogProblem, completeness, read_logs
+from stats.names import printable_lines
 from tui.export import VIEWS
 from tui.loader import format_problem
 from tui.output import OutputRefused, check_output, write_output
@@ -103,6 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
     report.add_argument("--ascii", action="store_true", help="draw the CD diagram with ASCII characters")
     report.add_argument("--standalone", action="store_true", help="LaTeX: a whole document with its preamble")
+    report.add_argument(
+        "--raw-csv",
+        action="store_true",
+        help="CSV: write cells a spreadsheet would evaluate (=, +, -, @) as they are, for programs "
+        "(by default they get a leading ' so that a spreadsheet shows them as text)",
+    )
     report.add_argument("--spec", metavar="FILE", help="a view spec saved by the app (s); options given here win")
     report.add_argument(
         "-o",
@@ -128,6 +136,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def say(*parts: object, file: TextIO | None = None) -> None:
+    """``print``, with control characters and bidi overrides escaped: messages quote file and
+    learner names from untrusted logs (stats.names)."""
+    print(printable_lines(" ".join(map(str, parts))), file=file or sys.stdout)
+
+
 def _load(paths: list[str]) -> tuple[pd.DataFrame, list[LogProblem]]:
     log = read_logs(*paths, on_error="skip")
     return log, list(log.attrs.get("problems", []))
@@ -136,14 +150,14 @@ def _load(paths: list[str]) -> tuple[pd.DataFrame, list[LogProblem]]:
 def run_check(paths: list[str]) -> int:
     log, problems = _load(paths)
     for problem in problems:
-        print(format_problem(problem))
+        say(format_problem(problem))
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
     if problems:
-        print()
-    print(f"{len(log.attrs.get('files', []))} file(s), {errors} error(s), {warnings} warning(s)")
+        say()
+    say(f"{len(log.attrs.get('files', []))} file(s), {errors} error(s), {warnings} warning(s)")
     if len(log):
-        print(completeness(log).summary())
+        say(completeness(log).summary())
     return 1 if errors else 0
 
 
@@ -167,22 +181,22 @@ def _report_spec(args: argparse.Namespace, log: pd.DataFrame) -> dict[str, objec
 def run_report(args: argparse.Namespace) -> int:
     paths = args.paths or [str(bundled_example())]
     if args.force and not args.output:
-        print("rankboard: --force applies to -o FILE only; give -o FILE or drop --force", file=sys.stderr)
+        say("rankboard: --force applies to -o FILE only; give -o FILE or drop --force", file=sys.stderr)
         return 2
     if args.output:
         try:
             check_output(args.output, force=args.force)  # before the work, not only after it
         except OutputRefused as exc:
-            print(f"rankboard: {exc}", file=sys.stderr)
+            say(f"rankboard: {exc}", file=sys.stderr)
             return 1
     log, problems = _load(paths)
     for problem in problems:
-        print(format_problem(problem), file=sys.stderr)
+        say(format_problem(problem), file=sys.stderr)
     if any(p.severity == "error" for p in problems):
-        print("rankboard: the logs have errors (see above); fix them or run `rankboard check`", file=sys.stderr)
+        say("rankboard: the logs have errors (see above); fix them or run `rankboard check`", file=sys.stderr)
         return 1
     if log.empty:
-        print("rankboard: the logs hold no results", file=sys.stderr)
+        say("rankboard: the logs hold no results", file=sys.stderr)
         return 1
     try:
         model = Model(log)
@@ -195,15 +209,16 @@ def run_report(args: argparse.Namespace) -> int:
             ascii=args.ascii,
             source=", ".join(paths),
             standalone=args.standalone,
+            raw_csv=args.raw_csv,
         )
     except ValueError as exc:
-        print(f"rankboard: {exc}", file=sys.stderr)
+        say(f"rankboard: {exc}", file=sys.stderr)
         return 2
     if args.output:
         try:
-            print(f"rankboard: {write_output(text, args.output, force=args.force)}", file=sys.stderr)
+            say(f"rankboard: {write_output(text, args.output, force=args.force)}", file=sys.stderr)
         except OutputRefused as exc:
-            print(f"rankboard: {exc}", file=sys.stderr)
+            say(f"rankboard: {exc}", file=sys.stderr)
             return 1
     else:
         sys.stdout.write(text)
@@ -218,8 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return run_check(args.paths) if args.command == "check" else run_report(args)
     except LogError as exc:  # pragma: no cover - on_error="skip" reports instead of raising
-        print(f"rankboard: {exc}", file=sys.stderr)
+        say(f"rankboard: {exc}", file=sys.stderr)
         return 1
     except (OSError, ValueError) as exc:
-        print(f"rankboard: {exc}", file=sys.stderr)
+        say(f"rankboard: {exc}", file=sys.stderr)
         return 2 if isinstance(exc, ValueError) else 1

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from stats.names import spreadsheet_safe
 from tui.atomic import write_text_atomic
 from tui.viewtypes import VIEWS, Analysis
 
@@ -98,12 +99,21 @@ def stamped_name(criterion: str, kind: str, suffix: str, now: datetime | None = 
     return f"rankboard-{safe}-{kind}-{stamp}{suffix}"
 
 
-def csv_text(frame: pd.DataFrame) -> str:
-    """``frame`` as the CSV an export writes: no index, LF line ends, floats at full precision."""
-    return frame.to_csv(index=False, lineterminator="\n", float_format=None)
+def csv_text(frame: pd.DataFrame, *, raw: bool = False) -> str:
+    """``frame`` as the CSV an export writes: no index, LF line ends, floats at full precision.
+
+    Names from the logs (string cells and column headers) pass :func:`stats.names.spreadsheet_safe`:
+    control characters escaped, and a cell a spreadsheet would evaluate (``=``, ``+``, ``-``, ``@``,
+    tab, CR, not a number) prefixed with ``'`` unless ``raw``.
+    """
+    safe = frame.rename(columns=lambda c: spreadsheet_safe(str(c), raw=raw))
+    for column in safe.columns:
+        if safe[column].dtype == object or pd.api.types.is_string_dtype(safe[column]):
+            safe[column] = safe[column].map(lambda v: spreadsheet_safe(v, raw=raw))
+    return safe.to_csv(index=False, lineterminator="\n", float_format=None)
 
 
-def write_csv(frame: pd.DataFrame, path: str | Path, *, overwrite: bool = False) -> Path:
+def write_csv(frame: pd.DataFrame, path: str | Path, *, overwrite: bool = False, raw: bool = False) -> Path:
     """Write ``frame`` (:func:`csv_text`) to ``path`` atomically and return the absolute path.
 
     See :func:`tui.atomic.write_text_atomic`: a reader never sees a partial file, no temporary
@@ -114,4 +124,4 @@ def write_csv(frame: pd.DataFrame, path: str | Path, *, overwrite: bool = False)
     FileExistsError
         ``path`` exists and ``overwrite`` is False.
     """
-    return write_text_atomic(csv_text(frame), path, overwrite=overwrite)
+    return write_text_atomic(csv_text(frame, raw=raw), path, overwrite=overwrite)

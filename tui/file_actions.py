@@ -43,7 +43,10 @@ class FileActions(_Base):
             return
         name = default_export_name(analysis.selection.criterion, view, now=self.clock())
         self._ask_path(
-            name, "Export the current view as CSV", lambda target, ok: self._write(frame, target, overwrite=ok)
+            name,
+            "Export the current view as CSV",
+            lambda target, ok, raw: self._write(frame, target, overwrite=ok, raw=raw),
+            raw_option=True,
         )
 
     def action_save_spec(self) -> None:
@@ -56,7 +59,7 @@ class FileActions(_Base):
             return
         name = stamped_name(selection.criterion, "view", ".toml", now=self.clock())
 
-        def save(target: Path, _overwrite: bool) -> None:
+        def save(target: Path, _overwrite: bool, _raw: bool) -> None:
             try:
                 written = save_spec(selection, target)
             except OSError as exc:
@@ -66,28 +69,32 @@ class FileActions(_Base):
 
         self._ask_path(name, "Save the current selection as a view spec (TOML)", save)
 
-    def _ask_path(self, default: str, prompt: str, write: Callable[[Path, bool], None]) -> None:
-        """Ask for a path (default ``default``); confirm before overwriting; then ``write(path, overwrite)``."""
+    def _ask_path(
+        self, default: str, prompt: str, write: Callable[[Path, bool, bool], None], *, raw_option: bool = False
+    ) -> None:
+        """Ask for a path (default ``default``); confirm before overwriting; then
+        ``write(path, overwrite, raw)`` (``raw``: the dialog's raw-CSV box, with ``raw_option``)."""
 
-        def chosen(path: str | None) -> None:
-            if not path:
+        def chosen(choice: tuple[str, bool] | None) -> None:
+            if not choice:
                 return
+            path, raw = choice
             target = Path(path).expanduser()
             if target.exists():
                 self.push_screen(
                     ConfirmScreen(f"{target} exists. Overwrite it?"),
-                    lambda ok: write(target, True) if ok else None,
+                    lambda ok: write(target, True, raw) if ok else None,
                 )
             else:
-                write(target, False)
+                write(target, False, raw)
 
-        self.push_screen(ExportScreen(default, prompt), chosen)
+        self.push_screen(ExportScreen(default, prompt, raw_option=raw_option), chosen)
 
-    def _write(self, frame: Any, target: Path, *, overwrite: bool) -> None:
+    def _write(self, frame: Any, target: Path, *, overwrite: bool, raw: bool = False) -> None:
         from tui.export import write_csv
 
         try:
-            written = write_csv(frame, target, overwrite=overwrite)
+            written = write_csv(frame, target, overwrite=overwrite, raw=raw)
         except (OSError, ValueError) as exc:
             self.notify(f"export failed: {exc}", severity="error", markup=False)
             return

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from stats import Aggregator, LogProblem, LogWatcher
+from stats.names import printable_lines
 from stats.progress import Progress
 from tui.viewmodel import Model
 from tui.viewtypes import Selection
@@ -20,9 +21,9 @@ from tui.viewtypes import Selection
 def format_problem(problem: LogProblem) -> str:
     """``file:line: reason`` for an error, ``file:line: warning: reason`` for a warning."""
     if problem.severity == "error":
-        return str(problem)
+        return str(problem)  # escaped (stats.names)
     where = f"{problem.file}:{problem.line}" if problem.line is not None else problem.file
-    return f"{where}: warning: {problem.reason}"
+    return printable_lines(f"{where}: warning: {problem.reason}")
 
 
 @dataclass(frozen=True)

@@ -277,4 +277,4 @@ def render_json(analysis: Analysis, view: str = "all", *, source: str = "", asci
     doc = report_dict(analysis, view)
     if source:
         doc = {"source": source, **doc}
-    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return json.dumps(doc, indent=2, ensure_ascii=True, allow_nan=False) + "\n"

@@ -38,6 +38,7 @@ import pandas as pd
 
 import stats
 from stats._format import fmt_p, fmt_stat
+from stats.names import printable
 from tui.render_text import (
     OMNIBUS_NAMES,
     PAIR_PROCEDURES,
@@ -88,7 +89,7 @@ def tex_p(p: float) -> str:
 
 def tex_escape(name: object) -> str:
     """``name`` with LaTeX's special characters escaped (newlines become spaces)."""
-    text = str(name).replace("\r", " ").replace("\n", " ")
+    text = printable(name)  # control characters and bidi overrides escaped first (stats.names)
     return "".join(_ESCAPES.get(ch, ch) for ch in text)
 
 

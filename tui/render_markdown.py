@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 import stats
 from stats._format import fmt_p, fmt_stat
+from stats.names import printable
 from tui.render_text import (
     OMNIBUS_NAMES,
     OMNIBUS_SYMBOLS,
@@ -31,7 +32,7 @@ _SPECIAL = re.compile(r"([\\|*`])")
 
 def md_escape(name: object) -> str:
     """``name`` with ``\\ | * ``` backslash-escaped (newlines become spaces: a cell is one line)."""
-    return _SPECIAL.sub(r"\\\1", str(name)).replace("\r", " ").replace("\n", " ")
+    return _SPECIAL.sub(r"\\\1", printable(name))  # control characters escaped first (stats.names)
 
 
 def table(header: Sequence[str], align: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

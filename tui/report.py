@@ -6,6 +6,7 @@ selection as text, csv, markdown, LaTeX or JSON.
 
 from __future__ import annotations
 
+from stats.names import printable_lines
 from tui.export import csv_text, export_frame
 from tui.render_json import render_json
 from tui.render_latex import render_latex
@@ -35,6 +36,7 @@ def render_report(
     ascii: bool = False,
     source: str = "",
     standalone: bool = False,
+    raw_csv: bool = False,
 ) -> str:
     """Render ``view`` ("quartiles", "ranks", "tests", "pairs", "cd" or "all") of ``selection`` as ``fmt``.
 
@@ -52,6 +54,8 @@ def render_report(
         Where the log came from, printed in the header (not in csv).
     standalone : bool, default False
         LaTeX only: a whole document (packages and the ``\\boxplot`` macro) instead of a fragment.
+    raw_csv : bool, default False
+        CSV only: cells a spreadsheet would evaluate written as they are (not ``'``-prefixed).
 
     Raises
     ------
@@ -69,11 +73,15 @@ def render_report(
     # and before the header, which names the problem of a view that a limit of stats left empty.
     analysis = model.analyze(selection).prepare(*check_view(view))
     if fmt == "csv":
-        return csv_text(export_frame(analysis, view))
-    if fmt == "latex":
-        return render_latex(analysis, view, standalone=standalone, source=source)
-    if fmt == "markdown":
-        return render_markdown(analysis, view, ascii=ascii, source=source)
+        return csv_text(export_frame(analysis, view), raw=raw_csv)
     if fmt == "json":
-        return render_json(analysis, view, source=source)
-    return render_text(analysis, view, ascii=ascii, source=source)
+        return render_json(analysis, view, source=source)  # the encoder escapes every control character
+    if fmt == "latex":
+        text = render_latex(analysis, view, standalone=standalone, source=source)
+    elif fmt == "markdown":
+        text = render_markdown(analysis, view, ascii=ascii, source=source)
+    else:
+        text = render_text(analysis, view, ascii=ascii, source=source)
+    # Names are escaped where they are written; this last pass guarantees that no control
+    # character or bidi override from a log reaches the terminal (stats.names).
+    return printable_lines(text)

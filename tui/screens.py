@@ -8,30 +8,42 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from tui.commands import help_rows
 from tui.widgets import literal
 
 
-class ExportScreen(ModalScreen[str | None]):
-    """Asks where to write a file (the CSV export, or a view spec); Enter accepts, Esc cancels (None)."""
+class ExportScreen(ModalScreen[tuple[str, bool] | None]):
+    """Asks where to write a file (the CSV export, or a view spec); Enter accepts, Esc cancels (None).
+
+    The result is ``(path, raw)``; with ``raw_option`` a checkbox offers ``raw``: cells a
+    spreadsheet would evaluate are written as they are (else prefixed with ``'``, see
+    :func:`stats.names.spreadsheet_safe`), for programs that read the CSV.
+    """
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
-    def __init__(self, default: str, prompt: str = "Export the current view as CSV") -> None:
+    def __init__(
+        self, default: str, prompt: str = "Export the current view as CSV", *, raw_option: bool = False
+    ) -> None:
         super().__init__()
         self.default = default
         self.prompt = prompt
+        self.raw_option = raw_option
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(f"{self.prompt} (enter writes, esc cancels)", markup=False)
             yield Input(self.default, id="export-path", select_on_focus=False)
+            if self.raw_option:
+                yield Checkbox("formulas as written (no ' before =, +, -, @: for programs)", id="raw-csv")
 
     @on(Input.Submitted)
     def _submit(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
+        path = event.value.strip()
+        raw = self.raw_option and self.query_one("#raw-csv", Checkbox).value
+        self.dismiss((path, raw) if path else None)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import math
-import unicodedata
 from typing import Any
 
 from rich.text import Text
 
+from stats.names import printable
+
 
 def literal(name: Any, style: str = "") -> Text:
-    """A name from the logs as literal text: no markup, control characters shown escaped."""
-    s = str(name)
-    if any(unicodedata.category(ch) == "Cc" for ch in s):
-        s = "".join(ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) == "Cc" else ch for ch in s)
-    return Text(s, style=style, no_wrap=True)
+    """A name from the logs as literal text: no markup, control characters and bidi overrides
+    shown escaped (:func:`stats.names.printable`, the rule of every output)."""
+    return Text(printable(name), style=style, no_wrap=True)
 
 
 def num(value: Any, digits: int = 3) -> str:
