@@ -248,9 +248,12 @@ def bench_app(reps: int) -> None:
                     if time.perf_counter() - t0 > 600:
                         raise RuntimeError(f"{view} not shown")
                 filled = time.perf_counter()
-                while app.t_paint < filled:  # the first screen update after the panel was filled
+                # The first screen update after the panel was filled. It may already have happened
+                # between the fill and `filled` (then t_paint is after t0): waiting for a later one
+                # hung the benchmark (nothing changes on screen any more).
+                while app.t_paint < filled and app.t_paint < t0 and time.perf_counter() - filled < 5:
                     await asyncio.sleep(0.001)
-                out[view] = app.t_paint - t0
+                out[view] = (app.t_paint if app.t_paint >= t0 else filled) - t0
                 await ba.settle(pilot)
         return out
 
