@@ -172,8 +172,15 @@ def parse_field(field: str, kind: Kind, label: str) -> Any:
     return value
 
 
+#: The longest line read as a result (characters): a name, a number or a whole line of a
+#: result is far shorter; a longer line is reported (``file:line: line too long``), never a
+#: crash of the csv module (whose own limit is 131,072 characters per field).
+MAX_LINE = 65536
+
+
 def split_fields(text: str) -> list[str]:
-    """CSV fields of one line; raise :class:`BadField` when a quote is never closed.
+    """CSV fields of one line; raise :class:`BadField` when a quote is never closed or the line
+    is longer than :data:`MAX_LINE`.
 
     Text after a closing quote is kept (``"nb" ,`` reads ``nb``), as the fast reader does.
 
@@ -184,12 +191,17 @@ def split_fields(text: str) -> list[str]:
     ...
     stats.logformat.BadField: unbalanced quote: a quoted field is never closed
     """
+    if len(text) > MAX_LINE:
+        raise BadField(f"line too long: {len(text):,} characters (a result line has at most {MAX_LINE:,})")
     try:
         return next(csv.reader([text], skipinitialspace=True, strict=True), [])
     except csv.Error as exc:
         if "unexpected end" in str(exc):
             raise BadField("unbalanced quote: a quoted field is never closed") from None
-    return next(csv.reader([text], skipinitialspace=True), [])
+    try:
+        return next(csv.reader([text], skipinitialspace=True), [])
+    except csv.Error as exc:  # any other limit of the csv module: a problem of the line, not a crash
+        raise BadField(f"unreadable line: {exc}") from None
 
 
 def decode_line(raw: bytes | bytearray) -> str:

@@ -12,9 +12,11 @@ whatever the report raises stops the reading.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import re
+import stat
 import sys
 import zlib
 from collections import deque
@@ -46,11 +48,33 @@ class Source:
     path: Path | None = None
 
 
-def _log_files(folder: str) -> list[str]:
+def _log_files(folder: str, problems: list[LogProblem] | None = None) -> list[str]:
+    """Every ``*.dat`` / ``*.dat.gz`` below ``folder``, sorted; a subdirectory that cannot be
+    read is a problem in ``problems`` (``os.walk`` skips it silently)."""
+
+    def unreadable(exc: OSError) -> None:
+        if problems is not None:
+            problems.append(LogProblem(exc.filename or folder, None, f"cannot read this directory: {_os_reason(exc)}"))
+
     found = [
-        os.path.join(root, f) for root, _, files in os.walk(folder) for f in files if f.endswith((".dat", ".dat.gz"))
+        os.path.join(root, f)
+        for root, _, files in os.walk(folder, onerror=unreadable)
+        for f in files
+        if f.endswith((".dat", ".dat.gz"))
     ]
     return sorted(found)
+
+
+def _missing(name: str) -> str:
+    """Why ``name`` (which ``os.path.exists`` denies) cannot be read: a loop, or absent."""
+    try:
+        os.stat(name)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symbolic link loop: the link leads back to itself"
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            return "permission denied"
+    return "no such file or directory"
 
 
 def expand(paths: tuple[Any, ...]) -> tuple[list[Source], list[LogProblem]]:
@@ -74,7 +98,7 @@ def expand(paths: tuple[Any, ...]) -> tuple[list[Source], list[LogProblem]]:
                 seen.add("-")
                 sources.append(Source("<stdin>"))
         elif os.path.isdir(name):
-            found = _log_files(name)
+            found = _log_files(name, problems)
             if not found:
                 problems.append(LogProblem(name, None, "no *.dat files in this directory", "warning"))
             for f in found:
@@ -88,11 +112,35 @@ def expand(paths: tuple[Any, ...]) -> tuple[list[Source], list[LogProblem]]:
             if not matches:
                 problems.append(LogProblem(name, None, "no file matches this pattern"))
             for m in matches:
-                for f in _log_files(m) if os.path.isdir(m) else [m]:
+                for f in _log_files(m, problems) if os.path.isdir(m) else [m]:
                     add(f)
         else:
-            problems.append(LogProblem(name, None, "no such file or directory"))
+            problems.append(LogProblem(name, None, _missing(name)))
     return sources, problems
+
+
+def not_regular(mode: int) -> str:
+    """Why a file of ``mode`` (not a regular file) is not read."""
+    kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+    kind = "a directory" if stat.S_ISDIR(mode) else kind
+    return f"not a regular file ({kind}): not read"
+
+
+def _open_regular(path: Path) -> IO[bytes]:
+    """``path`` opened for reading, refused unless it is a regular file: a FIFO would block the
+    reader for ever (nothing writes to it), a device would never end. Opened without blocking,
+    checked on the descriptor (no race between the check and the open), then read normally."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, not_regular(mode))
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 @contextmanager
@@ -107,7 +155,7 @@ def open_source(source: Source) -> Iterator[IO[bytes]]:
             raw: Any = sys.stdin.buffer
             head = raw.peek(2)[:2] if hasattr(raw, "peek") else b""
         else:
-            raw = stack.enter_context(open(source.path, "rb"))
+            raw = stack.enter_context(_open_regular(source.path))
             head = raw.read(2)
             raw.seek(0)
         if head == _GZIP_MAGIC:

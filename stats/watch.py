@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
@@ -20,7 +21,7 @@ import pandas as pd
 from stats.logformat import LogError, LogProblem, LogSpec
 from stats.logframe import KEY, Columns, Labels, duplicate_pairs, duplicate_problems
 from stats.logparse import Part
-from stats.logread import WORKERS, Source, expand, read_source
+from stats.logread import WORKERS, Source, expand, not_regular, read_source
 from stats.logs import OnError, to_frame
 from stats.progress import Meter, Progress
 
@@ -231,6 +232,8 @@ class LogWatcher:
         path = Path(source.name)
         try:
             st = os.stat(path)
+            if not stat.S_ISREG(st.st_mode):  # a FIFO would block the poll for ever (stats.logread)
+                return [LogProblem(source.name, None, not_regular(st.st_mode))]
             gz = _is_gzip(path)
         except OSError as exc:
             return [LogProblem(source.name, None, (exc.strerror or str(exc)).lower())]

@@ -384,7 +384,9 @@ async def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
 
     async def main() -> None:
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.pause(0.2)
+            deadline = time.monotonic() + 120  # a guard: the reading reaches the held step
+            while not app.query_one(LoadBar).label.startswith("summarising") and time.monotonic() < deadline:
+                await pilot.pause(0.02)
             assert not app.query_one(LoadBar).has_class("-hidden") and "loading..." in status(app)
             assert app.query_one(LoadBar).label.startswith("summarising 6,250 lines")
             await pilot.press("escape")

@@ -233,7 +233,8 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         self.query_one(LoadBar).stop()  # `loading` is cleared when the worker has ended
         old = self.model
         self.model = model = result.model
-        self.problems = ([] if message.reload else self.problems) + list(result.problems)
+        # A problem a poll finds again (a FIFO, a bad line still there) is listed once.
+        self.problems = list(dict.fromkeys(([] if message.reload else self.problems) + list(result.problems)))
         self.query_one(ProblemsPanel).problems = tuple(self.problems)
         status = self.query_one(StatusLine)
         status.loading, status.files, status.lines = False, result.files, result.lines

@@ -1,0 +1,148 @@
+"""Nothing stops the load, nothing hangs, nothing is skipped silently (issue 13, items 1-3): an
+oversized line, a FIFO, an unreadable directory and a symbolic-link loop are each a problem
+``file:line: reason`` and the other files are read."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import stats
+import stats.logread
+from stats.logformat import MAX_LINE
+from tests.test_app import make_app, poll, settle, status
+from tui.cli import main
+from tui.widgets.problems import ProblemsPanel
+
+GOOD = "iris,1,1,nb,accuracy,0.9\niris,1,1,knn,accuracy,0.8\n"
+
+
+def problems(*paths: Path | str) -> list[str]:
+    log = stats.read_logs(*paths, on_error="skip")
+    return [str(p) for p in log.attrs["problems"]]
+
+
+def test_an_oversized_line_is_a_problem_and_the_others_are_read(tmp_path: Path) -> None:
+    # Before: _csv.Error "field larger than field limit (131072)" from read_logs, even with
+    # on_error="skip", a traceback in check and report, "0 files | 0 lines" in the app.
+    (tmp_path / "a.dat").write_text(GOOD + "y" * (1 << 20) + "\n")
+    (tmp_path / "b.dat").write_text(GOOD.replace("iris", "wine") + "iris,1,3," + "n" * 200_000 + ",accuracy,zz\n")
+    log = stats.read_logs(tmp_path, on_error="skip")
+    assert len(log) == 4  # the good lines of both files
+    found = [str(p) for p in log.attrs["problems"]]
+    assert found == [
+        f"{tmp_path / 'a.dat'}:3: line too long: 1,048,576 characters (a result line has at most {MAX_LINE:,})",
+        f"{tmp_path / 'b.dat'}:3: line too long: 200,021 characters (a result line has at most {MAX_LINE:,})",
+    ]
+    with pytest.raises(stats.LogError, match="line too long"):
+        stats.read_logs(tmp_path / "a.dat")  # on_error="raise": a LogError naming the line, not _csv.Error
+
+
+def test_check_reports_an_oversized_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a bad line (its value is not a number) whose name is over the csv module's field limit
+    (tmp_path / "a.dat").write_text(GOOD + "iris,1,1," + "x" * 140_000 + ",accuracy,oops\n")
+    assert main(["check", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "a.dat:3: line too long: 140,023 characters" in out and "1 file(s), 1 error(s)" in out
+
+
+def test_a_fifo_is_refused_without_being_opened_for_reading(tmp_path: Path) -> None:
+    # Before: `rankboard check d` never returned (open() of a FIFO blocks until a writer comes).
+    (tmp_path / "a.dat").write_text(GOOD)
+    os.mkfifo(tmp_path / "b.dat")
+    run = subprocess.run(
+        [sys.executable, "-m", "tui", "check", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,  # a guard: the check itself takes a second
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert f"{tmp_path / 'b.dat'}: not a regular file (a FIFO): not read" in run.stdout
+    assert "2 lines" in run.stdout and run.returncode == 1
+
+
+def test_a_symbolic_link_loop_is_named_as_a_loop(tmp_path: Path) -> None:
+    (tmp_path / "one").symlink_to(tmp_path / "two")
+    (tmp_path / "two").symlink_to(tmp_path / "one")
+    (tmp_path / "a.dat").write_text(GOOD)
+    found = problems(tmp_path / "one", tmp_path / "a.dat")
+    assert found == [f"{tmp_path / 'one'}: symbolic link loop: the link leads back to itself"]  # was "no such file"
+
+
+def test_an_unreadable_directory_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # os.walk calls onerror for a directory it cannot list, and skips it: rankboard said
+    # "1 file(s), 0 error(s)". Here the listing of locked/ fails as it does for a non-root user.
+    (tmp_path / "a.dat").write_text(GOOD)
+    (tmp_path / "locked").mkdir()
+    real_walk = os.walk
+
+    def walk(top, onerror=None, **kw):  # noqa: ANN001, ANN003, ANN202
+        for root, dirs, files in real_walk(top, onerror=onerror, **kw):
+            if Path(root).name == "locked":
+                onerror(PermissionError(13, "Permission denied", root))
+                continue
+            yield root, dirs, files
+
+    monkeypatch.setattr(stats.logread.os, "walk", walk)
+    found = problems(tmp_path)
+    assert found == [f"{tmp_path / 'locked'}: cannot read this directory: permission denied"]
+
+
+NOBODY = next((u for u in pwd.getpwall() if u.pw_name == "nobody"), None)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or NOBODY is None, reason="drops to user nobody: needs root and that user")
+def test_an_unreadable_directory_is_reported_to_a_real_user(tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = Path("/tmp") / f"rankboard-locked-{os.getpid()}"
+    try:
+        (root / "locked").mkdir(parents=True)
+        (root / "a.dat").write_text(GOOD)
+        (root / "locked" / "b.dat").write_text(GOOD.replace("iris", "wine"))
+        os.chmod(root, 0o755)
+        os.chmod(root / "a.dat", 0o644)
+        os.chmod(root / "locked", 0o000)
+        code = "import sys, stats; print([str(p) for p in stats.read_logs(sys.argv[1], on_error='skip')"
+        code += ".attrs['problems']])"
+        try:
+            run = subprocess.run(
+                [sys.executable, "-c", code, str(root)],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                cwd=Path(__file__).resolve().parents[1],
+                user=NOBODY.pw_uid,
+                group=NOBODY.pw_gid,
+                extra_groups=[],
+            )
+        except PermissionError as exc:  # the interpreter lives where nobody may not go
+            pytest.skip(f"user nobody cannot run {sys.executable}: {exc}")
+        if run.returncode != 0 and "Permission denied" in run.stderr:
+            pytest.skip(f"user nobody cannot import this checkout: {run.stderr.strip().splitlines()[-1]}")
+        assert f"{root / 'locked'}: cannot read this directory: permission denied" in run.stdout, run.stderr
+    finally:
+        if (root / "locked").exists():
+            os.chmod(root / "locked", 0o755)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+async def test_the_app_reads_the_good_files_beside_a_fifo_and_an_oversized_line(tmp_path: Path) -> None:
+    # Before: "0 files | 0 lines" and a toast on every poll (the csv error), or a load that never
+    # ended (the FIFO).
+    (tmp_path / "a.dat").write_text(GOOD + "y" * 200_000 + "\n")
+    (tmp_path / "c.dat").write_text(GOOD.replace("iris", "wine"))
+    os.mkfifo(tmp_path / "f.dat")
+    app = make_app([str(tmp_path)], live=True, interval=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "2 files | 4 lines" in status(app) and app.analysis is not None  # the FIFO is not read
+        for _ in range(2):
+            await poll(pilot)
+        shown = app.query_one(ProblemsPanel).problems
+        assert sum("not a regular file (a FIFO)" in p for p in shown) == 1  # listed once, not per poll
+        assert sum("line too long" in p for p in shown) == 1
