@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from stats.logformat import LogProblem, LogSpec
-from stats.logparse import Part
-from stats.names import has_controls, printable
+from stats.logparse import Coded, Part
+from stats.names import INVISIBLE, has_controls, printable, show_invisible, without_invisible
 
 KEY = ("dataset", "repeat", "fold", "learner", "criterion")
 LABELS = ("dataset", "learner", "criterion", "goal")
@@ -42,8 +42,11 @@ class Labels:
         self.ids: dict[str, dict[str, int]] = {name: {} for name in LABELS}
 
     def lut(self, name: str, values: list[str | None]) -> np.ndarray:
+        """Codes of ``values``; invisible characters (BOM, zero-width) are not part of a name
+        (:data:`stats.names.INVISIBLE`): ``'\\ufeffiris'`` is ``iris``."""
         ids = self.ids[name]
-        return np.array([-1 if v is None else ids.setdefault(v, len(ids)) for v in values], np.int64)
+        clean = [v if v is None or not INVISIBLE.search(v) else without_invisible(v) for v in values]
+        return np.array([-1 if v is None else ids.setdefault(v, len(ids)) for v in clean], np.int64)
 
     def mark(self) -> dict[str, int]:
         """How many names each column has: :meth:`rollback` forgets the names added since."""
@@ -76,6 +79,8 @@ class Columns:
         self.size = 0
         self.entries: list[_Entry] = []
         self.arrays: dict[str, np.ndarray] = {}
+        #: Warnings found while adding parts: (file index, line, reason).
+        self.notes: list[tuple[int, int, str]] = []
         self._new({k: v for k, v in _DTYPES.items() if k in KEY or k == "value"}, 1 << 16)
 
     def _new(self, dtypes: dict[str, type], capacity: int) -> None:
@@ -118,6 +123,7 @@ class Columns:
             else:
                 coded = part.fields[spec.roles[role]]
                 if name in LABELS:
+                    self._note_invisible(file, first_line, name, coded, part)
                     lut = self.labels.lut(name, coded.values)
                     target = self._room(name, lut, rows)
                 elif name.endswith("_na"):
@@ -128,6 +134,22 @@ class Columns:
         self.entries.append(_Entry(file, first_line, k, self.size, part.lines))
         self.size += n * k
         part.fields = []
+
+    def _note_invisible(self, file: int, first_line: int, kind: str, coded: Coded, part: Part) -> None:
+        """A warning at the first line of each name holding invisible characters."""
+        for i, value in enumerate(coded.values):
+            if value is None or not INVISIBLE.search(value):
+                continue
+            rows = np.flatnonzero(np.asarray(coded.codes) == i)
+            if not len(rows):
+                continue
+            row = int(rows[0])
+            line = first_line + (int(part.lines[row]) if part.lines is not None else row)
+            reason = (
+                f"{kind} '{show_invisible(value)}' holds invisible characters (byte-order mark or "
+                f"zero-width): read as '{printable(without_invisible(value))}'"
+            )
+            self.notes.append((file, line, reason))
 
     def _room(self, name: str, lut: np.ndarray, rows: slice) -> np.ndarray:
         """The rows' slice of a label column, widened first (int8 -> int16 -> int32) if the codes

@@ -175,6 +175,7 @@ def _frame(table: Columns, files: list[str], problems: list[LogProblem]) -> pd.D
     earlier, later = duplicate_pairs(columns)
     lines = _lines_kept(table, earlier)
     hostile = name_problems(table.labels, columns, table.locate, files)
+    hostile += [LogProblem(files[f], line, reason, "warning") for f, line, reason in table.notes]
     if hostile:
         rank = {name: i for i, name in enumerate(files)}
         problems = sorted(problems + hostile, key=lambda p: (rank.get(p.file, -1), p.line or 0))

@@ -31,6 +31,10 @@ from typing import Any
 _UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 #: The same, newline included (a name is one line).
 _UNSAFE_IN_NAME = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: Invisible characters that would make two names that look alike differ: a byte-order mark
+#: (what ``cat a.dat b.dat`` leaves at the start of a line) and the zero-width space, non-joiner,
+#: joiner and word joiner. Reading a log removes them from names, with a warning.
+INVISIBLE = re.compile("[\ufeff\u200b\u200c\u200d\u2060]")
 #: Characters that make a spreadsheet evaluate a cell (OWASP, "CSV injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -55,6 +59,20 @@ def printable(name: Any) -> str:
 def has_controls(name: Any) -> bool:
     """Whether :func:`printable` would change ``name``."""
     return _UNSAFE_IN_NAME.search(str(name)) is not None
+
+
+def without_invisible(name: str) -> str:
+    """``name`` without :data:`INVISIBLE` characters (``'\\ufeffiris'`` is ``'iris'``).
+
+    >>> without_invisible("\\ufeffir\\u200bis")
+    'iris'
+    """
+    return INVISIBLE.sub("", name)
+
+
+def show_invisible(name: str) -> str:
+    """``name`` with its invisible characters written as ``\\ufeff`` (for a warning)."""
+    return INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", printable(name))
 
 
 def printable_lines(text: str) -> str:

@@ -213,6 +213,7 @@ class LogWatcher:
                 self._index[name] = len(self._names)
                 self._names.append(name)
             self._files[name] = plan.state
+        problems.extend(LogProblem(self._names[f], line, reason, "warning") for f, line, reason in table.notes)
         new, superseded, duplicates = self._resolve(self._new_rows(table))
         problems = _ordered(problems + duplicates, self._names)
         update = WatchUpdate(self._frame([new]), problems, added, reloaded, removed, superseded)

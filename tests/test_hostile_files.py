@@ -146,3 +146,48 @@ async def test_the_app_reads_the_good_files_beside_a_fifo_and_an_oversized_line(
         shown = app.query_one(ProblemsPanel).problems
         assert sum("not a regular file (a FIFO)" in p for p in shown) == 1  # listed once, not per poll
         assert sum("line too long" in p for p in shown) == 1
+
+
+def test_byte_order_marks_and_zero_width_characters_are_not_part_of_a_name(tmp_path: Path) -> None:
+    # `cat a.dat b.dat` of two files saved with a BOM: line 3 starts with one. It made a second
+    # data set '\ufeffiris' that looks identical to iris; a zero-width space did the same.
+    a = b"\xef\xbb\xbfiris,1,1,nb,accuracy,0.9\niris,1,1,knn,accuracy,0.8\n"
+    b = "\ufeffiris,1,2,nb,accuracy,0.7\niris,1,2,kn\u200bn,accuracy,0.6\n".encode()
+    (tmp_path / "cat.dat").write_bytes(a + b)
+    log = stats.read_logs(tmp_path / "cat.dat", on_error="skip")
+    assert sorted(log["dataset"].unique()) == ["iris"] and sorted(log["learner"].unique()) == ["knn", "nb"]
+    assert len(log) == 4
+    found = [str(p) for p in log.attrs["problems"]]
+    assert found == [
+        f"{tmp_path / 'cat.dat'}:3: dataset '\\ufeffiris' holds invisible characters (byte-order mark or "
+        "zero-width): read as 'iris'",
+        f"{tmp_path / 'cat.dat'}:4: learner 'kn\\u200bn' holds invisible characters (byte-order mark or "
+        "zero-width): read as 'knn'",
+    ]
+    assert all(p.severity == "warning" for p in log.attrs["problems"])
+
+
+def test_the_watcher_reads_invisible_characters_the_same_way(tmp_path: Path) -> None:
+    (tmp_path / "a.dat").write_text("iris,1,1,nb,accuracy,0.9\niris,1,1,knn,accuracy,0.8\n")
+    watcher = stats.LogWatcher(tmp_path)
+    watcher.poll()
+    with (tmp_path / "a.dat").open("a") as f:
+        # (a BOM at the very start of what is appended is dropped like a file's leading BOM)
+        f.write("iris,1,2,knn,accuracy,0.6\n\ufeffiris,1,2,nb,accuracy,0.7\n")
+    update = watcher.poll()
+    assert list(watcher.frame()["dataset"].unique()) == ["iris"]
+    assert any("holds invisible characters" in str(p) for p in update.problems)
+
+
+def test_latex_rows_never_begin_with_a_bracket(tmp_path: Path) -> None:
+    # A tabular row beginning with "[" after "\\" is read as \\[<length>]: the document failed.
+    from tui.report import render_report
+    from tui.viewmodel import Model
+
+    rows = [(d, 1, 1, x, "accuracy", v) for d in ("[red]x", "wine", "iris") for x, v in (("[b]nb", 0.9), ("knn", 0.8))]
+    log = tmp_path / "b.dat"
+    log.write_text("".join(",".join(map(str, r)) + "\n" for r in rows))
+    model = Model(stats.read_logs(log))
+    tex = render_report(model, model.default_selection(), view="all", fmt="latex")
+    assert not [line for line in tex.splitlines() if line.lstrip().startswith("[")]
+    assert "{[}red{]}x" in tex and "{[}b{]}nb" in tex

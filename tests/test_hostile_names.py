@@ -52,7 +52,7 @@ def test_no_report_writes_a_control_character(model: Model, fmt: str) -> None:
 
 def test_latex_escapes_the_escape_sequences_as_text(model: Model) -> None:
     out = render_report(model, model.default_selection(), view="ranks", fmt="latex")
-    assert r"\textbackslash{}x1b]0;pwned\textbackslash{}x07" in out  # shown, and no \x1b command
+    assert r"\textbackslash{}x1b{]}0;pwned\textbackslash{}x07" in out  # shown, and no \x1b command
 
 
 @pytest.mark.parametrize("view", VIEWS)

@@ -79,6 +79,10 @@ _ESCAPES = {
     "<": r"\textless{}",
     ">": r"\textgreater{}",
     "|": r"\textbar{}",
+    # A row of a tabular that begins with "[" after "\\" is read as \\[<length>] (and fails):
+    # brackets are braced wherever a name puts them.
+    "[": "{[}",
+    "]": "{]}",
 }
 
 
@@ -88,7 +92,8 @@ def tex_p(p: float) -> str:
 
 
 def tex_escape(name: object) -> str:
-    """``name`` with LaTeX's special characters escaped (newlines become spaces)."""
+    """``name`` with LaTeX's special characters escaped, brackets braced (``{[}``), control
+    characters shown as escapes."""
     text = printable(name)  # control characters and bidi overrides escaped first (stats.names)
     return "".join(_ESCAPES.get(ch, ch) for ch in text)
 
