@@ -47,6 +47,9 @@ class WatchUpdate:
     superseded : list of (str, int)
         ``(file, line)`` of earlier rows that a new row replaces (same dataset, repeat, fold,
         learner and criterion: the later line wins). Drop them.
+    resolved : list of LogProblem
+        Problems of whole paths reported by an earlier poll that hold no more (the directory
+        has ``*.dat`` files again, the file is back): take them off your list.
     """
 
     rows: pd.DataFrame
@@ -55,11 +58,20 @@ class WatchUpdate:
     reloaded: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     superseded: list[tuple[str, int]] = field(default_factory=list)
+    resolved: list[LogProblem] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
         """Whether anything (rows, problems, files) changed."""
-        return bool(len(self.rows) or self.problems or self.added or self.reloaded or self.removed or self.superseded)
+        return bool(
+            len(self.rows)
+            or self.problems
+            or self.added
+            or self.reloaded
+            or self.removed
+            or self.superseded
+            or self.resolved
+        )
 
 
 @dataclass
@@ -73,6 +85,7 @@ class _File:
     spec: LogSpec | None = None
     seen: bytes = b""  # the bytes just before ``offset``: a rewrite in place changes them
     mtime: int = 0
+    head: bytes = b""  # the first bytes read (up to HEAD): a rewrite in place changes them too
 
 
 @dataclass
@@ -151,7 +164,7 @@ class LogWatcher:
         # under half the one before, so O(log n) runs); None when some key does not pack.
         self._runs: list[np.ndarray] | None = []
         self._stale = False  # whether rows were dropped since the index was built
-        self._reported: set[str] = set()  # path-level problems already reported
+        self._reported: dict[str, LogProblem] = {}  # path-level problems already reported
 
     def poll(self, *, progress: Progress | None = None) -> WatchUpdate:
         """Read what changed since the last poll (the first poll reads everything).
@@ -181,6 +194,8 @@ class LogWatcher:
         """
         sources, path_problems = expand(self.paths)
         problems = [p for p in path_problems if str(p) not in self._reported]
+        now = {str(p) for p in path_problems}
+        resolved = [p for key, p in self._reported.items() if key not in now]
         current = {s.name for s in sources}
         removed = [name for name in self._files if name not in current]
         added: list[str] = []
@@ -198,13 +213,20 @@ class LogWatcher:
         meter = Meter(progress, sizes)
         try:
             meter.report(0)
+            vanished = []
             for plan, size in zip(plans, sizes):
-                problems.extend(self._read(plan, table, meter.source(size)))
+                try:
+                    problems.extend(self._read(plan, table, meter.source(size)))
+                except FileNotFoundError:  # gone between the plan and the read: as if not listed
+                    vanished.append(plan)
                 meter.next(size)
         except BaseException:
             self.labels.rollback(mark)
             raise
-        self._reported = {str(p) for p in path_problems}
+        self._reported = {str(p): p for p in path_problems}
+        gone = {plan.source.name for plan in vanished}
+        plans = [plan for plan in plans if plan.source.name not in gone]
+        added = [name for name in added if name not in gone]
         for name in removed + reloaded:
             self._drop(self._files.pop(name).index)
         for plan in plans:
@@ -216,7 +238,7 @@ class LogWatcher:
         problems.extend(LogProblem(self._names[f], line, reason, "warning") for f, line, reason in table.notes)
         new, superseded, duplicates = self._resolve(self._new_rows(table))
         problems = _ordered(problems + duplicates, self._names)
-        update = WatchUpdate(self._frame([new]), problems, added, reloaded, removed, superseded)
+        update = WatchUpdate(self._frame([new]), problems, added, reloaded, removed, superseded, resolved)
         errors = [p for p in problems if p.severity == "error"]
         if self.on_error == "raise" and errors:
             raise LogError(errors[0])
@@ -236,19 +258,30 @@ class LogWatcher:
             if not stat.S_ISREG(st.st_mode):  # a FIFO would block the poll for ever (stats.logread)
                 return [LogProblem(source.name, None, not_regular(st.st_mode))]
             gz = _is_gzip(path)
+            identity = (st.st_dev, st.st_ino, st.st_mtime_ns if gz else 0)
+            state = self._files.get(source.name)
+            if state is None:
+                fresh = True
+            elif st.st_size == state.offset and st.st_mtime_ns == state.mtime and state.identity == identity:
+                return []
+            else:
+                fresh = (
+                    state.identity != identity  # replaced (another inode)
+                    or st.st_size < state.offset  # truncated
+                    or (st.st_size == state.offset and not gz)  # rewritten without growing
+                    or _tail(path, state.offset) != state.seen  # rewritten in place ...
+                    or _head(path, state.offset) != state.head  # ... anywhere in what is held
+                )
+            stop = st.st_size if gz else _last_newline(path, 0 if fresh else state.offset, st.st_size)
+        except FileNotFoundError:
+            return []  # listed, then gone (rotation): the next poll sees it removed, no error
         except OSError as exc:
             return [LogProblem(source.name, None, (exc.strerror or str(exc)).lower())]
-        identity = (st.st_dev, st.st_ino, st.st_mtime_ns if gz else 0)
-        state = self._files.get(source.name)
         if state is None:
             added.append(source.name)
-        elif st.st_size == state.offset and st.st_mtime_ns == state.mtime and state.identity == identity:
-            return []
-        elif state.identity != identity or st.st_size < state.offset or _tail(path, state.offset) != state.seen:
-            reloaded.append(source.name)  # replaced (another inode), truncated, or rewritten in place
-            state = None
-        state = replace(state) if state is not None else _File(self._index.get(source.name, -1), identity)
-        stop = st.st_size if gz else _last_newline(path, state.offset, st.st_size)
+        elif fresh:
+            reloaded.append(source.name)
+        state = replace(state) if state is not None and not fresh else _File(self._index.get(source.name, -1), identity)
         plans.append(_Plan(source, state, stop, gz, st.st_mtime_ns))
         return []
 
@@ -278,6 +311,7 @@ class LogWatcher:
             )
         state.spec, state.next_line, state.offset = got.spec, got.next_line, plan.stop
         state.seen, state.mtime = (b"" if plan.gz else _tail(path, plan.stop)), plan.mtime
+        state.head = b"" if plan.gz else _head(path, plan.stop)
         return got.problems
 
     @staticmethod
@@ -453,6 +487,17 @@ def _ordered(problems: list[LogProblem], names: list[str]) -> list[LogProblem]:
 def _is_gzip(path: Path) -> bool:
     with open(path, "rb") as f:
         return f.read(2) == b"\x1f\x8b"
+
+
+#: Bytes at the start of a file compared at each poll that finds it changed (with the 64 bytes
+#: before the end of what was read): a rewrite in place is seen, not taken for an append.
+HEAD = 1 << 16
+
+
+def _head(path: Path, offset: int) -> bytes:
+    """The first ``min(offset, HEAD)`` bytes of the file."""
+    with open(path, "rb") as f:
+        return f.read(min(offset, HEAD))
 
 
 def _tail(path: Path, offset: int, size: int = 64) -> bytes:

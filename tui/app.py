@@ -234,7 +234,8 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         old = self.model
         self.model = model = result.model
         # A problem a poll finds again (a FIFO, a bad line still there) is listed once.
-        self.problems = list(dict.fromkeys(([] if message.reload else self.problems) + list(result.problems)))
+        kept = [] if message.reload else [p for p in self.problems if p not in result.resolved]
+        self.problems = list(dict.fromkeys(kept + list(result.problems)))
         self.query_one(ProblemsPanel).problems = tuple(self.problems)
         status = self.query_one(StatusLine)
         status.loading, status.files, status.lines = False, result.files, result.lines

@@ -35,6 +35,7 @@ class LoadResult:
     problems: tuple[str, ...]  # "file:line: reason" of this poll
     files: int  # files read so far
     lines: int  # results in the model
+    resolved: tuple[str, ...] = ()  # problems of earlier polls that hold no more
 
 
 class Loader:
@@ -90,4 +91,5 @@ class Loader:
             lines = int(self.aggregator.table["count"].sum())
         default = model.default_selection() if model.criteria else None
         problems = tuple(format_problem(p) for p in update.problems)
-        return LoadResult(model, default, problems, files, lines)
+        resolved = tuple(format_problem(p) for p in update.resolved)
+        return LoadResult(model, default, problems, files, lines, resolved)
