@@ -17,6 +17,7 @@ from stats.contrast import contrast_estimation
 from stats.critical import critical_difference, q_alpha
 from stats.groups import apv_groups, cd_groups
 from stats.incremental import Aggregator
+from stats.logread import Decompression
 from stats.logs import LoadCancelled, LogError, LogProblem, read_logs
 from stats.metrics import Confusion, confusion, evaluate
 from stats.multiple_sign import multiple_sign_test
@@ -53,6 +54,7 @@ __all__ = [
     "RANKS_NAMES",
     "Aggregator",
     "Completeness",
+    "Decompression",
     "Confusion",
     "LoadCancelled",
     "LogError",

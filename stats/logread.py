@@ -41,6 +41,29 @@ TORN = "the run died mid-write"
 
 
 @dataclass(frozen=True)
+class Decompression:
+    """How far a compressed log may expand before it is taken for a compression bomb.
+
+    Reading stops, with the rows before kept and an error naming the file, once the data
+    decompressed exceed ``max_bytes``, or exceed ``max_ratio`` times the compressed bytes read
+    after at least ``min_bytes`` (a small file's ratio means nothing). Logs of numbers compress
+    5-20:1; 1 GB of one repeated line compresses about 1000:1.
+    """
+
+    max_ratio: float = 200.0
+    max_bytes: int = 16 << 30
+    min_bytes: int = 64 << 20
+
+
+#: The limits :func:`stats.read_logs` and :class:`stats.LogWatcher` apply unless told otherwise.
+DECOMPRESSION = Decompression()
+
+
+class DecompressionLimit(OSError):
+    """A compressed source expanded past its :class:`Decompression` limits."""
+
+
+@dataclass(frozen=True)
 class Source:
     """One input: a file (``path``) or standard input (``path`` None, named ``<stdin>``)."""
 
@@ -144,8 +167,9 @@ def _open_regular(path: Path) -> IO[bytes]:
 
 
 @contextmanager
-def open_source(source: Source) -> Iterator[IO[bytes]]:
-    """A binary stream of the source's text, gunzipped when it starts with gzip's magic bytes.
+def open_source(source: Source, limits: Decompression = DECOMPRESSION) -> Iterator[IO[bytes]]:
+    """A binary stream of the source's text, gunzipped (within ``limits``) when it starts with
+    gzip's magic bytes.
 
     Raises ``OSError`` when the file cannot be opened or when its name ends in ``.gz`` but it
     is not gzip data. Standard input is left open.
@@ -159,7 +183,7 @@ def open_source(source: Source) -> Iterator[IO[bytes]]:
             head = raw.read(2)
             raw.seek(0)
         if head == _GZIP_MAGIC:
-            yield _Gunzip(raw)  # type: ignore[misc]
+            yield _Gunzip(raw, limits)  # type: ignore[misc]
         elif source.name.endswith(".gz") and head:
             raise OSError("the name ends in .gz but the file is not gzip data")
         else:
@@ -205,11 +229,12 @@ class _Gunzip(io.RawIOBase):
     """A gzip stream (several members allowed) that hands out everything it could decompress
     before raising ``EOFError`` for data cut short (``gzip.GzipFile`` would lose the last read)."""
 
-    def __init__(self, raw: IO[bytes]) -> None:
+    def __init__(self, raw: IO[bytes], limits: Decompression = DECOMPRESSION) -> None:
         super().__init__()
-        self.raw, self.pending = raw, b""
+        self.raw, self.pending, self.limits = raw, b"", limits
         self.inflate = zlib.decompressobj(wbits=31)
         self.consumed = 0  # compressed bytes read from ``raw``
+        self.produced = 0  # bytes decompressed
 
     def readable(self) -> bool:
         return True
@@ -232,7 +257,18 @@ class _Gunzip(io.RawIOBase):
         n = min(len(buffer), len(self.pending))
         buffer[:n] = self.pending[:n]
         self.pending = self.pending[n:]
+        self.produced += n
+        self._check()
         return n
+
+    def _check(self) -> None:
+        lim, out, into = self.limits, self.produced, max(self.consumed, 1)
+        if out > lim.max_bytes:
+            raise DecompressionLimit(f"decompressed data exceed {lim.max_bytes:,} bytes")
+        if out >= lim.min_bytes and out > lim.max_ratio * into:
+            raise DecompressionLimit(
+                f"decompressed data exceed {lim.max_ratio:g} times the compressed size ({out:,} bytes from {into:,})"
+            )
 
 
 #: Receives each part of a file, in order, with the number of its first line.
@@ -315,6 +351,7 @@ def read_source(
     stream: Any = None,
     size: int | None = None,
     progress: Callable[[int], None] | None = None,
+    limits: Decompression = DECOMPRESSION,
 ) -> FileRead:
     """Read one source. ``stop_at_error`` returns at the first error (for ``on_error="raise"``).
 
@@ -336,7 +373,7 @@ def read_source(
     read = 0
     try:
         with ExitStack() as stack:
-            stream = stream if stream is not None else stack.enter_context(open_source(source))
+            stream = stream if stream is not None else stack.enter_context(open_source(source, limits))
             block = BLOCK if size is None else min(BLOCK, size + 1)
             for index, (data, start, end) in enumerate(blocks(stream, block, parts.window + 2)):
                 if report is not None:
@@ -370,6 +407,9 @@ def read_source(
         parts.settle()
         truncated = isinstance(exc, EOFError)
         reason = f"compressed data ends early ({TORN}?): the results before are kept" if truncated else _os_reason(exc)
+        if isinstance(exc, DecompressionLimit):
+            kept = f"the {out.rows:,} results before are kept" if out.rows else "nothing was read"
+            reason = f"{exc} (a compression bomb?): the rest is not read, {kept}"
         out.problems.append(LogProblem(source.name, None, reason, "warning" if truncated else "error"))
         return out
     except BaseException:

@@ -27,7 +27,7 @@ import pyarrow as pa
 from stats.logformat import LogError, LogProblem, LogSpec
 from stats.logframe import Columns, Labels, duplicate_pairs, duplicate_problems, name_problems
 from stats.logparse import Part
-from stats.logread import WORKERS, expand, read_source
+from stats.logread import DECOMPRESSION, WORKERS, Decompression, expand, read_source
 from stats.progress import LoadCancelled, Meter, Progress
 
 __all__ = ["LoadCancelled", "LogError", "LogProblem", "read_logs"]
@@ -38,7 +38,10 @@ OnError = Literal["raise", "skip"]
 
 
 def read_logs(
-    *paths: str | os.PathLike[str], on_error: OnError = "raise", progress: Progress | None = None
+    *paths: str | os.PathLike[str],
+    on_error: OnError = "raise",
+    progress: Progress | None = None,
+    decompression: Decompression = DECOMPRESSION,
 ) -> pd.DataFrame:
     """Read cross-validation logs into one tidy frame, one row per result.
 
@@ -53,6 +56,10 @@ def read_logs(
         ``"raise"``: the first error raises :class:`LogError` (``file:line: reason``).
         ``"skip"``: bad lines (and unreadable files) are left out and listed. Warnings never
         raise.
+    decompression : Decompression, optional
+        How far a gzip log may expand (``stats.Decompression(max_ratio=200, max_bytes=16 GiB)``
+        by default): past it, the file's reading stops with an error naming it and the rows
+        before are kept (a compression bomb cannot fill the memory).
     progress : callable ``progress(done, total)``, optional
         Called from the reading thread with the bytes read so far (``done``, never decreasing)
         and the bytes to read in all (``total``: the sum of the files' sizes, or None when
@@ -131,7 +138,9 @@ def read_logs(
                     table.add(index, first_line, spec, part)
 
                 report = meter.source(stored[index])
-                got = read_source(source, sink, pool=pool, stop_at_error=strict, size=size, progress=report)
+                got = read_source(
+                    source, sink, pool=pool, stop_at_error=strict, size=size, progress=report, limits=decompression
+                )
                 problems.extend(sorted(got.problems, key=_line_order))
                 _raise_first(got.problems, strict)
                 meter.next(stored[index])

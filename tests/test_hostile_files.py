@@ -191,3 +191,28 @@ def test_latex_rows_never_begin_with_a_bracket(tmp_path: Path) -> None:
     tex = render_report(model, model.default_selection(), view="all", fmt="latex")
     assert not [line for line in tex.splitlines() if line.lstrip().startswith("[")]
     assert "{[}red{]}x" in tex and "{[}b{]}nb" in tex
+
+
+def test_a_compression_bomb_stops_at_the_limit_and_the_others_are_read(tmp_path: Path) -> None:
+    # Before: a 2.4 MB gzip of 1 GB of duplicates ran 389 s at 9.4 GB and exited 0.
+    import gzip
+
+    with gzip.open(tmp_path / "bomb.dat.gz", "wb", compresslevel=9) as f:
+        f.write(b"iris,1,1,nb,accuracy,0.9\n" * 400_000)  # 10 MB from about 20 KB
+    (tmp_path / "good.dat").write_text("wine,1,1,nb,accuracy,0.5\n")
+    limits = stats.Decompression(max_ratio=50, min_bytes=6 << 20)  # after the first 4 MB block
+    log = stats.read_logs(tmp_path, on_error="skip", decompression=limits)
+    found = [p for p in log.attrs["problems"] if p.severity == "error"]
+    assert len(found) == 1 and found[0].file == str(tmp_path / "bomb.dat.gz")
+    assert "decompressed data exceed 50 times the compressed size" in found[0].reason
+    kept = (4 << 20) // 25  # the first 4 MiB block of 25-byte lines
+    assert f"(a compression bomb?): the rest is not read, the {kept:,} results before are kept" in found[0].reason
+    assert set(log["dataset"]) == {"iris", "wine"}  # the rows before the limit, and the other file
+    capped = stats.read_logs(tmp_path, on_error="skip", decompression=stats.Decompression(max_bytes=1 << 20))
+    assert any(
+        p.reason == "decompressed data exceed 1,048,576 bytes (a compression bomb?): the rest is not read, "
+        "nothing was read"
+        for p in capped.attrs["problems"]
+    )
+    default = stats.read_logs(tmp_path, on_error="skip")  # 10 MB is under the default min_bytes
+    assert not [p for p in default.attrs["problems"] if p.severity == "error"]
