@@ -477,7 +477,8 @@ def _last_line(raw: bytes | bytearray, spec: LogSpec, parts: _Parts, name: str) 
             LogProblem(
                 name,
                 line,
-                f"no newline at the end of the file: the last line was kept, but {TORN} may have cut it short",
+                "no newline at the end of the file: the last line is kept, but check it: "
+                "the run may have died while writing it",
                 "warning",
             )
         )

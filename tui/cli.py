@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib.resources import files
 from pathlib import Path
@@ -232,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return run_check(args.paths) if args.command == "check" else run_report(args)
+    except BrokenPipeError:  # `rankboard check d | head`: the reader has gone; say nothing more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except LogError as exc:  # pragma: no cover - on_error="skip" reports instead of raising
         say(f"rankboard: {exc}", file=sys.stderr)
         return 1
