@@ -15,6 +15,14 @@ from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_s, shaffer_t
 from stats.completeness import Completeness, completeness, scores_table
 from stats.contrast import contrast_estimation
 from stats.critical import critical_difference, q_alpha
+from stats.folds_tests import (
+    BayesProbabilities,
+    CorrectedTTest,
+    CorrelatedPosterior,
+    bayes_correlated_ttest,
+    bayes_signed_rank,
+    corrected_ttest,
+)
 from stats.groups import apv_groups, cd_groups
 from stats.incremental import Aggregator
 from stats.logread import Decompression
@@ -48,6 +56,12 @@ from stats.verdict import PROCEDURE_NAMES, RANKS_NAMES, Verdict, verdict
 from stats.watch import LogWatcher, WatchUpdate
 
 __all__ = [
+    "BayesProbabilities",
+    "CorrectedTTest",
+    "CorrelatedPosterior",
+    "bayes_correlated_ttest",
+    "bayes_signed_rank",
+    "corrected_ttest",
     "CONTROL_METHODS",
     "PAIRWISE_METHODS",
     "PROCEDURE_NAMES",

@@ -1,0 +1,112 @@
+"""Fold-level comparisons (issue 14, the stats API): the corrected resampled t-test against an
+independent computation and scipy, the Bayesian tests against baycomp (a test dependency) on
+baycomp's own example log (tests/data/reference/baycomp_accuracies.dat: 54 data sets x 5
+learners, 10 x 10-fold cross-validation)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.stats as sps
+
+import stats
+from stats.folds_tests import bayes_correlated_ttest, bayes_signed_rank, corrected_ttest
+from tests.conftest import REFERENCE
+
+baycomp = pytest.importorskip("baycomp", reason="baycomp is a test dependency (pip install -e '.[test]')")
+
+
+@pytest.fixture(scope="module")
+def folds() -> dict[str, pd.DataFrame]:
+    """Per data set: a (repeat, fold) x learner table of accuracies."""
+    log = stats.read_logs(REFERENCE / "baycomp_accuracies.dat")
+    out = {}
+    for dataset, part in log.groupby("dataset", observed=True):
+        out[str(dataset)] = part.pivot_table(
+            index=["repeat", "fold"], columns="learner", values="value", observed=True
+        ).sort_index()
+    return out
+
+
+def test_bayes_correlated_ttest_equals_baycomp_on_every_data_set_and_pair(folds: dict[str, pd.DataFrame]) -> None:
+    checked = 0
+    for table in folds.values():
+        for x, y in itertools.combinations(table.columns, 2):
+            a, b = table[x].to_numpy(), table[y].to_numpy()
+            if np.ptp(a - b) == 0:
+                continue  # baycomp divides by a zero variance here; our degenerate case is tested below
+            ours = bayes_correlated_ttest(a, b, folds=10, rope=0.01)
+            left, rope, right = baycomp.two_on_single(a, b, rope=0.01, runs=10)  # right: b better
+            assert (ours.p_a, ours.p_rope, ours.p_b) == pytest.approx((left, rope, right), abs=1e-9)
+            checked += 1
+    assert checked >= 500  # 54 data sets x 10 pairs, less the degenerate ones
+
+
+def test_bayes_correlated_ttest_without_rope_and_lower_is_better(folds: dict[str, pd.DataFrame]) -> None:
+    table = folds[sorted(folds)[1]]
+    a, b = table.iloc[:, 0].to_numpy(), table.iloc[:, 1].to_numpy()
+    left, right = baycomp.two_on_single(a, b, rope=0, runs=10)
+    ours = bayes_correlated_ttest(a, b, folds=10)
+    assert (ours.p_a, ours.p_rope, ours.p_b) == pytest.approx((left, 0.0, right), abs=1e-9)
+    flipped = bayes_correlated_ttest(-a, -b, folds=10, higher_is_better=False)
+    assert (flipped.p_a, flipped.p_b) == pytest.approx((ours.p_a, ours.p_b), abs=1e-12)
+
+
+def test_corrected_ttest_against_the_formula_and_scipy(folds: dict[str, pd.DataFrame]) -> None:
+    table = folds[sorted(folds)[0]]
+    a, b = table.iloc[:, 0].to_numpy(), table.iloc[:, 2].to_numpy()
+    d = a - b
+    j, n_test_over_train = len(d), 1 / (10 - 1)
+    t = d.mean() / math.sqrt((1 / j + n_test_over_train) * d.var(ddof=1))  # Nadeau & Bengio 2003
+    ours = corrected_ttest(a, b, folds=10)
+    assert ours.statistic == pytest.approx(t, rel=1e-12) and ours.df == 99
+    assert ours.pvalue == pytest.approx(2 * sps.t.sf(abs(t), 99), rel=1e-12)
+    # the plumbing: with the correction term replaced by 1/J alone it is scipy's paired t-test
+    plain = ours.statistic * math.sqrt((1 / j + n_test_over_train) / (1 / j))
+    assert plain == pytest.approx(sps.ttest_rel(a, b).statistic, rel=1e-12)
+
+
+def test_bayes_signed_rank_agrees_with_baycomp_within_monte_carlo_error(folds: dict[str, pd.DataFrame]) -> None:
+    means = pd.DataFrame({name: t.mean() for name, t in folds.items()}).T  # data sets x learners
+    # Each probability is a fraction of 50,000 samples: its standard error is at most
+    # sqrt(0.25 / 50000) = 0.0022, so two independent estimates differ by more than 0.016
+    # (5 standard errors of the difference) with probability below 1e-6.
+    for x, y in [("nbc", "aode"), ("j48", "j48gr"), ("hnb", "nbc")]:
+        a, b = means[x].to_numpy(), means[y].to_numpy()
+        ours = bayes_signed_rank(a, b, rope=0.01, prior=0.5, nsamples=50000, seed=1)
+        theirs = baycomp.SignedRankTest.probs(a, b, rope=0.01, prior=0.5, nsamples=50000, random_state=1)
+        assert (ours.p_a, ours.p_rope, ours.p_b) == pytest.approx(theirs, abs=0.016), (x, y)
+        assert ours.p_a + ours.p_rope + ours.p_b == pytest.approx(1.0, abs=1e-12)
+
+
+def test_bayes_signed_rank_is_reproducible_for_a_seed() -> None:
+    a, b = [0.9, 0.8, 0.85, 0.7, 0.75, 0.6], [0.8, 0.7, 0.86, 0.71, 0.7, 0.62]
+    first = bayes_signed_rank(a, b, rope=0.01, seed=7)
+    assert first == bayes_signed_rank(a, b, rope=0.01, seed=7)
+    assert first != bayes_signed_rank(a, b, rope=0.01, seed=8, nsamples=3000)
+
+
+def test_degenerate_inputs() -> None:
+    same = [0.8] * 20
+    eq = bayes_correlated_ttest(same, same, folds=10, rope=0.01)
+    assert (eq.p_a, eq.p_rope, eq.p_b) == (0.0, 1.0, 0.0)  # all deltas zero, rope > 0
+    eq0 = bayes_correlated_ttest(same, same, folds=10)
+    assert (eq0.p_a, eq0.p_b) == (0.5, 0.5)  # rope = 0: split, as baycomp does
+    t = corrected_ttest(same, same, folds=10)
+    assert (t.statistic, t.pvalue) == (0.0, 1.0)
+    shifted = corrected_ttest([0.9] * 20, same, folds=10)
+    assert shifted.statistic == math.inf and shifted.pvalue == 0.0
+    with pytest.raises(ValueError, match="same length"):
+        corrected_ttest([0.1, 0.2], [0.1], folds=2)
+    with pytest.raises(ValueError, match="finite"):
+        bayes_correlated_ttest([0.1, np.nan], [0.1, 0.2], folds=2)
+    with pytest.raises(ValueError, match="not R repeats x 10 folds"):
+        corrected_ttest([0.1] * 15, [0.2] * 15, folds=10)
+    with pytest.raises(ValueError, match="folds must be an integer >= 2"):
+        corrected_ttest([0.1] * 4, [0.2] * 4, folds=1)
+    with pytest.raises(ValueError, match="rope must be"):
+        bayes_signed_rank([0.1, 0.2], [0.2, 0.1], rope=-1)
