@@ -46,12 +46,16 @@ class Completeness:
         "10 x 10 (93 of 100 runs)"); None when built from an aggregate.
     lines : int
         Number of results.
+    file_lines : int or None
+        Number of result lines in the log files (``read_logs``' ``attrs["lines"]``), when known:
+        a wide-format line holds one result per criterion, so it can be fewer than ``lines``.
     """
 
     counts: pd.DataFrame
     cells: pd.DataFrame
     design: pd.DataFrame | None
     lines: int
+    file_lines: int | None = None
 
     @property
     def criteria(self) -> pd.Index:
@@ -80,7 +84,10 @@ class Completeness:
         """
         crit, nd, nl = self.criteria, len(self.datasets), len(self.learners)
         criteria = f"{len(crit)} criteri{'on' if len(crit) == 1 else 'a'} ({', '.join(map(str, crit))})"
-        out = [f"{self.lines} lines: {nd} data sets, {nl} learners, {criteria}"]
+        size = f"{self.lines} lines"
+        if self.file_lines is not None and self.file_lines != self.lines:  # wide lines: a result per criterion
+            size = f"{self.file_lines} lines, {self.lines} results"
+        out = [f"{size}: {nd} data sets, {nl} learners, {criteria}"]
         if self.design is None:
             out.append("repeats x folds: unknown (summarised from an aggregate, not a log)")
         else:
@@ -248,7 +255,9 @@ def completeness(log_or_agg: Any) -> Completeness:
     cells["status"] = np.where(cells["count"] == 0, "missing", "incomplete")
     triples = zip(cells.index, cells["count"], cells["expected"])
     cells["reason"] = [_reason(c, lrn, n, e) for (c, _, lrn), n, e in triples]
-    return Completeness(counts=counts, cells=cells, design=design, lines=int(agg["count"].sum()))
+    attrs = getattr(log_or_agg, "attrs", {})
+    file_lines = attrs.get("lines") if isinstance(attrs.get("lines"), int) else None
+    return Completeness(counts=counts, cells=cells, design=design, lines=int(agg["count"].sum()), file_lines=file_lines)
 
 
 def _select(kind: str, requested: Sequence[Any] | None, valid: pd.Index, where: str) -> list[Any]:

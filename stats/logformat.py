@@ -36,6 +36,7 @@ _FLOAT = re.compile(
     r"[+-]?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan)\Z", re.IGNORECASE
 )
 _MAX_INT = 2**31 - 1
+_NONZERO = re.compile(r"[+-]?0*\.?0*[1-9]")  # a mantissa with a non-zero digit
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,9 @@ def parse_field(field: str, kind: Kind, label: str) -> Any:
     """Read one field of the given kind; raise :class:`BadField` with the reason.
 
     Kinds: ``name`` (non-empty text), ``meta`` (text, empty -> None), ``int`` (a whole number
-    >= 0), ``metaint`` (the same, empty -> None), ``value`` (a finite decimal number).
+    >= 0, without a sign: ``-0`` is refused), ``metaint`` (the same, empty -> None), ``value``
+    (a finite decimal number that a double holds: ``1e400`` overflows and ``1e-400`` underflows
+    to 0, both refused).
 
     >>> parse_field(" 7 ", "int", "fold")
     7
@@ -145,6 +148,10 @@ def parse_field(field: str, kind: Kind, label: str) -> Any:
     Traceback (most recent call last):
     ...
     stats.logformat.BadField: value 'nan' is not finite
+    >>> parse_field("1e-400", "value", "value")
+    Traceback (most recent call last):
+    ...
+    stats.logformat.BadField: value '1e-400' is too small for a double (it would read as 0)
     """
     text = clean(field)
     if kind == "name":
@@ -161,6 +168,8 @@ def parse_field(field: str, kind: Kind, label: str) -> Any:
         number = int(text)
         if number < 0:
             raise BadField(f"{label} {text!r} is negative")
+        if text.startswith("-"):  # int("-0") is 0: a sign there is a writer's bug, not a repeat 0
+            raise BadField(f"{label} {text!r} has a minus sign")
         if number > _MAX_INT:
             raise BadField(f"{label} {text!r} is out of range")
         return number
@@ -169,6 +178,8 @@ def parse_field(field: str, kind: Kind, label: str) -> Any:
     value = float(text)
     if not math.isfinite(value):
         raise BadField(f"{label} {text!r} is not finite")
+    if value == 0.0 and _NONZERO.match(text):  # 1e-400: below the smallest double, read as 0
+        raise BadField(f"{label} {text!r} is too small for a double (it would read as 0)")
     return value
 
 

@@ -1,27 +1,21 @@
-"""Parts of log files -> one tidy frame; duplicate results found with vectorised keys.
+"""Parts of log files -> one tidy frame's columns, and the warnings about names.
 
 Label columns become pandas Categoricals whose categories are the names in the
 order they first appear. A wide-format line becomes one row per criterion
-column. Duplicate keys (dataset, repeat, fold, learner, criterion) are found on
-one packed integer per row: keys that only increase have none; otherwise row
-numbers are scattered into a table indexed by key (or, for a large key space,
-hashed with ``pandas.Index.duplicated``); only the duplicated rows are sorted.
+column. Duplicate results are found by :mod:`stats.duplicates`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from stats.duplicates import KEY, LABELS, Locate
 from stats.logformat import LogProblem, LogSpec
 from stats.logparse import Coded, Part
 from stats.names import INVISIBLE, has_controls, printable, show_invisible, without_invisible
-
-KEY = ("dataset", "repeat", "fold", "learner", "criterion")
-LABELS = ("dataset", "learner", "criterion", "goal")
 
 
 @dataclass
@@ -204,120 +198,6 @@ def _put(target: np.ndarray, lut: np.ndarray, codes: np.ndarray, k: int) -> None
         target[:] = np.repeat(lut[codes], k)
 
 
-def duplicate_pairs(columns: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Rows (earlier, later) with the same key, each later row paired with the previous one.
-
-    The five key columns are packed into one integer per row (mixed radix), a chunk at a time.
-    Keys that only increase (seed 000's loop writes them so) have no duplicates; otherwise each
-    key's last row is found by scattering row numbers into a table indexed by key, or, when the
-    key space is large, by hashing.
-
-    >>> cols = {k: np.array(v) for k, v in zip(KEY, ([0, 0, 0], [1, 1, 1], [1, 2, 1], [0, 0, 0], [0, 0, 0]))}
-    >>> duplicate_pairs(cols)
-    (array([0]), array([2]))
-    """
-    n = len(columns[KEY[0]])
-    none = np.empty(0, np.int64), np.empty(0, np.int64)
-    if n < 2:
-        return none
-    lows, spans = [], []
-    for k in KEY:
-        low, high = (0, int(columns[k].max())) if k in LABELS else (int(columns[k].min()), int(columns[k].max()))
-        lows.append(low)
-        spans.append(high - low + 1)
-    space = int(np.prod(np.array(spans, dtype=object)))
-    if space >= 2**62:  # pragma: no cover - needs absurd repeat or fold numbers
-        frame = pd.DataFrame({k: columns[k] for k in KEY})
-        rows = np.flatnonzero(frame.duplicated(keep=False).to_numpy())
-        group = frame.iloc[rows].groupby(list(KEY), sort=False).ngroup().to_numpy()
-    else:
-        dtype = np.int32 if space < 2**31 else np.int64
-        chunks = [(s, min(s + _CHUNK, n)) for s in range(0, n, _CHUNK)]
-        previous = -1
-        for s, e in chunks:
-            key = _packed(columns, lows, spans, s, e, dtype)
-            if key[0] <= previous or (key[1:] <= key[:-1]).any():
-                break
-            previous = key[-1]
-        else:
-            return none
-        if space <= max(4 * n, 1 << 20):
-            # Scatter row numbers by key: the last row of each key stays; rows that are not are duplicates.
-            last = np.empty(space, dtype)
-            for s, e in chunks:
-                last[_packed(columns, lows, spans, s, e, dtype)] = np.arange(s, e, dtype=dtype)
-            earlier = np.concatenate(
-                [
-                    np.flatnonzero(last[_packed(columns, lows, spans, s, e, dtype)] != np.arange(s, e)) + s
-                    for s, e in chunks
-                ]
-            )
-            rows = np.union1d(earlier, last[_packed(columns, lows, spans, 0, n, dtype)[earlier]])
-        else:
-            rows = np.flatnonzero(pd.Index(_packed(columns, lows, spans, 0, n, dtype)).duplicated(keep=False))
-        group = _packed(columns, lows, spans, 0, n, dtype)[rows] if len(rows) else rows
-    if not len(rows):
-        return none
-    order = np.lexsort((rows, group))
-    rows, group = rows[order], group[order]
-    same = group[1:] == group[:-1]
-    earlier, later = rows[:-1][same], rows[1:][same]
-    order = np.argsort(later, kind="stable")
-    return earlier[order], later[order]
-
-
-_CHUNK = 1 << 20
-
-
-def _packed(
-    columns: dict[str, np.ndarray], lows: list[int], spans: list[int], start: int, stop: int, dtype: type
-) -> np.ndarray:
-    """One integer per row of ``start:stop`` from the five key columns (mixed radix)."""
-    key: np.ndarray = np.empty(stop - start, dtype)
-    np.subtract(columns[KEY[0]][start:stop], lows[0], out=key, casting="unsafe")
-    for k, low, span in zip(KEY[1:], lows[1:], spans[1:]):
-        key *= span
-        key += columns[k][start:stop]
-        if low:
-            key -= low
-    return key
-
-
-Locate = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
-
-
-def duplicate_problems(
-    labels: Labels,
-    columns: dict[str, np.ndarray],
-    earlier: np.ndarray,
-    later: np.ndarray,
-    locate: Locate,
-    files: list[str],
-) -> list[LogProblem]:
-    """One warning per duplicated line, or per run of consecutive lines repeating consecutive lines.
-
-    ``locate`` gives the file index and line number of rows; ``files`` the names of the indices.
-    """
-    ef, el = locate(earlier)
-    lf, ll = locate(later)
-    # A wide line repeats all its criteria at once: one pair of lines, several rows.
-    pairs, first, count = np.unique(np.column_stack([lf, ll, ef, el]), axis=0, return_index=True, return_counts=True)
-    names = {k: labels.names(k) for k in ("dataset", "learner", "criterion")}
-    step = np.diff(pairs, axis=0)
-    breaks = np.flatnonzero(~((step[:, 0] == 0) & (step[:, 2] == 0) & (step[:, 1] == 1) & (step[:, 3] == 1))) + 1
-    problems = []
-    for start, run in zip(np.r_[0, breaks].tolist(), np.split(pairs, breaks)):
-        (f, l1, g, e1), (_, l2, _, e2) = run[0].tolist(), run[-1].tolist()
-        where = "" if f == g else f"{files[g]}:"
-        if len(run) == 1:
-            what = _describe(names, columns, int(later[first[start]]), int(count[start]))
-            reason = f"duplicate of {where or 'line '}{e1} ({what}): the later line wins"
-        else:
-            reason = f"lines {l1}-{l2} repeat the results of {where or 'lines '}{e1}-{e2}: the later lines win"
-        problems.append(LogProblem(files[f], l1, reason, "warning"))
-    return problems
-
-
 def name_problems(labels: Labels, columns: dict[str, np.ndarray], locate: Locate, files: list[str]) -> list[LogProblem]:
     """A warning at the first line of each name holding control characters or bidi overrides
     (:mod:`stats.names`): kept as read, shown escaped in every output."""
@@ -336,10 +216,3 @@ def name_problems(labels: Labels, columns: dict[str, np.ndarray], locate: Locate
             reason = f"name contains control characters: {kind} '{printable(name)}' (shown escaped)"
             problems.append(LogProblem(files[f], line, reason, "warning"))
     return problems
-
-
-def _describe(names: dict[str, list[str]], columns: dict[str, np.ndarray], row: int, criteria: int) -> str:
-    """The key of a row in words; for a wide line's several criteria, how many."""
-    label = {k: names[k][columns[k][row]] for k in names}
-    what = f"{label['dataset']}, repeat {columns['repeat'][row]}, fold {columns['fold'][row]}, {label['learner']}"
-    return f"{what}, {label['criterion']}" if criteria == 1 else f"{what}, {criteria} criteria"

@@ -19,6 +19,7 @@ swallowed the next lines.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -148,8 +149,14 @@ def parse_block(data: bytes | bytearray, start: int, end: int, spec: LogSpec) ->
     lines = _Lines(data, start, end)
     n_lines = int(np.count_nonzero(lines.bytes_ == 10))  # numpy releases the GIL; bytes.count does not
     blank = lines.suspects()
-    # pyarrow reads "0x1A" as an integer: with an x in the block, repeat and fold go the dictionary way.
-    mode = "careful" if blank.size else "dict-ints" if _has_x(data, start, end) else "fast"
+    # pyarrow reads "0x1A" and "-0" as integers and "1e-400" as 0.0: blocks that may hold them read
+    # repeat and fold (or every column) as dictionaries, whose values parse_field judges.
+    if blank.size or _has_tiny_exponent(data, start, end):
+        mode = "careful"
+    elif _has_x(data, start, end) or _has_minus_zero(data, start, end):
+        mode = "dict-ints"
+    else:
+        mode = "fast"
     for _ in range(3):
         try:
             return _read(lines, spec, n_lines, blank, mode)
@@ -162,6 +169,24 @@ def parse_block(data: bytes | bytearray, start: int, end: int, spec: LogSpec) ->
 
 def _has_x(data: bytes | bytearray, start: int, end: int) -> bool:
     return data.find(b"x", start, end) >= 0 or data.find(b"X", start, end) >= 0
+
+
+# An exponent of -300 or less (a double underflows to 0 below about 1e-324).
+_TINY = re.compile(rb"[eE][ \t]*-0*(?:[3-9][0-9]{2}|[1-9][0-9]{3,})")
+# A field that is a signed zero ("-0", " -00 ", quoted or not).
+_MINUS_ZERO = re.compile(rb'(?:^|[,"])[ \t]*-0+[ \t]*(?=[,"\r\n])', re.MULTILINE)
+
+
+def _has_tiny_exponent(data: bytes | bytearray, start: int, end: int) -> bool:
+    if data.find(b"e-", start, end) < 0 and data.find(b"E-", start, end) < 0 and data.find(b"e -", start, end) < 0:
+        return False  # memchr-fast: most blocks have no negative exponent at all
+    return _TINY.search(data, start, end) is not None
+
+
+def _has_minus_zero(data: bytes | bytearray, start: int, end: int) -> bool:
+    if data.find(b"-0", start, end) < 0:
+        return False
+    return _MINUS_ZERO.search(data, start, end) is not None
 
 
 def _arrow(buf: Any, spec: LogSpec, mode: str, quoted: bool) -> tuple[pa.Table | None, list[tuple[int, str]]]:

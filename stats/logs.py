@@ -24,8 +24,9 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from stats.duplicates import compact, resolve
 from stats.logformat import LogError, LogProblem, LogSpec
-from stats.logframe import Columns, Labels, duplicate_pairs, duplicate_problems, name_problems
+from stats.logframe import Columns, Labels, name_problems
 from stats.logparse import Part
 from stats.logread import DECOMPRESSION, WORKERS, Decompression, expand, read_source
 from stats.progress import LoadCancelled, Meter, Progress
@@ -179,22 +180,19 @@ def _raise_first(problems: list[LogProblem], strict: bool) -> None:
 
 
 def _frame(table: Columns, files: list[str], problems: list[LogProblem]) -> pd.DataFrame:
-    """Columns -> DataFrame, after resolving duplicates (the later row wins)."""
+    """Columns -> DataFrame, after resolving duplicates (the later row wins, :mod:`stats.duplicates`)."""
     columns = table.finish()
-    earlier, later = duplicate_pairs(columns)
-    lines = _lines_kept(table, earlier)
-    hostile = name_problems(table.labels, columns, table.locate, files)
-    hostile += [LogProblem(files[f], line, reason, "warning") for f, line, reason in table.notes]
-    if hostile:
+    names = {k: table.labels.names(k) for k in ("dataset", "learner", "criterion")}
+    keep, repeated = resolve(columns, names, table.locate, files)
+    lines = _lines_kept(table, keep)
+    found = name_problems(table.labels, columns, table.locate, files)
+    found += [LogProblem(files[f], line, reason, "warning") for f, line, reason in table.notes]
+    found += repeated
+    if found:
         rank = {name: i for i, name in enumerate(files)}
-        problems = sorted(problems + hostile, key=lambda p: (rank.get(p.file, -1), p.line or 0))
-    if len(later):
-        problems = problems + duplicate_problems(table.labels, columns, earlier, later, table.locate, files)
-        rank = {name: i for i, name in enumerate(files)}
-        problems.sort(key=lambda p: (rank.get(p.file, -1), p.line or 0))
-        keep = np.ones(table.size, bool)
-        keep[earlier] = False
-        columns = {k: v[keep] for k, v in columns.items()}
+        problems = sorted(problems + found, key=lambda p: (rank.get(p.file, -1), p.line or 0))
+    if keep is not None:
+        compact(columns, keep)  # in place: no second copy of the columns
     frame = to_frame(table.labels, columns)
     frame.attrs["problems"] = problems
     frame.attrs["files"] = files
@@ -215,12 +213,12 @@ def to_frame(labels: Labels, columns: dict[str, np.ndarray]) -> pd.DataFrame:
     return pd.DataFrame(data, copy=False)
 
 
-def _lines_kept(table: Columns, earlier: np.ndarray) -> int:
+def _lines_kept(table: Columns, keep: np.ndarray | None) -> int:
     """Result lines kept: a line counts while at least one of its rows (one per criterion in the
     wide format) is kept."""
-    kept = np.ones(table.size, bool)
-    kept[earlier] = False
     ends = [e.row_start for e in table.entries[1:]] + [table.size]
+    if keep is None:
+        return sum((end - e.row_start) // e.per_line for e, end in zip(table.entries, ends))
     return sum(
-        int(kept[e.row_start : end].reshape(-1, e.per_line).any(axis=1).sum()) for e, end in zip(table.entries, ends)
+        int(keep[e.row_start : end].reshape(-1, e.per_line).any(axis=1).sum()) for e, end in zip(table.entries, ends)
     )

@@ -18,8 +18,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from stats.duplicates import KEY, resolve
 from stats.logformat import LogError, LogProblem, LogSpec
-from stats.logframe import KEY, Columns, Labels, duplicate_pairs, duplicate_problems
+from stats.logframe import Columns, Labels
 from stats.logparse import Part
 from stats.logread import WORKERS, Source, expand, not_regular, read_source
 from stats.logs import OnError, to_frame
@@ -46,7 +47,7 @@ class WatchUpdate:
         Files that disappeared: drop your rows of these files.
     superseded : list of (str, int)
         ``(file, line)`` of earlier rows that a new row replaces (same dataset, repeat, fold,
-        learner and criterion: the later line wins). Drop them.
+        learner and criterion: the later line wins), in file and line order. Drop them.
     resolved : list of LogProblem
         Problems of whole paths reported by an earlier poll that hold no more (the directory
         has ``*.dat`` files again, the file is back): take them off your list.
@@ -412,20 +413,17 @@ class LogWatcher:
         """:meth:`_resolve` over all the rows held (the new rows have or may have duplicates)."""
         batches = [*self._batches, new]
         keys = {k: np.concatenate([_widen(b, k) for b in batches]) for k in (*KEY, "file", "line")}
-        earlier, later = duplicate_pairs(keys)
+
+        def locate(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return keys["file"][rows], keys["line"][rows]
+
+        names = {k: self.labels.names(k) for k in ("dataset", "learner", "criterion")}
+        keep, problems = resolve(keys, names, locate, self._names)
         superseded: list[tuple[str, int]] = []
-        problems: list[LogProblem] = []
-        if len(later):
-
-            def locate(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-                return keys["file"][rows], keys["line"][rows]
-
-            problems = duplicate_problems(self.labels, keys, earlier, later, locate, self._names)
+        if keep is not None:
             held = len(keys["file"]) - len(new["file"])
-            files, lines = locate(earlier[earlier < held])
-            superseded = [(self._names[f], n) for f, n in zip(files.tolist(), lines.tolist())]
-            keep = np.ones(len(keys["file"]), bool)
-            keep[earlier] = False
+            files, lines = locate(np.flatnonzero(~keep[:held]))
+            superseded = [(self._names[f], n) for f, n in sorted(zip(files.tolist(), lines.tolist()))]
             bounds = np.cumsum([0] + [len(b["file"]) for b in batches]).tolist()
             batches = [{k: v[keep[a:b]] for k, v in batch.items()} for batch, a, b in zip(batches, bounds, bounds[1:])]
         self._batches = [b for b in batches if len(b["file"])]

@@ -216,3 +216,56 @@ def test_a_compression_bomb_stops_at_the_limit_and_the_others_are_read(tmp_path:
     )
     default = stats.read_logs(tmp_path, on_error="skip")  # 10 MB is under the default min_bytes
     assert not [p for p in default.attrs["problems"] if p.severity == "error"]
+
+
+# -- issue 13 item 8: numbers that parse as something else ----------------------------------
+
+
+def test_a_value_below_the_smallest_double_is_an_error_not_a_silent_zero(tmp_path: Path) -> None:
+    good = "".join(f"iris,1,{f},nb,acc,0.{f}\n" for f in range(1, 9))
+    log = tmp_path / "d.dat"
+    log.write_text(good + "iris,2,1,nb,acc,1e-400\niris,2,2,nb,acc,4e-324\niris,2,3,nb,acc,0e-999\n")
+    assert problems(log) == [f"{log}:9: value '1e-400' is too small for a double (it would read as 0)"]
+    read = stats.read_logs(log, on_error="skip")
+    assert read["value"].tolist()[-2:] == [4e-324, 0.0]  # a subnormal and a written zero are kept
+    with pytest.raises(stats.LogError, match=r"d.dat:9: value '1e-400' is too small"):
+        stats.read_logs(log)
+
+
+@pytest.mark.parametrize(
+    ("line", "field"),
+    [("iris,-0,1,nb,acc,0.5", "repeat"), ('iris,1," -0",nb,acc,0.5', "fold"), ("iris,1,-00,nb,acc,0.5", "fold")],
+)
+def test_a_minus_zero_repeat_or_fold_is_an_error(tmp_path: Path, line: str, field: str) -> None:
+    log = tmp_path / "d.dat"
+    log.write_text(f"iris,1,1,nb,acc,0.5\n{line}\niris,1,2,knn-0,acc,-0\n")  # -0 as a value or in a name is fine
+    assert len(problems(log)) == 1 and problems(log)[0].startswith(f"{log}:2: {field} '")
+    assert "has a minus sign" in problems(log)[0]
+    assert stats.read_logs(log, on_error="skip")["learner"].tolist() == ["nb", "knn-0"]
+
+
+def test_a_minus_zero_bin_of_the_wide_format_is_an_error(tmp_path: Path) -> None:
+    log = tmp_path / "w.dat"
+    log.write_text("#data, learner, repeats, bin, acc\niris, nb, 1, 1, 0.5\niris, nb, 1, -0, 0.6\n")
+    assert problems(log) == [f"{log}:3: bin '-0' has a minus sign"]
+
+
+def test_the_watcher_refuses_the_same_numbers(tmp_path: Path) -> None:
+    log = tmp_path / "d.dat"
+    log.write_text("iris,1,1,nb,acc,0.5\n")
+    watcher = stats.LogWatcher(log, on_error="skip")
+    watcher.poll()
+    with log.open("a") as f:
+        f.write("iris,1,2,nb,acc,1e-400\niris,-0,3,nb,acc,0.5\n")
+    update = watcher.poll()
+    assert [p.line for p in update.problems] == [2, 3] and len(update.rows) == 0
+
+
+def test_check_counts_wide_lines_as_lines_and_says_how_many_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "w.dat"
+    rows = [f"iris, {lrn}, 1, {f}, 0.9, 0.8, 0.1, 0.7\n" for f in (1, 2, 3) for lrn in ("nb", "j48")]
+    log.write_text("#data, learner, repeats, bin, accuracy, pd, pf, precision\n" + "".join(rows))
+    assert main(["check", str(log)]) == 0
+    assert "6 lines, 24 results: 1 data sets, 2 learners, 4 criteria" in capsys.readouterr().out

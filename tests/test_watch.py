@@ -293,7 +293,7 @@ def test_keys_that_do_not_pack_fall_back_to_resolving_over_all_rows(tmp_path: Pa
     assert watcher._runs is None  # no index: every poll resolves over all the rows
     append(log, "iris,1,3,nb,acc,0.3\n" + odd + "iris,1,1,nb,acc,0.4\n")
     update = watcher.poll()
-    assert update.superseded == [(str(log), 3), (str(log), 1)]
+    assert update.superseded == [(str(log), 1), (str(log), 3)]  # in line order
     assert [p.line for p in update.problems] == [5, 6]
     assert rows(watcher.frame()) == rows(read_logs(log, on_error="skip"))
 
@@ -324,7 +324,7 @@ def test_reload_after_truncate_rebuilds_the_index(tmp_path: Path) -> None:
     other.unlink()
     assert watcher.poll().removed == [str(other)]
     append(log, "iris,1,3,nb,acc,0.8\niris,1,2,nb,acc,0.9\n")
-    assert watcher.poll().superseded == [(str(log), 3), (str(log), 1)]
+    assert watcher.poll().superseded == [(str(log), 1), (str(log), 3)]  # in line order
     assert rows(watcher.frame(), "line") == [
         ("iris", 1, 1, "nb", "acc", 0.6, 2),
         ("iris", 1, 3, "nb", "acc", 0.8, 4),
