@@ -10,7 +10,9 @@ are applied along its last axis (same numbers, degenerate cases included).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,10 +22,20 @@ import scipy.stats as sps
 
 from stats._format import Printable
 from stats._table import check_alpha, check_bool, snap
-from stats.folds_tests import _rope, _paired, dirichlet_weights, signed_rank_counts
+from stats.folds_tests import _paired, _rope, dirichlet_weights, signed_rank_counts, weight_blocks
 
 _COLUMNS = ("dataset", "repeat", "fold", "learner", "criterion", "value")
-_TABLE_COLUMNS = ["runs", "folds", "mean_difference", "statistic", "pvalue", "mark", "p_better", "p_equivalent", "p_worse"]
+_TABLE_COLUMNS = [
+    "runs",
+    "folds",
+    "mean_difference",
+    "statistic",
+    "pvalue",
+    "mark",
+    "p_better",
+    "p_equivalent",
+    "p_worse",
+]
 
 
 def default_rope(values: Any) -> float:
@@ -113,7 +125,9 @@ class FoldComparison(Printable):
         return "\n".join([head, *wtl, self.sentence(), *notes])
 
 
-def _levels(codes: np.ndarray, labels: pd.Index, wanted: Sequence[Any] | None, what: str) -> tuple[np.ndarray, list[str]]:
+def _levels(
+    codes: np.ndarray, labels: pd.Index, wanted: Sequence[Any] | None, what: str
+) -> tuple[np.ndarray, list[str]]:
     """Map codes to positions in the chosen labels (-1: not chosen) and the chosen names."""
     present = np.bincount(codes[codes >= 0], minlength=len(labels)) > 0
     if wanted is None:
@@ -170,7 +184,13 @@ def fold_comparison(
     mean over the shared results. Its Dirichlet weights depend only on the number of data sets
     m, so they are drawn once per m (seed ``seed``) and shared by the learners: each learner's
     probabilities are exactly those of ``bayes_signed_rank(..., prior=1, nsamples=nsamples,
-    seed=seed)`` on its means.
+    seed=seed)`` on its means. The learners' Monte Carlo runs in a thread pool (one thread per
+    CPU); the results do not depend on it.
+
+    Cost: the per-data-set part is a few passes over the log's values; the signed-rank part is
+    O(nsamples * m) per learner plus one O(nsamples * m) draw of weights, and dominates for
+    hundreds of data sets (see benchmarks/bench_folds.py); pass a smaller ``nsamples`` for a
+    quicker, noisier answer.
 
     Parameters
     ----------
@@ -260,12 +280,12 @@ def fold_comparison(
 
     n_d, n_l = len(dnames), len(lnames)
     flat = (d_at * n_l + l_at) * n_keys + kcodes
-    cube = np.full(n_d * n_l * n_keys, np.nan)
-    if flat.size and np.bincount(flat, minlength=cube.size).max() > 1:
+    cells = np.full(n_d * n_l * n_keys, np.nan)
+    if flat.size and np.bincount(flat, minlength=cells.size).max() > 1:
         last = flat.size - 1 - np.unique(flat[::-1], return_index=True)[1]  # the later row wins
         flat, values = flat[last], values[last]
-    cube[flat] = values
-    cube = cube.reshape(n_d, n_l, n_keys)
+    cells[flat] = values
+    cube = cells.reshape(n_d, n_l, n_keys)
 
     c = lnames.index(str(control))
     others = [i for i in range(n_l) if i != c]
@@ -330,8 +350,10 @@ def fold_comparison(
         if not usable[i, k]:
             if runs[i, k] == 0:
                 why = (
-                    f"{other} has no results" if not has_x[i, k].any()
-                    else f"{control} has no results" if not has_y[i, k].any()
+                    f"{other} has no results"
+                    if not has_x[i, k].any()
+                    else f"{control} has no results"
+                    if not has_y[i, k].any()
                     else f"{other} and {control} share no (repeat, fold) result"
                 )
             elif runs[i, k] < 2:
@@ -368,27 +390,33 @@ def fold_comparison(
     # across data sets: the Bayesian signed-rank test on the means of the shared results
     xm = np.where(shared, x, 0.0).sum(axis=2) / j
     ym = np.where(shared, y, 0.0).sum(axis=2) / j
-    weights: dict[int, np.ndarray] = {}
+    blocks: dict[int, list[np.ndarray]] = {}
+    jobs = []
     totals = []
     for k in range(len(others)):
         ok = usable[:, k]
         m = int(ok.sum())
         marks = mark[ok, k]
-        entry = {
-            "wins": int((marks == "v").sum()),
-            "ties": int((marks == "").sum()),
-            "losses": int((marks == "*").sum()),
-            "datasets": m,
-            "p_better": np.nan,
-            "p_equivalent": np.nan,
-            "p_worse": np.nan,
-        }
+        totals.append(
+            {
+                "wins": int((marks == "v").sum()),
+                "ties": int((marks == "").sum()),
+                "losses": int((marks == "*").sum()),
+                "datasets": m,
+                "p_better": np.nan,
+                "p_equivalent": np.nan,
+                "p_worse": np.nan,
+            }
+        )
         if m:
-            if m not in weights:
-                weights[m] = dirichlet_weights(m, prior=1.0, nsamples=int(nsamples), seed=seed)
-            z = _paired(xm[ok, k], ym[ok, k], higher_is_better)
-            entry["p_better"], entry["p_equivalent"], entry["p_worse"] = signed_rank_counts(z, r, weights[m])
-        totals.append(entry)
+            if m not in blocks:  # one draw per number of data sets, shared by the learners
+                blocks[m] = weight_blocks(dirichlet_weights(m, prior=1.0, nsamples=int(nsamples), seed=seed))
+            jobs.append((k, _paired(xm[ok, k], ym[ok, k], higher_is_better), blocks[m]))
+    # numpy releases the GIL in the long loops: the learners' Monte Carlo runs in parallel
+    with ThreadPoolExecutor(max_workers=max(1, min(len(jobs), os.cpu_count() or 1))) as pool:
+        counts = list(pool.map(lambda job: signed_rank_counts(job[1], r, job[2]), jobs))
+    for (k, _, _), (p_better, p_equivalent, p_worse) in zip(jobs, counts):
+        totals[k].update(p_better=float(p_better), p_equivalent=float(p_equivalent), p_worse=float(p_worse))
     totals_frame = pd.DataFrame(totals, index=pd.Index([lnames[i] for i in others], dtype=object, name="learner"))
 
     return FoldComparison(

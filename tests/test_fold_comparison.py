@@ -25,7 +25,9 @@ def log() -> pd.DataFrame:
 def folds(log: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Per data set: a (repeat, fold) x learner table of accuracies."""
     return {
-        str(name): part.pivot_table(index=["repeat", "fold"], columns="learner", values="value", observed=True).sort_index()
+        str(name): part.pivot_table(
+            index=["repeat", "fold"], columns="learner", values="value", observed=True
+        ).sort_index()
         for name, part in log.groupby("dataset", observed=True)
     }
 
