@@ -15,6 +15,7 @@ from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_s, shaffer_t
 from stats.completeness import Completeness, completeness, scores_table
 from stats.contrast import contrast_estimation
 from stats.critical import critical_difference, q_alpha
+from stats.fold_comparison import FoldComparison, default_rope, fold_comparison
 from stats.folds_tests import (
     BayesProbabilities,
     CorrectedTTest,
@@ -57,6 +58,9 @@ from stats.watch import LogWatcher, WatchUpdate
 
 __all__ = [
     "BayesProbabilities",
+    "FoldComparison",
+    "default_rope",
+    "fold_comparison",
     "CorrectedTTest",
     "CorrelatedPosterior",
     "bayes_correlated_ttest",

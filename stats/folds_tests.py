@@ -219,8 +219,14 @@ def bayes_signed_rank(
 
     (a sum exactly at the bound counts 1/2 each side, as in baycomp). ``p_a``, ``p_rope`` and
     ``p_b`` are the fractions of ``nsamples`` samples in which that theta is the largest
-    (Benavoli et al. 2017, Sec. 5). Reproducible for a given ``seed``; vectorised (no loop
-    over samples).
+    (Benavoli et al. 2017, Sec. 5). Reproducible for a given ``seed``.
+
+    Cost O(nsamples * m) after an O(m log m) sort, instead of the O(nsamples * m^2) of the
+    double sum: with the values sorted, the j with z_i + z_j > 2 rope form a suffix (and those
+    with z_i + z_j < -2 rope a prefix), so each theta is sum_i w_i times a suffix (prefix) sum
+    of the sorted weights (:func:`signed_rank_counts`). The weights and the predicate are those
+    of the double sum, so the result is the same for the same seed (it could differ only when
+    two thetas of one sample tie to the last bits of rounding, e.g. every z_i = 0 with rope 0).
 
     References
     ----------
@@ -239,21 +245,119 @@ def bayes_signed_rank(
         raise ValueError(f"prior must be a positive number, got {prior!r}")
     if isinstance(nsamples, bool) or int(nsamples) != nsamples or nsamples < 1:
         raise ValueError(f"nsamples must be a positive integer, got {nsamples!r}")
-    values = np.concatenate([[0.0], z])
-    sums = values[:, None] + values[None, :]
-
-    def step(x: np.ndarray) -> np.ndarray:
-        return (x > 0).astype(float) + 0.5 * (x == 0)
-
-    above, below = step(sums - 2 * r), step(-sums - 2 * r)
-    weights = np.ones(values.size)
-    weights[0] = prior
-    w = np.random.default_rng(seed).dirichlet(weights, int(nsamples))
-    theta_a = np.einsum("si,ij,sj->s", w, above, w, optimize=True)
-    theta_b = np.einsum("si,ij,sj->s", w, below, w, optimize=True)
-    if r > 0:
-        theta = np.column_stack([theta_a, 1.0 - theta_a - theta_b, theta_b])
-    else:
-        theta = np.column_stack([theta_a, np.full_like(theta_a, -np.inf), 1.0 - theta_a])
-    counts = np.bincount(np.argmax(theta, axis=1), minlength=3) / len(theta)
+    w = dirichlet_weights(z.size, prior=prior, nsamples=int(nsamples), seed=seed)
+    counts = signed_rank_counts(z, r, w)
     return BayesProbabilities(float(counts[0]), float(counts[1]), float(counts[2]), r)
+
+
+#: Samples per block in :func:`signed_rank_counts`: a block's arrays stay in the CPU cache.
+_BLOCK = 1024
+
+
+def weight_blocks(w: np.ndarray) -> list[np.ndarray]:
+    """``w`` (samples x (m + 1)) as transposed contiguous blocks of :data:`_BLOCK` samples
+    ((m + 1) x block): the layout :func:`signed_rank_counts` works in. Make them once to reuse
+    one draw of weights for several comparisons."""
+    return [np.ascontiguousarray(w[start : start + _BLOCK].T) for start in range(0, w.shape[0], _BLOCK)]
+
+
+def dirichlet_weights(m: int, *, prior: float, nsamples: int, seed: int) -> np.ndarray:
+    """The ``nsamples x (m + 1)`` Dirichlet(prior, 1, ..., 1) weights of :func:`bayes_signed_rank`
+    (first column: the prior pseudo-observation at 0), drawn from ``numpy.random.default_rng(seed)``.
+    They depend on m, not on the data: one draw serves every comparison over m data sets."""
+    alpha = np.ones(m + 1)
+    alpha[0] = prior
+    return np.random.default_rng(seed).dirichlet(alpha, nsamples)
+
+
+def _first_true(predicate: Any, rows: int, size: int) -> np.ndarray:
+    """For each row i, the first j in 0..size at which the monotone (False ... False, True ...
+    True) ``predicate(i, j)`` holds (``size`` when it never does): a vectorised binary search."""
+    lo = np.zeros(rows, dtype=np.intp)
+    hi = np.full(rows, size, dtype=np.intp)
+    i = np.arange(rows)
+    while True:
+        active = lo < hi
+        if not active.any():
+            return lo
+        mid = (lo + hi) // 2
+        holds = predicate(i, np.minimum(mid, size - 1))
+        hi = np.where(active & holds, mid, hi)
+        lo = np.where(active & ~holds, mid + 1, lo)
+
+
+def _rows(p: np.ndarray, index: np.ndarray) -> np.ndarray:
+    return np.take(p, index, axis=0, mode="clip")  # valid indices; "clip" skips the checks
+
+
+def signed_rank_counts(z: np.ndarray, rope: float, w: np.ndarray | list[np.ndarray]) -> np.ndarray:
+    """The fractions of samples in which "a better", "equivalent" and "b better" win (the
+    ``p_a, p_rope, p_b`` of :func:`bayes_signed_rank`) for the oriented differences ``z`` and
+    the weights ``w`` (``nsamples x (m + 1)``, :func:`dirichlet_weights`, or its
+    :func:`weight_blocks`).
+
+    With v = (0, z_1, ..., z_m) sorted, the step [v_i + v_j - 2 rope > 0] is, for each i,
+    False then True as j increases (floating-point addition is monotone), so
+    sum_j w_j [.] is a suffix sum of the sorted weights, read from their cumulative sum P; a sum
+    exactly at the bound counts 1/2 (between the first j with ``>= 0`` and the first with
+    ``> 0``). Likewise [-(v_i + v_j) - 2 rope > 0] is a prefix. The predicates are evaluated
+    exactly as the double sum does, only the additions of the weights are reordered. Cost
+    O(nsamples * m).
+    """
+    blocks = weight_blocks(w) if isinstance(w, np.ndarray) else w
+    values = np.concatenate([[0.0], z])
+    order = np.argsort(values, kind="stable")
+    v = values[order]
+    size = v.size
+    r2 = 2 * rope
+
+    def up(cmp: Any) -> np.ndarray:
+        return _first_true(lambda i, j: cmp((v[i] + v[j]) - r2), size, size)
+
+    def down(cmp: Any) -> np.ndarray:
+        return _first_true(lambda i, j: cmp(-(v[i] + v[j]) - r2), size, size)
+
+    # per sorted i, columns of P (P[k] = sum of the k smallest values' weights):
+    # a1/ah: start of the "> 0" / ">= 0" suffix; b1/bh: end of the "> 0" / ">= 0" prefix
+    a1, ah = up(lambda x: x > 0), up(lambda x: x >= 0)
+    b1, bh = down(lambda x: x <= 0), down(lambda x: x < 0)
+    position = np.empty(size, dtype=np.intp)
+    position[order] = np.arange(size)  # weight o (data order) is the position[o]-th smallest
+    # theta_a = sum_i u_i (P[size] - P[a1_i]) + 1/2 sum_i u_i (P[a1_i] - P[ah_i]) (u: sorted
+    # weights), written over the weights in data order: u_i P[a1_i] = w_o P[a1[position[o]]]
+    cols = np.concatenate([a1[position], b1[position]])
+    ta, tb = np.flatnonzero(ah < a1), np.flatnonzero(bh > b1)  # the sorted i with a sum at a bound
+    ta_w, tb_w = order[ta], order[tb]
+    wins = np.zeros(3, dtype=np.int64)
+    nsamples = 0
+    width = max(block.shape[1] for block in blocks)
+    # buffers reused from block to block (fresh large arrays would cost a page fault per page)
+    p_buffer, g_buffer = np.empty((size + 1, width)), np.empty((2 * size, width))
+    for block in blocks:
+        n = block.shape[1]
+        nsamples += n
+        p = p_buffer[:, :n] if n < width else p_buffer
+        p[0] = 0.0
+        rows, sources = list(p), [block[o] for o in order]
+        for k in range(size):  # cumulative sums of the sorted weights, n samples at a time
+            np.add(rows[k], sources[k], out=rows[k + 1])
+        if n < width:
+            g = np.take(p, cols, axis=0).reshape(2, size, n)
+        else:
+            g = np.take(p, cols, axis=0, out=g_buffer, mode="clip").reshape(2, size, n)  # "raise" would buffer
+        dots = np.einsum("kis,is->ks", g, block)
+        total = p[size]
+        theta_a = total * total - dots[0]
+        if ta.size:
+            theta_a += 0.5 * np.einsum("is,is->s", np.take(block, ta_w, axis=0), _rows(p, a1[ta]) - _rows(p, ah[ta]))
+        if rope > 0:
+            theta_b = dots[1]
+            if tb.size:
+                theta_b = theta_b + 0.5 * np.einsum(
+                    "is,is->s", np.take(block, tb_w, axis=0), _rows(p, bh[tb]) - _rows(p, b1[tb])
+                )
+            theta = np.column_stack([theta_a, 1.0 - theta_a - theta_b, theta_b])
+        else:
+            theta = np.column_stack([theta_a, np.full_like(theta_a, -np.inf), 1.0 - theta_a])
+        wins += np.bincount(np.argmax(theta, axis=1), minlength=3)
+    return wins / nsamples

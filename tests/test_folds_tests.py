@@ -110,3 +110,51 @@ def test_degenerate_inputs() -> None:
         corrected_ttest([0.1] * 4, [0.2] * 4, folds=1)
     with pytest.raises(ValueError, match="rope must be"):
         bayes_signed_rank([0.1, 0.2], [0.2, 0.1], rope=-1)
+
+
+def _signed_rank_by_double_sum(a, b, *, rope, prior, nsamples, seed):  # type: ignore[no-untyped-def]
+    """The O(nsamples * m^2) implementation bayes_signed_rank had before the suffix-sum one,
+    kept as the reference: theta = w^T A w with the full step matrix A."""
+    from stats.folds_tests import _paired
+
+    z = _paired(a, b, True)
+    values = np.concatenate([[0.0], z])
+    sums = values[:, None] + values[None, :]
+
+    def step(x: np.ndarray) -> np.ndarray:
+        return (x > 0).astype(float) + 0.5 * (x == 0)
+
+    above, below = step(sums - 2 * rope), step(-sums - 2 * rope)
+    weights = np.ones(values.size)
+    weights[0] = prior
+    w = np.random.default_rng(seed).dirichlet(weights, nsamples)
+    theta_a = np.einsum("si,ij,sj->s", w, above, w, optimize=True)
+    theta_b = np.einsum("si,ij,sj->s", w, below, w, optimize=True)
+    if rope > 0:
+        theta = np.column_stack([theta_a, 1.0 - theta_a - theta_b, theta_b])
+    else:
+        theta = np.column_stack([theta_a, np.full_like(theta_a, -np.inf), 1.0 - theta_a])
+    return tuple(np.bincount(np.argmax(theta, axis=1), minlength=3) / len(theta))
+
+
+@pytest.mark.parametrize("case", range(12))
+def test_bayes_signed_rank_equals_the_double_sum_for_the_same_seed(case: int) -> None:
+    rng = np.random.default_rng(100 + case)
+    m = int(rng.integers(1, 80))
+    # values on a 0.005 grid: many tied differences, and many pairs z_i + z_j exactly at +-2 rope
+    a = np.round(rng.uniform(0.6, 0.9, m), 2)
+    b = np.round(a + rng.choice([-0.02, -0.01, -0.005, 0.0, 0.005, 0.01, 0.02], m), 3)
+    for rope in (0.0, 0.005, 0.01):
+        for prior in (1.0, 0.5):
+            ours = bayes_signed_rank(a, b, rope=rope, prior=prior, nsamples=4000, seed=case)
+            ref = _signed_rank_by_double_sum(a, b, rope=rope, prior=prior, nsamples=4000, seed=case)
+            assert (ours.p_a, ours.p_rope, ours.p_b) == ref, (m, rope, prior)
+
+
+def test_bayes_signed_rank_bound_counts_half() -> None:
+    # z = (0.01, 0.01, -0.01): every z_i + z_j with i, j among the first two is exactly 2 rope
+    a, b = [0.81, 0.71, 0.6], [0.8, 0.7, 0.61]
+    for rope in (0.0, 0.01):
+        ours = bayes_signed_rank(a, b, rope=rope, nsamples=5000, seed=3)
+        ref = _signed_rank_by_double_sum(a, b, rope=rope, prior=1.0, nsamples=5000, seed=3)
+        assert (ours.p_a, ours.p_rope, ours.p_b) == ref

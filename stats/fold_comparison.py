@@ -1,0 +1,431 @@
+"""Every learner against a control, data set by data set, from the fold-level results of a log
+(issue 14): Weka's Experimenter table (corrected resampled t, marks ``v`` / ``*``, wins / ties /
+losses) with the Bayesian correlated t-test on each data set and the Bayesian signed-rank test
+across data sets.
+
+Everything is computed for all (data set, learner) pairs at once: the log becomes one dense
+data set x learner x (repeat, fold) array, and the per-pair formulas of :mod:`stats.folds_tests`
+are applied along its last axis (same numbers, degenerate cases included).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.stats as sps
+
+from stats._format import Printable
+from stats._table import check_alpha, check_bool, snap
+from stats.folds_tests import _paired, _rope, dirichlet_weights, signed_rank_counts, weight_blocks
+
+_COLUMNS = ("dataset", "repeat", "fold", "learner", "criterion", "value")
+_TABLE_COLUMNS = [
+    "runs",
+    "folds",
+    "mean_difference",
+    "statistic",
+    "pvalue",
+    "mark",
+    "p_better",
+    "p_equivalent",
+    "p_worse",
+]
+
+
+def default_rope(values: Any) -> float:
+    """The region of practical equivalence used when none is given: 0.01 when every finite value
+    lies in [0, 1] (a proportion: accuracy, pd, pf, precision, AUC...), where a difference below
+    one percentage point is commonly treated as no practical difference (Benavoli, Corani, Demsar
+    & Zaffalon 2017, Sec. 3.4, use 0.01 for accuracies); else 0.0 (the scale of the criterion is
+    unknown, so no difference is declared negligible).
+
+    Examples
+    --------
+    >>> default_rope([0.8, 0.93, 1.0]), default_rope([94.4, 98.9]), default_rope([0.5, np.nan])
+    (0.01, 0.0, 0.01)
+    """
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    return 0.01 if x.size and x.min() >= 0.0 and x.max() <= 1.0 else 0.0
+
+
+@dataclass(frozen=True, eq=False)
+class FoldComparison(Printable):
+    """Each learner against ``control`` on each data set, and across data sets.
+
+    Attributes
+    ----------
+    table : DataFrame
+        Index (dataset, learner), learners other than the control; columns ``runs`` (J, the
+        shared (repeat, fold) results), ``folds`` (N), ``mean_difference`` (learner minus
+        control, positive: the learner is better), ``statistic`` and two-sided ``pvalue`` of the
+        corrected resampled t, ``mark`` ("v": significantly better than the control at
+        ``alpha``, "*": significantly worse, "": neither, as Weka's Experimenter), and the
+        Bayesian correlated t-test's ``p_better``, ``p_equivalent``, ``p_worse``.
+    totals : DataFrame
+        Index learner; ``wins``, ``ties``, ``losses`` (data sets marked v, "" and *),
+        ``datasets`` and the Bayesian signed-rank test across data sets on the per-data-set means
+        (``p_better``, ``p_equivalent``, ``p_worse``).
+    notes : tuple of str
+        What was left out, and why.
+    """
+
+    table: pd.DataFrame
+    totals: pd.DataFrame
+    notes: tuple[str, ...]
+    criterion: str
+    control: str
+    higher_is_better: bool
+    rope: float
+    alpha: float
+
+    def sentence(self) -> str:
+        """One line per learner: the Bayesian signed-rank verdict against the control."""
+        lines = []
+        for learner, row in self.totals.iterrows():
+            n = int(row["datasets"])
+            if n == 0:
+                lines.append(f"{learner} vs {self.control}: no data set to compare on")
+                continue
+            tail = f"(Bayesian signed-rank, rope {self.rope:g}, {n} data set{'s' if n != 1 else ''})"
+            if self.rope > 0:
+                lines.append(
+                    f"{learner} is practically better than {self.control} with probability {row['p_better']:.2f}; "
+                    f"practically equivalent {row['p_equivalent']:.2f}; worse {row['p_worse']:.2f} {tail}"
+                )
+            else:
+                lines.append(
+                    f"{learner} is better than {self.control} with probability {row['p_better']:.2f}; "
+                    f"worse {row['p_worse']:.2f} {tail}"
+                )
+        return "\n".join(lines)
+
+    @property
+    def verdict(self) -> str:
+        """The same as :meth:`sentence`."""
+        return self.sentence()
+
+    def __str__(self) -> str:
+        direction = "higher" if self.higher_is_better else "lower"
+        head = (
+            f"{self.criterion} ({direction} is better) against {self.control}: corrected resampled t at "
+            f"alpha {self.alpha:g} (v better, * worse), rope {self.rope:g}"
+        )
+        totals = self.totals[["wins", "ties", "losses", "datasets"]]
+        wtl = [f"  {learner}: {r.wins}/{r.ties}/{r.losses} (v/ /*) on {r.datasets}" for learner, r in totals.iterrows()]
+        notes = [f"note: {n}" for n in self.notes[:10]]
+        if len(self.notes) > 10:
+            notes.append(f"... and {len(self.notes) - 10} more notes")
+        return "\n".join([head, *wtl, self.sentence(), *notes])
+
+
+def _levels(
+    codes: np.ndarray, labels: pd.Index, wanted: Sequence[Any] | None, what: str
+) -> tuple[np.ndarray, list[str]]:
+    """Map codes to positions in the chosen labels (-1: not chosen) and the chosen names."""
+    present = np.bincount(codes[codes >= 0], minlength=len(labels)) > 0
+    if wanted is None:
+        chosen = np.flatnonzero(present)
+    else:
+        index = {str(x): i for i, x in enumerate(labels)}
+        missing = [str(x) for x in wanted if str(x) not in index or not present[index[str(x)]]]
+        if missing:
+            raise ValueError(f"unknown {what}(s) for this criterion: {', '.join(missing)}")
+        chosen = np.array([index[str(x)] for x in wanted], dtype=np.intp)
+        if len(set(chosen.tolist())) != len(chosen):
+            raise ValueError(f"{what}s are named more than once: {list(wanted)}")
+    position = np.full(len(labels), -1, dtype=np.intp)
+    position[chosen] = np.arange(len(chosen))
+    return position, [str(labels[i]) for i in chosen]
+
+
+def _codes(column: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """Integer codes and labels: category order for a Categorical, first appearance otherwise."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return column.cat.codes.to_numpy().astype(np.intp), pd.Index(column.cat.categories)
+    codes, uniques = pd.factorize(column, sort=False)
+    return codes.astype(np.intp), pd.Index(uniques)
+
+
+def fold_comparison(
+    log: pd.DataFrame,
+    criterion: str,
+    control: str,
+    *,
+    learners: Sequence[str] | None = None,
+    datasets: Sequence[str] | None = None,
+    higher_is_better: bool = True,
+    rope: float | None = None,
+    alpha: float = 0.05,
+    nsamples: int = 50000,
+    seed: int = 0,
+) -> FoldComparison:
+    """Compare every learner with ``control`` on each data set, from the fold-level results.
+
+    For each data set and learner L, L's results are paired with the control's on the (repeat,
+    fold) keys both have; keys held by only one are left out (with a note). With the J paired
+    differences d (positive: L better) and N the number of distinct folds among them:
+
+    * the corrected resampled t, t = mean d / sqrt((1/J + 1/(N - 1)) s^2) with J - 1 degrees
+      of freedom (Nadeau & Bengio 2003; :func:`stats.corrected_ttest`), two-sided p, and
+      Weka's Experimenter mark: "v" when p < alpha and L is better, "*" when p < alpha and L is
+      worse (Bouckaert & Frank 2004);
+    * the Bayesian correlated t-test (Corani & Benavoli 2015, Eq. 8;
+      :func:`stats.bayes_correlated_ttest`): P(mu > rope), P(|mu| <= rope), P(mu < -rope).
+
+    Across data sets, the Bayesian signed-rank test (Benavoli et al. 2017, Sec. 5;
+    :func:`stats.bayes_signed_rank`, prior 1) of L against the control on each data set's
+    mean over the shared results. Its Dirichlet weights depend only on the number of data sets
+    m, so they are drawn once per m (seed ``seed``) and shared by the learners: each learner's
+    probabilities are exactly those of ``bayes_signed_rank(..., prior=1, nsamples=nsamples,
+    seed=seed)`` on its means. The learners' Monte Carlo runs in a thread pool (one thread per
+    CPU); the results do not depend on it.
+
+    Cost: the per-data-set part is a few passes over the log's values; the signed-rank part is
+    O(nsamples * m) per learner plus one O(nsamples * m) draw of weights, and dominates for
+    hundreds of data sets (see benchmarks/bench_folds.py); pass a smaller ``nsamples`` for a
+    quicker, noisier answer.
+
+    Parameters
+    ----------
+    log : DataFrame
+        A tidy log (:func:`stats.read_logs`): dataset, repeat, fold, learner, criterion, value.
+        A (dataset, repeat, fold, learner) given twice: the later row counts.
+    criterion : str
+        The criterion compared; the other rows are ignored.
+    control : str
+        The learner every other learner is compared with.
+    learners, datasets : sequence of str, optional
+        Which, in which order; default all that have results for ``criterion`` (category order
+        for a Categorical column, else order of first appearance).
+    higher_is_better : bool
+        False for error-like criteria: then a lower value is better.
+    rope : float, optional
+        Half-width of the region of practical equivalence; default :func:`default_rope` of the
+        criterion's values.
+    alpha : float
+        Significance level of the marks.
+    nsamples, seed : int
+        Monte Carlo samples and seed of the signed-rank test.
+
+    Returns
+    -------
+    FoldComparison
+        ``table``, ``totals``, ``notes`` and the settings; ``sentence()`` states the verdicts.
+
+    Raises
+    ------
+    ValueError
+        Missing columns, an unknown criterion, learner, data set or control, or bad settings.
+
+    Examples
+    --------
+    >>> log = pd.DataFrame({
+    ...     "dataset": ["d"] * 8, "repeat": [1] * 8, "fold": [1, 2, 3, 4] * 2,
+    ...     "learner": ["a"] * 4 + ["b"] * 4, "criterion": ["acc"] * 8,
+    ...     "value": [0.8, 0.82, 0.79, 0.81, 0.78, 0.8, 0.8, 0.77]})
+    >>> r = fold_comparison(log, "acc", "a", nsamples=1000)
+    >>> r.table[["runs", "folds", "mark"]].to_dict("records"), r.rope
+    ([{'runs': 4, 'folds': 4, 'mark': ''}], 0.01)
+    """
+    missing = [c for c in _COLUMNS if c not in log.columns]
+    if missing:
+        raise ValueError(f"log must have the columns {', '.join(_COLUMNS)}; missing: {', '.join(missing)}")
+    check_bool("higher_is_better", higher_is_better)
+    alpha = check_alpha(alpha)
+    if isinstance(nsamples, bool) or int(nsamples) != nsamples or nsamples < 1:
+        raise ValueError(f"nsamples must be a positive integer, got {nsamples!r}")
+
+    rows = (log["criterion"] == criterion).to_numpy()
+    if not rows.any():
+        known = ", ".join(str(c) for c in pd.unique(log["criterion"].astype(str)))
+        raise ValueError(f"no results for criterion {criterion!r}; the log has: {known or 'none'}")
+    values = log["value"].to_numpy(dtype=float)[rows]
+    r = default_rope(values) if rope is None else _rope(rope)
+
+    dcodes, dlabels = _codes(log["dataset"])
+    lcodes, llabels = _codes(log["learner"])
+    dcodes, lcodes = dcodes[rows], lcodes[rows]
+    dpos, dnames = _levels(dcodes, dlabels, datasets, "data set")
+    lpos, lnames = _levels(lcodes, llabels, learners, "learner")
+    if str(control) not in lnames:
+        raise ValueError(f"control {control!r} is not one of the learners: {', '.join(lnames)}")
+    if len(lnames) < 2:
+        raise ValueError(f"need a learner besides the control {control!r}")
+    notes: list[str] = []
+
+    d_at, l_at = dpos[dcodes], lpos[lcodes]
+    keep = (d_at >= 0) & (l_at >= 0)
+    finite = np.isfinite(values)
+    if (keep & ~finite).any():
+        notes.append(f"{int((keep & ~finite).sum())} NaN or infinite {criterion} value(s) left out")
+        keep &= finite
+    repeat = log["repeat"].to_numpy()[rows][keep].astype(np.int64)
+    fold = log["fold"].to_numpy()[rows][keep].astype(np.int64)
+    d_at, l_at, values = d_at[keep], l_at[keep], values[keep]
+
+    # (repeat, fold) keys in sorted order
+    span = int(fold.max() - fold.min()) + 1 if fold.size else 1
+    packed = (repeat - (repeat.min() if repeat.size else 0)) * span + (fold - (fold.min() if fold.size else 0))
+    kcodes, kuniques = pd.factorize(packed, sort=True)
+    n_keys = len(kuniques)
+    key_fold = np.asarray(kuniques) % span
+    fold_ids, key_fold = np.unique(key_fold, return_inverse=True)
+
+    n_d, n_l = len(dnames), len(lnames)
+    flat = (d_at * n_l + l_at) * n_keys + kcodes
+    cells = np.full(n_d * n_l * n_keys, np.nan)
+    if flat.size and np.bincount(flat, minlength=cells.size).max() > 1:
+        last = flat.size - 1 - np.unique(flat[::-1], return_index=True)[1]  # the later row wins
+        flat, values = flat[last], values[last]
+    cells[flat] = values
+    cube = cells.reshape(n_d, n_l, n_keys)
+
+    c = lnames.index(str(control))
+    others = [i for i in range(n_l) if i != c]
+    x = cube[:, others, :]  # (D, L-1, K)
+    y = np.broadcast_to(cube[:, c : c + 1, :], x.shape)
+    has_x, has_y = ~np.isnan(x), ~np.isnan(y)
+    shared = has_x & has_y
+    runs = shared.sum(axis=2)
+    union = (has_x | has_y).sum(axis=2)
+    onehot = np.zeros((n_keys, len(fold_ids)), dtype=np.float32)
+    onehot[np.arange(n_keys), key_fold] = 1.0
+    n_folds = ((shared.reshape(-1, n_keys).astype(np.float32) @ onehot) > 0).sum(axis=1).reshape(runs.shape)
+
+    # paired differences exactly as stats.folds_tests._paired, NaN where not shared
+    xs = np.where(shared, x, np.nan)
+    ys = np.where(shared, y, np.nan)
+    scale = np.maximum(np.abs(xs), np.abs(ys))
+    d = snap(xs, scale) - snap(ys, scale)
+    d = snap(d if higher_is_better else -d, scale)
+
+    # moments as stats.folds_tests._moments (an all-equal d: exactly (d_1, 0))
+    usable = (runs >= 2) & (n_folds >= 2)
+    j = np.where(usable, runs, 2).astype(float)
+    dz = np.where(shared, d, 0.0)
+    mean = dz.sum(axis=2) / j
+    dev = np.where(shared, d - mean[..., None], 0.0)
+    var = (dev * dev).sum(axis=2) / (j - 1)
+    top = np.where(shared, d, -np.inf).max(axis=2)
+    constant = top == np.where(shared, d, np.inf).min(axis=2)
+    mean = np.where(constant, top, mean)
+    var = np.where(constant, 0.0, var)
+
+    nf = np.where(usable, n_folds, 2).astype(float)
+    post_scale = np.sqrt((1.0 / j + 1.0 / (nf - 1)) * var)
+    df = j - 1
+    flat_ok = post_scale == 0.0
+    safe = np.where(flat_ok, 1.0, post_scale)
+    t = mean / safe
+    pvalue = 2 * sps.t.sf(np.abs(t), df)
+    t = np.where(flat_ok, np.where(mean == 0.0, 0.0, np.copysign(np.inf, mean)), t)
+    pvalue = np.where(flat_ok, np.where(mean == 0.0, 1.0, 0.0), pvalue)
+
+    p_a = sps.t.sf(r, df, loc=mean, scale=safe)
+    p_b = sps.t.cdf(-r, df, loc=mean, scale=safe)
+    if r == 0.0:
+        point_a = np.where(mean == 0.0, 0.5, (mean > 0).astype(float))
+        point_b = np.where(mean == 0.0, 0.5, (mean < 0).astype(float))
+    else:
+        point_a, point_b = (mean > r).astype(float), (mean < -r).astype(float)
+    p_a = np.where(flat_ok, point_a, p_a)
+    p_b = np.where(flat_ok, point_b, p_b)
+    p_rope = np.maximum(0.0, 1.0 - p_a - p_b) if r > 0 else np.where(flat_ok, np.maximum(0.0, 1.0 - p_a - p_b), 0.0)
+    if r == 0.0:
+        p_b = np.where(flat_ok, p_b, 1.0 - p_a)
+
+    significant = pvalue < alpha
+    mark = np.where(significant & (t > 0), "v", np.where(significant & (t < 0), "*", ""))
+
+    # notes: keys not shared, pairs left out
+    for i, k in zip(*np.nonzero((union > runs) | ~usable)):
+        name, other = dnames[i], lnames[others[k]]
+        if not usable[i, k]:
+            if runs[i, k] == 0:
+                why = (
+                    f"{other} has no results"
+                    if not has_x[i, k].any()
+                    else f"{control} has no results"
+                    if not has_y[i, k].any()
+                    else f"{other} and {control} share no (repeat, fold) result"
+                )
+            elif runs[i, k] < 2:
+                why = f"{other} and {control} share only 1 (repeat, fold) result (2 needed)"
+            else:
+                why = f"the {runs[i, k]} results {other} and {control} share are all from one fold (2 folds needed)"
+            notes.append(f"{name}: {other} left out: {why}")
+        else:
+            notes.append(
+                f"{name}: {other} and {control} share {runs[i, k]} of {union[i, k]} (repeat, fold) results; "
+                f"{union[i, k] - runs[i, k]} left out"
+            )
+
+    di, li = np.nonzero(usable)
+    index = pd.MultiIndex.from_arrays(
+        [pd.Index([dnames[i] for i in di], dtype=object), pd.Index([lnames[others[k]] for k in li], dtype=object)],
+        names=["dataset", "learner"],
+    )
+    table = pd.DataFrame(
+        {
+            "runs": runs[di, li].astype(np.int64),
+            "folds": n_folds[di, li].astype(np.int64),
+            "mean_difference": mean[di, li],
+            "statistic": t[di, li],
+            "pvalue": pvalue[di, li],
+            "mark": mark[di, li].astype(object),
+            "p_better": p_a[di, li],
+            "p_equivalent": p_rope[di, li],
+            "p_worse": p_b[di, li],
+        },
+        index=index,
+    )
+
+    # across data sets: the Bayesian signed-rank test on the means of the shared results
+    xm = np.where(shared, x, 0.0).sum(axis=2) / j
+    ym = np.where(shared, y, 0.0).sum(axis=2) / j
+    blocks: dict[int, list[np.ndarray]] = {}
+    jobs = []
+    totals = []
+    for k in range(len(others)):
+        ok = usable[:, k]
+        m = int(ok.sum())
+        marks = mark[ok, k]
+        totals.append(
+            {
+                "wins": int((marks == "v").sum()),
+                "ties": int((marks == "").sum()),
+                "losses": int((marks == "*").sum()),
+                "datasets": m,
+                "p_better": np.nan,
+                "p_equivalent": np.nan,
+                "p_worse": np.nan,
+            }
+        )
+        if m:
+            if m not in blocks:  # one draw per number of data sets, shared by the learners
+                blocks[m] = weight_blocks(dirichlet_weights(m, prior=1.0, nsamples=int(nsamples), seed=seed))
+            jobs.append((k, _paired(xm[ok, k], ym[ok, k], higher_is_better), blocks[m]))
+    # numpy releases the GIL in the long loops: the learners' Monte Carlo runs in parallel
+    with ThreadPoolExecutor(max_workers=max(1, min(len(jobs), os.cpu_count() or 1))) as pool:
+        counts = list(pool.map(lambda job: signed_rank_counts(job[1], r, job[2]), jobs))
+    for (k, _, _), (p_better, p_equivalent, p_worse) in zip(jobs, counts):
+        totals[k].update(p_better=float(p_better), p_equivalent=float(p_equivalent), p_worse=float(p_worse))
+    totals_frame = pd.DataFrame(totals, index=pd.Index([lnames[i] for i in others], dtype=object, name="learner"))
+
+    return FoldComparison(
+        table=table,
+        totals=totals_frame,
+        notes=tuple(notes),
+        criterion=str(criterion),
+        control=str(control),
+        higher_is_better=bool(higher_is_better),
+        rope=r,
+        alpha=alpha,
+    )
