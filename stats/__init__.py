@@ -16,6 +16,7 @@ from stats.completeness import Completeness, completeness, scores_table
 from stats.contrast import contrast_estimation
 from stats.critical import critical_difference, q_alpha
 from stats.fold_comparison import FoldComparison, default_rope, fold_comparison
+from stats.fold_deltas import fold_deltas
 from stats.folds_tests import (
     BayesProbabilities,
     CorrectedTTest,
@@ -61,6 +62,7 @@ __all__ = [
     "FoldComparison",
     "default_rope",
     "fold_comparison",
+    "fold_deltas",
     "CorrectedTTest",
     "CorrelatedPosterior",
     "bayes_correlated_ttest",

@@ -17,7 +17,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from stats.aggregate import _ranges
+from stats.aggregate import _BITS, _ranges
 from stats.cellkeys import _latest, _pack, _run_key, _split
 
 
@@ -81,3 +81,47 @@ class CellValues:
             if keep is not None:
                 values = values[keep]
         return values
+
+    def results(self, criterion: str) -> pd.DataFrame:
+        """Every result of ``criterion``: a tidy frame (dataset, repeat, fold, learner, criterion, value).
+
+        ``dataset`` and ``learner`` are Categoricals over all of this snapshot's names; rows of a
+        cell are together (stored rows, then appended ones); replaced results are left out. This
+        is what the fold-level comparisons (:func:`stats.fold_comparison`) read.
+
+        >>> from stats import Aggregator
+        >>> log = pd.DataFrame({"dataset": "a", "repeat": 1, "fold": [1, 2, 1], "learner": ["x", "x", "y"],
+        ...                     "criterion": "pd", "value": [0.5, 0.7, 0.1]})
+        >>> agg = Aggregator(log)
+        >>> _ = agg.add(log.iloc[:1].assign(value=0.9))
+        >>> agg.snapshot().results("pd").sort_values(["learner", "fold"]).to_numpy().tolist()
+        [['a', 1, 1, 'x', 'pd', 0.9], ['a', 1, 2, 'x', 'pd', 0.7], ['a', 1, 1, 'y', 'pd', 0.1]]
+        """
+        ci = self._codes[0].get(str(criterion), -1)
+        keys = self.lookup.to_numpy()
+        cells = np.flatnonzero((keys >> 2 * _BITS) == ci) if ci >= 0 else np.empty(0, np.int64)
+        lengths = self.stop[cells] - self.start[cells]
+        at = _ranges(self.start[cells], lengths) if cells.size else np.empty(0, np.int64)
+        xc, xr, xv = self.extra
+        pick = np.flatnonzero(np.isin(xc, cells)) if xc.size and cells.size else np.empty(0, np.int64)
+        cell = np.concatenate([np.repeat(cells, lengths), xc[pick]]).astype(np.int64)
+        run = np.concatenate([_run_key(*_split(self.run[at]), wide=True), xr[pick]]) if len(cell) else np.empty(0)
+        values = np.concatenate([self.values[at], xv[pick]])
+        if self.superseded and pick.size:
+            keep = _latest(cell, run)
+            if keep is not None:
+                cell, run, values = cell[keep], run[keep], values[keep]
+        repeat, fold = _split(run.astype(np.int64)) if len(cell) else (np.empty(0, np.int64), np.empty(0, np.int64))
+        packed = keys[cell]
+        mask = (1 << _BITS) - 1
+        return pd.DataFrame(
+            {
+                "dataset": pd.Categorical.from_codes((packed >> _BITS) & mask, categories=self.levels[1]),
+                "repeat": np.asarray(repeat, np.int64),
+                "fold": np.asarray(fold, np.int64),
+                "learner": pd.Categorical.from_codes(packed & mask, categories=self.levels[2]),
+                "criterion": pd.Categorical.from_codes(np.zeros(len(cell), np.int8), categories=[str(criterion)]),
+                "value": values,
+            }
+        )
+

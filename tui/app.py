@@ -1,4 +1,4 @@
-"""The rankboard terminal app: a sidebar to choose, five views to read, live logs.
+"""The rankboard terminal app: a sidebar to choose, six views to read, live logs.
 
 State flows down as attributes (the app owns the :class:`Selection` in one reactive) and up as
 messages; every computation runs in a thread worker. Keys come from :mod:`tui.commands`.
@@ -34,6 +34,7 @@ from tui.selection_actions import SelectionActions
 from tui.viewmodel import Model
 from tui.viewtypes import VIEWS, Analysis, Selection
 from tui.widgets import literal
+from tui.widgets.folds import FoldsPanel
 from tui.widgets.loading import LoadBar
 from tui.widgets.pairs import PairsPanel
 from tui.widgets.problems import ProblemsPanel
@@ -135,6 +136,7 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
                     yield PairsPanel(id="pairs")
                     with ScrollableContainer(id="cd", classes="view-scroll"):
                         yield CDPanel(classes="body")
+                    yield FoldsPanel(id="folds")
         yield ProblemsPanel(id="problems", classes="-empty")
         yield StatusLine(id="status")
         yield Footer()
@@ -346,6 +348,7 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         self.query_one(TestsPanel).view = None
         self.query_one(PairsPanel).view = None
         self.query_one(CDPanel).view = None
+        self.query_one(FoldsPanel).view = None
 
     def _fill_view(self, name: str) -> None:
         """Give the panel of view ``name`` the current analysis, if it does not show it yet."""
@@ -375,6 +378,8 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
             pairs.view = analysis.pairs
         elif name == "cd":
             self.query_one(CDPanel).view = analysis.cd
+        elif name == "folds":
+            self.query_one(FoldsPanel).view = analysis.folds
 
     def _show_problem(self, problem: str | None) -> None:
         box = self.query_one("#problem", Static)
@@ -391,7 +396,7 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
     def watch_view(self, name: str) -> None:
         self._fill_view(name)
         self.query_one(ContentSwitcher).current = name
-        target = {"ranks": "#ranks-table", "pairs": "#pairs-table"}.get(name, f"#{name}")
+        target = {"ranks": "#ranks-table", "pairs": "#pairs-table", "folds": "#folds-totals"}.get(name, f"#{name}")
         self.query_one(target).focus()
 
     def action_help(self) -> None:

@@ -102,6 +102,18 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("friedman", "aligned", "quade"),
         help="ranks behind the control table's z statistics (default friedman)",
     )
+    report.add_argument(
+        "--rope",
+        type=float,
+        help="region of practical equivalence of the fold-level Bayesian tests (default 0.01 for a criterion "
+        "whose values all lie in [0, 1], else 0)",
+    )
+    report.add_argument(
+        "--deltas",
+        action="store_true",
+        default=None,
+        help="quartile charts of the per-fold differences against the control (seed 004), not of the values",
+    )
     report.add_argument("--view", choices=(*VIEWS, "all"), default="all", help="what to print (default all)")
     report.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
     report.add_argument("--ascii", action="store_true", help="draw the CD diagram with ASCII characters")
@@ -172,7 +184,7 @@ def _report_spec(args: argparse.Namespace, log: pd.DataFrame) -> dict[str, objec
     if spec.get("criterion") != base.criterion or "datasets" not in spec:
         spec.setdefault("datasets", list(base.datasets))
     spec.setdefault("learners", list(base.learners))
-    for key in ("datasets", "learners", "control", "alpha", "test", "direction"):
+    for key in ("datasets", "learners", "control", "alpha", "test", "direction", "rope", "deltas"):
         value = getattr(args, key)
         if value is not None:
             spec[key] = value

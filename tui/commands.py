@@ -32,6 +32,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("tests", "3", "Tests view", "view('tests')", display="3"),
     Command("pairs", "4", "Pairs view", "view('pairs')", display="4"),
     Command("cd", "5", "CD diagram view", "view('cd')", display="5"),
+    Command("folds", "6", "Folds view: each learner against the control, fold by fold", "view('folds')", display="6"),
     Command("control", "c", "make the learner under the cursor the control", "control"),
     Command("direction", "d", "flip the direction of the current criterion", "direction"),
     Command(
@@ -44,6 +45,14 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("alpha", "a", "cycle alpha (0.10, 0.05, 0.01)", "alpha"),
     Command("procedure", "m", "cycle the pairs procedure (nemenyi, holm, shaffer, bergmann)", "procedure"),
+    Command(
+        "deltas",
+        "x",
+        "quartile charts of deltas against the control (per fold), or of the values",
+        "deltas",
+        show=False,
+    ),
+    Command("rope", "o", "cycle the rope of the Bayesian tests (0, 0.005, 0.01, 0.02, 0.05)", "rope", show=False),
     Command("export", "e", "export the current view to CSV", "export"),
     Command(
         "spec",

@@ -3,7 +3,8 @@
 Columns per view (:func:`export_frame`):
 
 ``quartiles``
-    criterion, scope, learner, n, min, q1, median, q3, max (rows in view order).
+    criterion, scope, learner, n, min, q1, median, q3, max (rows in view order); for the charts
+    of deltas, also mean, sd and ``against`` (the control the differences are taken against).
 ``ranks``
     dataset, then per learner ``<learner> median`` and ``<learner> rank``; a
     last row with dataset = "average rank", the average ranks in the rank
@@ -17,6 +18,11 @@ Columns per view (:func:`export_frame`):
 ``cd``
     learner, average_rank (best first), then one boolean column
     ``clique <i>`` (i = 1, 2, ...) per maximal clique, True for its members.
+``folds``
+    one row per data set and learner against the control: dataset, learner, control, runs,
+    folds, mean_difference, statistic, pvalue, mark, p_better, p_equivalent, p_worse; then one
+    row per learner with dataset "all data sets": wins, ties, losses, datasets and the Bayesian
+    signed-rank test's probabilities.
 """
 
 from __future__ import annotations
@@ -55,7 +61,21 @@ def export_frame(analysis: Analysis, view: str) -> pd.DataFrame:
     if view == "quartiles":
         rows = [(part.criterion, r.scope, r.learner, r.n, r.min, r.q1, r.median, r.q3, r.max) for r in part.rows]
         cols = ["criterion", "scope", "learner", "n", "min", "q1", "median", "q3", "max"]
-        return pd.DataFrame(rows, columns=cols).astype({"n": np.int64})
+        frame = pd.DataFrame(rows, columns=cols).astype({"n": np.int64})
+        if part.deltas is not None:
+            frame = frame.assign(mean=[r.mean for r in part.rows], sd=[r.sd for r in part.rows], against=part.deltas)
+        return frame
+    if view == "folds":
+        per = part.table.reset_index().assign(control=part.control)
+        totals = part.totals.reset_index().assign(dataset="all data sets", control=part.control)
+        cols = ["dataset", "learner", "control", "runs", "folds", "mean_difference", "statistic", "pvalue", "mark"]
+        cols += ["p_better", "p_equivalent", "p_worse", "wins", "ties", "losses", "datasets"]
+        frame = pd.concat([per, totals], ignore_index=True).reindex(columns=cols)
+        for c in ("runs", "folds", "wins", "ties", "losses", "datasets"):
+            frame[c] = frame[c].astype("Int64")  # counts stay integers; blank where they do not apply
+        frame[["dataset", "learner", "control"]] = frame[["dataset", "learner", "control"]].astype(str)
+        frame["mark"] = frame["mark"].fillna("").astype(str)
+        return frame
     if view == "ranks":
         out: dict[str, list[Any]] = {"dataset": [*map(str, part.medians.index), "average rank"]}
         for name in part.medians.columns:

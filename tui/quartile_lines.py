@@ -182,6 +182,13 @@ def _head(view: QuartilesView, width: int | None) -> list[list[Run]]:
     arrow = "higher is better -->" if view.higher_is_better else "<-- lower is better"
     head: list[Run] = [(_literal(view.criterion), "bold"), (f"  {arrow}   axis {num(view.lo)} .. {num(view.hi)}", "")]
     legend: Run = ("= quartiles  | median  : control median", "dim")
+    if view.deltas is not None:  # per-fold differences against the control (x): positive is better
+        title: list[Run] = [(_literal(view.criterion), "bold"), ("  deltas vs ", ""), (_literal(view.deltas), "bold")]
+        axis: Run = (f"better -->  axis {num(view.lo)} .. {num(view.hi)}", "")
+        legend = ("= quartiles  | median  : 0 (no difference)", "dim")
+        if width is not None and _width(axis[0]) + 3 + len(legend[0]) > width:
+            return [title, [axis], [legend]]
+        return [title, [axis, ("   ", ""), legend]]
     if width is not None and sum(_width(t) for t, _ in head) + 3 + len(legend[0]) > width:
         lines: list[list[Run]] = [head, [legend]]
     else:

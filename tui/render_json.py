@@ -29,6 +29,7 @@ _TEST = {
 }
 _APVS = ("bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li")
 _PAIR_APVS = ("nemenyi", "holm", "shaffer", "bergmann")
+_FOLD_NUMBERS = ("mean_difference", "statistic", "pvalue", "p_better", "p_equivalent", "p_worse")
 
 
 def _row_schema(keys: tuple[str, ...], strings: tuple[str, ...]) -> dict[str, Any]:
@@ -63,6 +64,7 @@ SCHEMA: dict[str, Any] = {
         "control",
         "pairs",
         "cd",
+        "folds",
     ],
     "properties": {
         "criterion": {"type": "string"},
@@ -138,6 +140,42 @@ SCHEMA: dict[str, Any] = {
                 "rows": {"type": "array", "items": _row_schema(("z", "p", *_PAIR_APVS), ("a", "b"))},
             },
         },
+        "deltas": {
+            "type": ["string", "null"],
+            "description": "with --deltas: the control the quartile rows are per-fold differences against "
+            "(positive: better; the rows then also hold mean and sd)",
+        },
+        "folds": {
+            "type": ["object", "null"],
+            "required": ["control", "rope", "alpha", "sentences", "totals", "rows", "notes"],
+            "properties": {
+                "control": {"type": "string"},
+                "rope": {"type": "number"},
+                "alpha": {"type": "number"},
+                "sentences": _STR_LIST,
+                "totals": {
+                    "type": "array",
+                    "items": {
+                        **_row_schema(("p_better", "p_equivalent", "p_worse"), ("learner",)),
+                        "properties": {
+                            **_row_schema(("p_better", "p_equivalent", "p_worse"), ("learner",))["properties"],
+                            **{k: {"type": "integer"} for k in ("wins", "ties", "losses", "datasets")},
+                        },
+                    },
+                },
+                "rows": {
+                    "type": "array",
+                    "items": {
+                        **_row_schema(_FOLD_NUMBERS, ("dataset", "learner", "mark")),
+                        "properties": {
+                            **_row_schema(_FOLD_NUMBERS, ("dataset", "learner", "mark"))["properties"],
+                            **{k: {"type": "integer"} for k in ("runs", "folds")},
+                        },
+                    },
+                },
+                "notes": _STR_LIST,
+            },
+        },
         "cd": {
             "type": ["object", "null"],
             "required": ["ranks", "procedure", "basis", "cliques"],
@@ -153,11 +191,12 @@ SCHEMA: dict[str, Any] = {
 
 #: The keys each view adds to the common ones.
 VIEW_KEYS = {
-    "quartiles": ("quartiles",),
+    "quartiles": ("quartiles", "deltas"),
     "ranks": ("ranks", "rank_table"),
     "tests": ("friedman", "iman_davenport", "aligned", "quade", "critical_difference", "verdict", "control"),
     "pairs": ("pairs",),
     "cd": ("critical_difference", "cd"),
+    "folds": ("folds",),
 }
 COMMON = ("criterion", "higher_is_better", "alpha", "test", "datasets", "learners", "excluded", "problem", "notes")
 
@@ -197,6 +236,7 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
     p = analysis.pairs if "pairs" in views else None
     c = analysis.cd if "cd" in views else None
     q = analysis.quartiles if "quartiles" in views else None
+    f = analysis.folds if "folds" in views else None
     doc: dict[str, Any] = {
         "criterion": sel.criterion,
         "higher_is_better": sel.higher_is_better,
@@ -213,10 +253,39 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
                 "scope": x.scope,
                 "learner": x.learner,
                 "n": int(x.n),
-                **{f: num(getattr(x, f)) for f in ("min", "q1", "median", "q3", "max")},
+                **{k: num(getattr(x, k)) for k in ("min", "q1", "median", "q3", "max")},
+                **({k: num(getattr(x, k)) for k in ("mean", "sd")} if q.deltas is not None else {}),
             }
             for x in q.rows
         ],
+        "deltas": None if q is None else q.deltas,
+        "folds": None
+        if f is None
+        else {
+            "control": f.control,
+            "rope": num(f.rope),
+            "alpha": num(f.alpha),
+            "sentences": list(f.sentences),
+            "totals": [
+                {
+                    "learner": str(r.Index),
+                    **{k: int(getattr(r, k)) for k in ("wins", "ties", "losses", "datasets")},
+                    **{k: num(getattr(r, k)) for k in ("p_better", "p_equivalent", "p_worse")},
+                }
+                for r in f.totals.itertuples()
+            ],
+            "rows": [
+                {
+                    "dataset": str(r.Index[0]),
+                    "learner": str(r.Index[1]),
+                    "mark": str(r.mark),
+                    **{k: int(getattr(r, k)) for k in ("runs", "folds")},
+                    **{k: num(getattr(r, k)) for k in _FOLD_NUMBERS},
+                }
+                for r in f.table.itertuples()
+            ],
+            "notes": list(f.notes),
+        },
         "ranks": None if r is None else {str(k): num(v) for k, v in r.average.items()},
         "rank_table": None
         if r is None
@@ -269,7 +338,10 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
             doc[name] = {"statistic": num(row["statistic"]), "pvalue": num(row["pvalue"]), "df": _df(row["df"])}
     doc["problem"] = analysis.problem  # after the views were read: a view a limit of stats left empty says why
     keep = {*COMMON, *(k for v in views for k in VIEW_KEYS[v])}
-    return {k: doc[k] for k in SCHEMA["required"] if k in keep}
+    out = {k: doc[k] for k in SCHEMA["required"] if k in keep}
+    if "quartiles" in views and doc["deltas"] is not None:  # only when asked for: earlier documents stay as they were
+        out["deltas"] = doc["deltas"]
+    return out
 
 
 def render_json(analysis: Analysis, view: str = "all", *, source: str = "", ascii: bool = False) -> str:

@@ -40,12 +40,19 @@ import stats
 from stats._format import fmt_p, fmt_stat
 from stats.names import printable
 from tui.render_text import (
+    FOLDS_TABLE,
+    FOLDS_TOTALS,
+    NO_FOLDS,
     OMNIBUS_NAMES,
     PAIR_PROCEDURES,
     apv_columns,
     chart_decimals,
     check_view,
+    deltas_title,
     df_text,
+    folds_intro,
+    folds_table_rows,
+    folds_totals_rows,
     scope_rows,
     sections,
 )
@@ -132,10 +139,13 @@ def _quartiles(analysis: Analysis) -> list[str]:
         f"to {view.hi:.{d}f} (100); ticks at q1 and q3, dot at the median",
         r"{\scriptsize",
     ]
+    if view.deltas is not None:  # the axis is centred at 0: seed 004's mark at 50 is no difference
+        out.insert(1, f"% {tex_escape(deltas_title(view))}")
+    higher = view.higher_is_better if view.deltas is None else True  # a delta is oriented: more is better
     for scope in view.scopes:
         rows = scope_rows(view, scope)
         medians = pd.DataFrame([[r.median for r in rows]], columns=[r.learner for r in rows])
-        ranks = stats.ranks(medians, higher_is_better=view.higher_is_better).iloc[0]
+        ranks = stats.ranks(medians, higher_is_better=higher).iloc[0]
         top = min(ranks)
         body = []
         for r in rows:
@@ -252,6 +262,25 @@ def _cd(analysis: Analysis) -> list[str]:
     return out
 
 
+def _folds(analysis: Analysis) -> list[str]:
+    view = analysis.folds
+    assert view is not None
+    if view.table.empty:
+        return [f"% fold-level comparison against {tex_escape(view.control)}: {NO_FOLDS}"]
+    out = [f"% {tex_escape(line)}" for line in (*folds_intro(view), *view.sentences)]
+    out += [f"% note: {tex_escape(n)}" for n in view.notes]
+    header = [tex_escape(h) for h in FOLDS_TOTALS]
+    out += tabular("l r r r r r", header, [[tex_escape(c) for c in r] for r in folds_totals_rows(view)])
+    out.append("")
+    header = [tex_escape(h) for h in FOLDS_TABLE]
+    rows = [
+        [tex_escape(c) for c in r[:5]] + [tex_p(p), tex_escape(r[6]), *r[7:]]
+        for r, p in zip(folds_table_rows(view), view.table["pvalue"].tolist())
+    ]
+    out += tabular("l l r r r r c r r r", header, rows)
+    return out
+
+
 def preamble() -> list[str]:
     return [*(rf"\usepackage{{{p}}}" for p in PACKAGES), BOXPLOT_MACRO]
 
@@ -279,6 +308,7 @@ def render_latex(
         "tests": lambda: _tests(analysis),
         "pairs": lambda: _pairs(analysis),
         "cd": lambda: _cd(analysis),
+        "folds": lambda: _folds(analysis),
     }
     body = sections(analysis, views, make)
     if standalone:

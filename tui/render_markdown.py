@@ -13,6 +13,9 @@ import stats
 from stats._format import fmt_p, fmt_stat
 from stats.names import printable
 from tui.render_text import (
+    FOLDS_TABLE,
+    FOLDS_TOTALS,
+    NO_FOLDS,
     OMNIBUS_NAMES,
     OMNIBUS_SYMBOLS,
     PAIR_PROCEDURES,
@@ -20,7 +23,11 @@ from tui.render_text import (
     cd_text,
     chart_decimals,
     check_view,
+    deltas_title,
     df_text,
+    folds_intro,
+    folds_table_rows,
+    folds_totals_rows,
     rank_cell,
     scope_rows,
     sections,
@@ -52,6 +59,8 @@ def _quartiles(analysis: Analysis) -> list[str]:
     assert view is not None
     d = chart_decimals(view)
     out = [f"## Quartiles of {md_escape(view.criterion)}"]
+    if view.deltas is not None:
+        out += ["", md_escape(deltas_title(view)[:1].upper() + deltas_title(view)[1:]) + "."]
     if view.warning:
         out += ["", f"> warning: {md_escape(view.warning)}"]
     for scope in view.scopes:
@@ -158,6 +167,23 @@ def _cd(analysis: Analysis, ascii: bool) -> list[str]:
     return out
 
 
+def _folds(analysis: Analysis) -> list[str]:
+    view = analysis.folds
+    assert view is not None
+    if view.table.empty:
+        return ["## Fold-level comparison", "", f"Against {md_escape(view.control)}: {NO_FOLDS}."]
+    intro = folds_intro(view)
+    out = ["## Fold-level comparison", "", *(f"- {md_escape(line[:1].upper() + line[1:])}" for line in intro), ""]
+    out += [f"**{md_escape(line)}**  " for line in view.sentences] + [""]
+    out += table(FOLDS_TOTALS, "lrrrrr", [[md_escape(r[0]), *r[1:]] for r in folds_totals_rows(view)])
+    out.append("")
+    rows = [[md_escape(r[0]), md_escape(r[1]), *r[2:6], md_escape(r[6]), *r[7:]] for r in folds_table_rows(view)]
+    out += table(FOLDS_TABLE, "llrrrrcrrr", rows)
+    if view.notes:
+        out += ["", *(f"- note: {md_escape(n)}" for n in view.notes)]
+    return out
+
+
 def render_markdown(analysis: Analysis, view: str = "all", *, ascii: bool = False, source: str = "") -> str:
     """The report as markdown: a heading per view, pipe tables, the CD diagram in a code block."""
     views = check_view(view)
@@ -178,6 +204,7 @@ def render_markdown(analysis: Analysis, view: str = "all", *, ascii: bool = Fals
         "tests": lambda: _tests(analysis),
         "pairs": lambda: _pairs(analysis),
         "cd": lambda: _cd(analysis, ascii),
+        "folds": lambda: _folds(analysis),
     }
     blocks = [head, *sections(analysis, views, make)]
     return "\n\n".join("\n".join(b) for b in blocks) + "\n"

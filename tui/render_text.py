@@ -16,7 +16,7 @@ import pandas as pd
 from stats import Quartiles, quartile_chart
 from stats._format import fmt_p, fmt_stat, p_is
 from tui.cddiagram import render_cd
-from tui.viewtypes import VIEWS, Analysis, QuartileRow, QuartilesView, TestsView
+from tui.viewtypes import VIEWS, Analysis, FoldsView, QuartileRow, QuartilesView, TestsView
 
 #: Printed names of the omnibus tests (rows of ``TestsView.omnibus``).
 OMNIBUS_NAMES = {
@@ -78,12 +78,35 @@ def header_lines(analysis: Analysis, source: str) -> list[str]:
 
 
 def _quartiles(r: QuartileRow) -> Quartiles:
-    # seed 000's chart prints min, q1, median, q3, max only: mean and sd are placeholders
-    return Quartiles(r.n, r.min, r.q1, r.median, r.q3, r.max, r.median, 0.0)
+    # seed 000's chart prints min, q1, median, q3, max only: without a mean and sd (rows of raw
+    # values), they are placeholders; the rows of deltas carry both (seed 004's chart prints them)
+    if math.isnan(r.mean):
+        return Quartiles(r.n, r.min, r.q1, r.median, r.q3, r.max, r.median, 0.0)
+    return Quartiles(r.n, r.min, r.q1, r.median, r.q3, r.max, r.mean, r.sd)
+
+
+def deltas_title(view: QuartilesView) -> str:
+    """What a chart of deltas shows, in words (positive is always better than the control)."""
+    sign = "learner - control" if view.higher_is_better else "control - learner"
+    return f"deltas against {view.deltas}: {sign} on the same (repeat, fold), positive = better"
+
+
+def deltas_text(view: QuartilesView) -> list[str]:
+    """Seed 004's charts of deltas: ``#rx, mean, sd, n, min, q1, median, q3, max`` and a bar on an
+    axis centred at 0, one chart per scope."""
+    out = ["=====", f"Criteria {view.criterion}: {deltas_title(view)}"]
+    decimals = chart_decimals(view)
+    for scope in view.scopes:
+        rows = {r.learner: _quartiles(r) for r in scope_rows(view, scope)}
+        out += ["", f"----| {scope} |-----", ""]
+        out += quartile_chart(rows, style="seed004", lo=view.lo, hi=view.hi, decimals=decimals)
+    return out
 
 
 def quartiles_text(view: QuartilesView) -> list[str]:
     """Seed 000: ``=====`` / ``Criteria X`` then one ``----| scope |-----`` chart per scope."""
+    if view.deltas is not None:
+        return deltas_text(view)
     out = ["=====", f"Criteria {view.criterion}"]
     if view.warning:
         out.append(f"warning: {view.warning}")
@@ -175,6 +198,80 @@ def cd_text(analysis: Analysis, ascii: bool = False) -> list[str]:
     return out + lines
 
 
+#: Columns of the fold-level tables (text, markdown and LaTeX share them).
+FOLDS_TOTALS = ("learner", "w/t/l", "P(better)", "P(equivalent)", "P(worse)", "data sets")
+FOLDS_TABLE = ("data set", "learner", "runs", "mean diff", "t", "p", "mark", "P(better)", "P(equiv.)", "P(worse)")
+
+
+def folds_intro(view: FoldsView) -> list[str]:
+    """What the fold-level tables hold, in words: which procedure each number comes from."""
+    direction = "higher" if view.higher_is_better else "lower"
+    return [
+        f"every learner against {view.control} on the folds of each data set ({view.criterion}, {direction} is better)",
+        f"per data set: corrected resampled t (Nadeau & Bengio 2003), marks v (better) and * (worse) at "
+        f"alpha = {view.alpha:g}; Bayesian correlated t-test (Corani & Benavoli 2015), rope {view.rope:g}",
+        f"across data sets: wins/ties/losses of those marks; Bayesian signed-rank test (Benavoli et al. 2017) "
+        f"on the per-data-set means, rope {view.rope:g}",
+    ]
+
+
+def prob(p: float) -> str:
+    return "-" if not finite(p) else f"{p:.3f}"
+
+
+def folds_totals_rows(view: FoldsView) -> list[list[str]]:
+    return [
+        [str(r.Index), f"{r.wins}/{r.ties}/{r.losses}", prob(r.p_better), prob(r.p_equivalent), prob(r.p_worse)]
+        + [str(r.datasets)]
+        for r in view.totals.itertuples()
+    ]
+
+
+def folds_table_rows(view: FoldsView) -> list[list[str]]:
+    return [
+        [
+            str(r.Index[0]),
+            str(r.Index[1]),
+            str(r.runs),
+            f"{r.mean_difference:+.4g}",
+            fmt_stat(r.statistic),
+            fmt_p(r.pvalue),
+            str(r.mark),
+            prob(r.p_better),
+            prob(r.p_equivalent),
+            prob(r.p_worse),
+        ]
+        for r in view.table.itertuples()
+    ]
+
+
+def grid(header: tuple[str, ...] | list[str], rows: list[list[str]], left: int = 1) -> list[str]:
+    """Fixed-width text columns: the first ``left`` left-aligned, the others right-aligned."""
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+
+    def line(cells: list[str] | tuple[str, ...]) -> str:
+        return "  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return [line(header), *(line(r) for r in rows)]
+
+
+#: What the fold-level views say when no pair of learners shares 2 (repeat, fold) results.
+NO_FOLDS = (
+    "no data set has 2 (repeat, fold) results shared by a learner and the control: the fold-level "
+    "tests need the results of R x N cross-validation, not one result per data set"
+)
+
+
+def folds_text(view: FoldsView) -> list[str]:
+    if view.table.empty:
+        return ["fold-level comparison", f"against {view.control}: {NO_FOLDS}"]
+    out = ["fold-level comparison", *folds_intro(view), "", *view.sentences, ""]
+    out += grid(FOLDS_TOTALS, folds_totals_rows(view))
+    out += ["", *grid(FOLDS_TABLE, folds_table_rows(view), left=2)]
+    out += [f"note: {n}" for n in view.notes]
+    return out
+
+
 def sections(analysis: Analysis, views: tuple[str, ...], make: dict[str, Callable[[], list[str]]]) -> list[list[str]]:
     """The non-empty sections of ``views`` (a view without results is skipped)."""
     out = []
@@ -193,6 +290,7 @@ def render_text(analysis: Analysis, view: str = "all", *, ascii: bool = False, s
         "tests": lambda: tests_text(analysis),
         "pairs": lambda: pairs_text(analysis),
         "cd": lambda: cd_text(analysis, ascii),
+        "folds": lambda: folds_text(analysis.folds),  # type: ignore[arg-type]
     }
     blocks = [header_lines(analysis, source), *sections(analysis, views, make)]
     return "\n\n".join("\n".join(b) for b in blocks) + "\n"

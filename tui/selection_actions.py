@@ -1,5 +1,5 @@
 """The keys that change the selection: control, direction, include/exclude, alpha, procedure,
-criterion and pair (from the sidebar and the pairs table), and the filter.
+rope, deltas, criterion and pair (from the sidebar and the pairs table), and the filter.
 
 Each changes the app's one ``selection`` reactive (``dataclasses.replace``); the app analyses it.
 """
@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui.viewmodel import default_higher_is_better
 from tui.viewtypes import PROCEDURES
+from tui.widgets.folds import FoldsPanel
 from tui.widgets.pairs import PairsPanel
 from tui.widgets.ranks import RanksPanel
 from tui.widgets.sidebar import Sidebar
@@ -26,6 +27,8 @@ else:
     _Base = object
 
 ALPHAS = (0.10, 0.05, 0.01)
+#: The ropes ``o`` cycles through (a spec or ``report --rope`` takes any value >= 0).
+ROPES = (0.0, 0.005, 0.01, 0.02, 0.05)
 
 
 class SelectionActions(_Base):
@@ -56,6 +59,9 @@ class SelectionActions(_Base):
         current = self.query_one(Sidebar).current()
         if current is None and self.view == "ranks":
             learner = self.query_one(RanksPanel).learner_under_cursor()
+            current = ("learners", learner) if learner else None
+        if current is None and self.view == "folds":
+            learner = self.query_one(FoldsPanel).learner_under_cursor()
             current = ("learners", learner) if learner else None
         return current
 
@@ -93,6 +99,26 @@ class SelectionActions(_Base):
         if self.selection is not None:
             i = PROCEDURES.index(self.selection.procedure)
             self._change(procedure=PROCEDURES[(i + 1) % len(PROCEDURES)])
+
+    def action_deltas(self) -> None:
+        """x: the quartile charts show the per-fold differences against the control, or the values."""
+        if self.selection is not None:
+            deltas = not self.selection.deltas
+            self._change(deltas=deltas)
+            self.notify("quartiles: deltas against the control" if deltas else "quartiles: values")
+
+    def action_rope(self) -> None:
+        """o: the next rope of :data:`ROPES` after the one in use (the criterion's default at first)."""
+        if self.selection is None:
+            return
+        current = self.selection.rope
+        if current is None:
+            analysis = getattr(self, "analysis", None)
+            folds = analysis.folds if analysis is not None and analysis.ready("folds") else None
+            current = folds.rope if folds is not None else -1.0
+        rope = next((r for r in ROPES if r > current + 1e-12), ROPES[0])
+        self._change(rope=rope)
+        self.notify(f"rope {rope:g} (Bayesian tests of the folds view)")
 
     def action_filter(self) -> None:
         self.query_one(Sidebar).open_filter()

@@ -14,6 +14,8 @@ The file (written by hand: ``tomli_w`` is not a dependency; read with
     procedure = "holm"
     control = "nb"            # optional: default the best-ranked learner
     pair = ["nb", "tree"]     # optional: default the best versus the second best
+    rope = 0.01               # optional: default stats.default_rope of the criterion's values
+    deltas = true             # optional: quartile charts of deltas against the control
 
 Only ``criterion`` is required: a missing ``direction`` is the criterion's
 default, missing ``datasets``/``learners`` mean all of the log's.
@@ -32,7 +34,20 @@ from tui.viewmodel import Model, default_higher_is_better
 from tui.viewtypes import PROCEDURES, TESTS, Selection
 
 VERSION = 1
-KEYS = ("version", "criterion", "direction", "datasets", "learners", "alpha", "test", "procedure", "control", "pair")
+KEYS = (
+    "version",
+    "criterion",
+    "direction",
+    "datasets",
+    "learners",
+    "alpha",
+    "test",
+    "procedure",
+    "control",
+    "pair",
+    "rope",
+    "deltas",
+)
 DIRECTIONS = ("higher", "lower")
 
 
@@ -87,6 +102,10 @@ def spec_text(selection: Selection) -> str:
         items.append(("control", sel.control))
     if sel.pair is not None:
         items.append(("pair", list(sel.pair)))
+    if sel.rope is not None:
+        items.append(("rope", float(sel.rope)))
+    if sel.deltas:
+        items.append(("deltas", True))
     return "# rankboard view spec\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in items)
 
 
@@ -128,7 +147,7 @@ def selection_from_spec(model: Model, spec: dict[str, Any]) -> Selection:
 
     Raises ``ValueError`` naming the bad key and value and listing the valid
     ones (unknown key, criterion, data set, learner, control, test, procedure,
-    direction; alpha not in (0, 1)).
+    direction; alpha not in (0, 1); rope negative or not finite; deltas not a boolean).
     """
     unknown = [k for k in spec if k not in KEYS]
     if unknown:
@@ -161,6 +180,14 @@ def selection_from_spec(model: Model, spec: dict[str, Any]) -> Selection:
             raise ValueError(
                 f"pair = {list(pair)!r} is not valid; give two different learners of: {', '.join(learners)}"
             )
+    rope = spec.get("rope")
+    if rope is not None and (
+        isinstance(rope, bool) or not isinstance(rope, (int, float)) or not 0.0 <= float(rope) < math.inf
+    ):
+        raise ValueError(f"rope = {rope!r} is not valid; valid values are finite numbers >= 0")
+    deltas = spec.get("deltas", False)
+    if not isinstance(deltas, bool):
+        raise ValueError(f"deltas = {deltas!r} is not valid; valid values are: true, false")
     return Selection(
         criterion=criterion,
         higher_is_better=higher,
@@ -171,4 +198,6 @@ def selection_from_spec(model: Model, spec: dict[str, Any]) -> Selection:
         test=test,
         procedure=procedure,
         pair=pair,  # type: ignore[arg-type]
+        rope=None if rope is None else float(rope),
+        deltas=deltas,
     )

@@ -17,7 +17,7 @@ import pandas as pd
 
 import stats
 from tui.cddiagram import render_cd
-from tui.views_quartiles import quartiles_view, with_control
+from tui.views_quartiles import deltas_view, quartiles_view, with_control
 from tui.views_tests import (
     best_ranked,
     pairs_view,
@@ -32,6 +32,7 @@ from tui.viewtypes import (
     TESTS,
     Analysis,
     CDView,
+    FoldsView,
     PairsView,
     QuartileRow,
     QuartilesView,
@@ -47,6 +48,7 @@ __all__ = [
     "TESTS",
     "Analysis",
     "CDView",
+    "FoldsView",
     "Model",
     "PairsView",
     "QuartileRow",
@@ -174,6 +176,8 @@ class Model:
             "safety": OrderedDict(),
             "pairwise": OrderedDict(),
             "q": OrderedDict(),
+            "results": OrderedDict(),
+            "folds": OrderedDict(),
         }
 
     @property
@@ -233,6 +237,56 @@ class Model:
             sub = self._agg.loc[[criterion]]
             self._by_criterion[criterion] = (sub, sub.droplevel("criterion"))
         return self._by_criterion[criterion]
+
+    def _results(self, criterion: str) -> pd.DataFrame:
+        """Every fold-level result of ``criterion`` (``CellValues.results``), cached."""
+        return self._cached("results", criterion, lambda: self._raw.results(criterion))
+
+    def _folds(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> FoldsView:
+        """``stats.fold_comparison`` of ``learners`` against ``control`` on ``datasets``."""
+        key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, sel.rope, sel.alpha)
+
+        def make() -> FoldsView:
+            result = stats.fold_comparison(
+                self._results(sel.criterion),
+                sel.criterion,
+                control,
+                learners=learners,
+                datasets=datasets,
+                higher_is_better=sel.higher_is_better,
+                rope=sel.rope,
+                alpha=sel.alpha,
+            )
+            return FoldsView(
+                criterion=sel.criterion,
+                higher_is_better=sel.higher_is_better,
+                control=control,
+                rope=result.rope,
+                alpha=result.alpha,
+                table=result.table,
+                totals=result.totals,
+                sentences=tuple(result.sentence().splitlines()),
+                notes=result.notes,
+            )
+
+        return self._cached("folds", key, make)
+
+    def _deltas(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> Any:
+        """The quartiles view of the per-fold differences against ``control`` (seed 004), cached."""
+        key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, "deltas")
+
+        def make() -> Any:
+            deltas = stats.fold_deltas(
+                self._results(sel.criterion),
+                sel.criterion,
+                control,
+                learners=learners,
+                datasets=datasets,
+                higher_is_better=sel.higher_is_better,
+            )
+            return deltas_view(deltas, sel.criterion, sel.higher_is_better, control, learners, datasets)
+
+        return self._cached("q", key, make)
 
     def _cached(self, kind: str, key: Any, make: Callable[[], Any]) -> Any:
         cache = self._cache[kind]
@@ -313,7 +367,15 @@ class Model:
                 "q", (*table_key, sel.higher_is_better, "control", control), lambda: with_control(view, control)
             )
 
+        # The fold-level views need neither complete data sets nor a testable table: every
+        # selected data set with results, the control (or, untestable, the first learner).
+        with_results = [d for d in sel.datasets if d in set(self.datasets_for(sel.criterion))]
+        fold_control = control if control in learners else learners[0]
         makers: dict[str, Callable[[], Any]] = {"quartiles": quartiles}
+        if sel.deltas:
+            makers["quartiles"] = lambda: self._deltas(sel, with_results, learners, fold_control)
+        if len(learners) >= 2:
+            makers["folds"] = lambda: self._folds(sel, with_results, learners, fold_control)
         if problem is None and average is not None:
             avg = average
 

@@ -115,3 +115,55 @@ def quartiles_view(
         hi=max(r.max for r in every),
         control_median={s: medians[s].get(control, math.nan) if control else math.nan for s in scopes},
     )
+
+
+def deltas_view(
+    deltas: pd.DataFrame, criterion: str, higher: bool, control: str, learners: Sequence[str], datasets: Sequence[str]
+) -> QuartilesView | None:
+    """Seed 004's charts of deltas: each learner's per-fold differences against ``control`` on the
+    same (repeat, fold), overall (pooled over ``datasets``) and per data set; None when there is
+    no difference to chart.
+
+    ``deltas``: ``stats.fold_deltas`` output (columns dataset, learner, delta; positive: the
+    learner is better than the control). The axis is centred at 0 (``lo = -hi``); within a scope
+    the rows are best first (by median); rows carry the mean and sd seed 004's ``#rx`` chart prints.
+    """
+    if deltas.empty:
+        return None
+    by_learner = {str(k): g for k, g in deltas.groupby("learner", observed=True, sort=False)}
+    scopes: list[str] = []
+    rows: list[QuartileRow] = []
+
+    def add(scope: str, groups: dict[str, np.ndarray]) -> None:
+        summaries = {n: stats.quartiles(v) for n, v in groups.items() if v.size}
+        if not summaries:
+            return
+        order = _sort_best_first({n: q.median for n, q in summaries.items()}, True)
+        scopes.append(scope)
+        for n in order:
+            q = summaries[n]
+            rows.append(QuartileRow(scope, n, q.n, *(getattr(q, f) for f in FIELDS), q.mean, q.sd))
+
+    others = [n for n in learners if n != control and n in by_learner]
+    add(OVERALL, {n: by_learner[n]["delta"].to_numpy() for n in others})
+    per = {str(k): g for k, g in deltas.groupby("dataset", observed=True, sort=False)}
+    for ds in datasets:
+        if ds in per:
+            g = per[ds]
+            add(ds, {n: g["delta"].to_numpy()[(g["learner"] == n).to_numpy()] for n in others})
+    if not rows:
+        return None
+    reach = max(max(abs(r.min), abs(r.max)) for r in rows) or 1.0
+    return QuartilesView(
+        criterion=criterion,
+        higher_is_better=higher,
+        rows=tuple(rows),
+        scopes=tuple(scopes),
+        tau={},
+        flagged=(),
+        warning=None,
+        lo=-reach,
+        hi=reach,
+        control_median={s: 0.0 for s in scopes},
+        deltas=control,
+    )

@@ -15,8 +15,8 @@ from typing import Any
 
 import pandas as pd
 
-#: The five views, in the order of their keys (1-5) and of ``--view all``.
-VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd")
+#: The six views, in the order of their keys (1-6) and of ``--view all``.
+VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd", "folds")
 
 #: Omnibus rank tests whose average ranks give the control table's z.
 TESTS = ("friedman", "aligned", "quade")
@@ -36,9 +36,12 @@ class Selection:
     ``control`` None (or a learner no longer selected) means the best-ranked
     learner; ``pair`` None (or a pair not both selected) means the best versus
     the second best. ``test`` picks the ranks behind the z statistics of the
-    control table and of the pairs matrix. Invalid ``test``, ``procedure`` or
-    ``alpha`` raise ``ValueError`` at construction (a programming error, not
-    bad data).
+    control table and of the pairs matrix. ``rope`` is the region of practical
+    equivalence of the fold-level Bayesian tests (None: ``stats.default_rope``
+    of the criterion's values). ``deltas`` turns the quartile charts into charts
+    of the per-fold differences against the control. Invalid ``test``,
+    ``procedure``, ``alpha`` or ``rope`` raise ``ValueError`` at construction (a
+    programming error, not bad data).
     """
 
     criterion: str
@@ -50,12 +53,16 @@ class Selection:
     test: str = "friedman"
     procedure: str = "holm"
     pair: tuple[str, str] | None = None
+    rope: float | None = None
+    deltas: bool = False
 
     def __post_init__(self) -> None:
         _choice("test", self.test, TESTS)
         _choice("procedure", self.procedure, PROCEDURES)
         if isinstance(self.alpha, bool) or not 0.0 < float(self.alpha) < 1.0:
             raise ValueError(f"alpha must be between 0 and 1 (exclusive), got {self.alpha!r}")
+        if self.rope is not None and (isinstance(self.rope, bool) or not 0.0 <= float(self.rope) < float("inf")):
+            raise ValueError(f"rope must be a finite number >= 0 (or None for the default), got {self.rope!r}")
         object.__setattr__(self, "datasets", tuple(self.datasets))
         object.__setattr__(self, "learners", tuple(self.learners))
         if self.pair is not None:
@@ -64,7 +71,8 @@ class Selection:
 
 @dataclass(frozen=True)
 class QuartileRow:
-    """One learner's five-number summary in one scope ("overall" or a data set)."""
+    """One learner's five-number summary in one scope ("overall" or a data set); ``mean`` and
+    ``sd`` are set for the charts of deltas (seed 004's ``#rx`` chart prints them)."""
 
     scope: str
     learner: str
@@ -74,6 +82,8 @@ class QuartileRow:
     median: float
     q3: float
     max: float
+    mean: float = float("nan")
+    sd: float = float("nan")
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,7 +96,9 @@ class QuartilesView:
     ``tau < TAU_FLAG`` (most discordant first); ``warning`` is set when more
     than ``WARN_SHARE`` of the data sets are flagged. ``lo``/``hi`` is the axis
     shared by every chart; ``control_median`` the control's median per scope
-    (NaN where the control has no result).
+    (NaN where the control has no result). ``deltas`` names the control when the
+    rows are charts of per-fold differences against it (seed 004's deltas: the
+    axis is centred at 0, positive is better than the control), else None.
     """
 
     criterion: str
@@ -99,6 +111,7 @@ class QuartilesView:
     lo: float
     hi: float
     control_median: dict[str, float]
+    deltas: str | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -172,6 +185,28 @@ class CDView:
     replaced: str | None = None
 
 
+@dataclass(frozen=True, eq=False)
+class FoldsView:
+    """Each learner against the control from the fold-level results (``stats.fold_comparison``).
+
+    ``table``: index (dataset, learner); runs, folds, mean_difference (positive: the learner is
+    better), statistic and pvalue of the corrected resampled t, mark (``v`` better, ``*`` worse
+    at alpha, Weka's Experimenter), and the Bayesian correlated t-test's p_better,
+    p_equivalent, p_worse. ``totals``: index learner; wins, ties, losses, datasets and the
+    Bayesian signed-rank test across data sets. ``sentences``: one verdict line per learner.
+    """
+
+    criterion: str
+    higher_is_better: bool
+    control: str
+    rope: float
+    alpha: float
+    table: pd.DataFrame
+    totals: pd.DataFrame
+    sentences: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
 class ViewParts:
     """The views of one analysis, each computed when it is first asked for, once (thread-safe).
 
@@ -209,7 +244,7 @@ class ViewParts:
 class Analysis:
     """Everything the views show for one selection; each view is computed when first read.
 
-    ``quartiles``, ``ranks``, ``tests``, ``pairs`` and ``cd`` are properties: reading one
+    ``quartiles``, ``ranks``, ``tests``, ``pairs``, ``cd`` and ``folds`` are properties: reading one
     computes that view (and only it: the ranks view never runs an all-pairs procedure);
     :meth:`prepare` computes some ahead (the app does it in a worker). ``problem`` is None, or
     one sentence saying why the selection cannot be tested (then ``ranks``, ``tests``,
@@ -248,6 +283,10 @@ class Analysis:
     @property
     def cd(self) -> CDView | None:
         return self.parts.get("cd")
+
+    @property
+    def folds(self) -> FoldsView | None:
+        return self.parts.get("folds")
 
     def ready(self, view: str) -> bool:
         """Whether showing ``view`` needs no more computation."""

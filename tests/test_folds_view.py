@@ -1,0 +1,279 @@
+"""Issue 14 in the explorer and the reports: the folds view (6), the charts of deltas (x), the rope
+(o, --rope, the spec), from the fold-level results an Aggregator holds."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import stats
+from tests.conftest import REFERENCE, SAMPLES
+from tui.cli import main
+from tui.export import export_frame
+from tui.render_json import SCHEMA
+from tui.report import render_report
+from tui.spec import selection_from_spec, spec_text
+from tui.viewmodel import Model, default_selection
+
+BAYCOMP = REFERENCE / "baycomp_accuracies.dat"
+
+
+@pytest.fixture(scope="module")
+def baycomp() -> tuple[pd.DataFrame, Model]:
+    log = stats.read_logs(BAYCOMP)
+    return log, Model(log)
+
+
+@pytest.fixture(scope="module")
+def cv() -> tuple[pd.DataFrame, Model]:
+    log = stats.read_logs(SAMPLES / "cv")
+    return log, Model(log)
+
+
+def _sorted(frame: pd.DataFrame) -> list[tuple]:
+    cols = ["dataset", "repeat", "fold", "learner", "value"]
+    out = frame[cols].astype({"dataset": str, "learner": str})
+    return sorted(map(tuple, out.to_numpy().tolist()))
+
+
+# -- the fold-level results of a snapshot --------------------------------------------------
+
+
+def test_cell_values_results_are_the_logs_rows(baycomp: tuple[pd.DataFrame, Model]) -> None:
+    log, _ = baycomp
+    results = stats.Aggregator(log).snapshot().results("accuracy")
+    assert _sorted(results) == _sorted(log)
+    assert set(results["criterion"].astype(str)) == {"accuracy"}
+
+
+def test_results_after_appended_and_replaced_rows_keep_the_later_result() -> None:
+    log = pd.DataFrame(
+        {
+            "dataset": "a",
+            "repeat": 1,
+            "fold": [1, 2, 1, 2],
+            "learner": ["x", "x", "y", "y"],
+            "criterion": "pd",
+            "value": [0.1, 0.2, 0.3, 0.4],
+        }
+    )
+    agg = stats.Aggregator(log)
+    agg.add(
+        pd.DataFrame(
+            {"dataset": ["a", "b"], "repeat": 1, "fold": [2, 1], "learner": "x", "criterion": "pd", "value": [0.9, 0.5]}
+        )
+    )
+    got = _sorted(agg.snapshot().results("pd"))
+    assert got == [
+        ("a", 1, 1, "x", 0.1),
+        ("a", 1, 1, "y", 0.3),
+        ("a", 1, 2, "x", 0.9),
+        ("a", 1, 2, "y", 0.4),
+        ("b", 1, 1, "x", 0.5),
+    ]
+    assert agg.snapshot().results("nothing").empty
+
+
+# -- deltas -------------------------------------------------------------------------------
+
+
+def test_deltas_are_paired_differences_whose_mean_fold_comparison_reports(baycomp: tuple[pd.DataFrame, Model]) -> None:
+    log, _ = baycomp
+    deltas = stats.fold_deltas(log, "accuracy", "nbc")
+    wide = log.pivot_table(index=["dataset", "repeat", "fold"], columns="learner", values="value", observed=True)
+    for learner in ("aode", "j48"):
+        mine = deltas[deltas["learner"] == learner].set_index(["dataset", "repeat", "fold"])["delta"]
+        independent = (wide[learner] - wide["nbc"]).reindex(mine.index)
+        assert np.allclose(mine.to_numpy(), independent.to_numpy(), atol=1e-9)
+    means = deltas.groupby(["dataset", "learner"], observed=True)["delta"].mean()
+    table = stats.fold_comparison(log, "accuracy", "nbc", nsamples=100).table["mean_difference"]
+    assert np.allclose(means.reindex(table.index).to_numpy(), table.to_numpy(), rtol=0, atol=1e-9)
+
+
+def test_deltas_flip_for_lower_is_better_and_keep_only_shared_keys() -> None:
+    log = pd.DataFrame(
+        {
+            "dataset": "d",
+            "repeat": 1,
+            "fold": [1, 2, 3, 1, 2],
+            "learner": ["c", "c", "c", "b", "b"],
+            "criterion": "err",
+            "value": [0.2, 0.3, 0.4, 0.1, 0.5],
+        }
+    )
+    higher = stats.fold_deltas(log, "err", "c")
+    lower = stats.fold_deltas(log, "err", "c", higher_is_better=False)
+    assert higher["delta"].tolist() == [-0.1, 0.2] and lower["delta"].tolist() == [0.1, -0.2]
+    assert higher["fold"].tolist() == [1, 2]  # fold 3 of the control has no partner
+
+
+def test_the_deltas_view_charts_the_deltas_on_an_axis_centred_at_zero(cv: tuple[pd.DataFrame, Model]) -> None:
+    log, model = cv
+    sel = replace(default_selection(log, "pd"), control="KNN", deltas=True)
+    view = model.analyze(sel).quartiles
+    assert view is not None and view.deltas == "KNN" and view.lo == -view.hi
+    deltas = stats.fold_deltas(log, "pd", "KNN")
+    overall = {r.learner: r for r in view.rows if r.scope == "overall"}
+    assert set(overall) == {"GaussianNB", "DecisionTree", "LogisticRegression", "RandomForest"}
+    for learner, row in overall.items():
+        values = deltas.loc[deltas["learner"] == learner, "delta"].to_numpy()
+        assert row.n == values.size and row.median == pytest.approx(np.median(values))
+        assert row.mean == pytest.approx(values.mean()) and row.sd == pytest.approx(values.std(ddof=1))
+    text = render_report(model, sel, view="quartiles")
+    assert "deltas against KNN: learner - control on the same (repeat, fold), positive = better" in text
+    assert "#rx, " in text and "----| anes96 |-----" in text
+
+
+# -- the folds view and its reports ----------------------------------------------------------
+
+
+def test_the_folds_view_is_stats_fold_comparison(baycomp: tuple[pd.DataFrame, Model]) -> None:
+    log, model = baycomp
+    sel = replace(default_selection(log, "accuracy"), control="j48", rope=0.5, alpha=0.1)
+    view = model.analyze(sel).folds
+    direct = stats.fold_comparison(log, "accuracy", "j48", rope=0.5, alpha=0.1)
+    assert view is not None and view.control == "j48" and view.rope == 0.5
+    pd.testing.assert_frame_equal(view.table, direct.table)
+    pd.testing.assert_frame_equal(view.totals, direct.totals)
+    assert view.sentences == tuple(direct.sentence().splitlines())
+
+
+def test_the_default_rope_is_one_hundredth_for_proportions_and_zero_for_percentages(
+    baycomp: tuple[pd.DataFrame, Model], cv: tuple[pd.DataFrame, Model]
+) -> None:
+    (blog, bmodel), (clog, cmodel) = baycomp, cv
+    assert bmodel.analyze(default_selection(blog, "accuracy")).folds.rope == 0.0  # 94.4 (per cent)
+    assert cmodel.analyze(default_selection(clog, "pd")).folds.rope == 0.01
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "json", "csv"])
+def test_every_format_prints_the_folds_view(cv: tuple[pd.DataFrame, Model], fmt: str) -> None:
+    log, model = cv
+    sel = replace(default_selection(log, "pd"), control="KNN")
+    out = render_report(model, sel, view="folds", fmt=fmt)
+    folds = model.analyze(sel).folds
+    assert folds is not None
+    first = folds.table.iloc[0]
+    if fmt == "json":
+        doc = json.loads(out)
+        assert doc["folds"]["control"] == "KNN" and len(doc["folds"]["rows"]) == len(folds.table)
+        assert doc["folds"]["rows"][0]["pvalue"] == first["pvalue"]
+        assert [t["wins"] for t in doc["folds"]["totals"]] == folds.totals["wins"].tolist()
+    elif fmt == "csv":
+        frame = pd.read_csv(pd.io.common.StringIO(out))
+        assert frame["pvalue"].iloc[0] == first["pvalue"]
+        assert frame["runs"].dtype == np.int64 or str(frame["runs"].dtype) == "float64"
+        assert (frame["dataset"] == "all data sets").sum() == len(folds.totals)
+    else:
+        assert "Nadeau" in out and "Benavoli" in out  # each number names its procedure
+        assert "KNN" in out and "breast" in out
+
+
+def test_json_with_folds_follows_the_schema(cv: tuple[pd.DataFrame, Model]) -> None:
+    from tests.test_render import validate
+
+    log, model = cv
+    for deltas in (False, True):
+        doc = json.loads(render_report(model, replace(default_selection(log, "pd"), deltas=deltas), fmt="json"))
+        validate(doc, SCHEMA)
+        assert doc["folds"]["sentences"] and (("deltas" in doc) == deltas)
+
+
+def test_export_of_folds_keeps_counts_as_integers(cv: tuple[pd.DataFrame, Model]) -> None:
+    log, model = cv
+    frame = export_frame(model.analyze(default_selection(log, "pd")), "folds")
+    assert str(frame["runs"].dtype) == "Int64" and str(frame["wins"].dtype) == "Int64"
+    per = frame[frame["dataset"] != "all data sets"]
+    assert per["wins"].isna().all() and (per["runs"] == 25).all()
+
+
+def test_a_log_of_one_result_per_cell_says_why_there_is_no_fold_comparison() -> None:
+    log = stats.read_logs(SAMPLES / "c45_demsar.dat")
+    text = render_report(Model(log), default_selection(log), view="folds")
+    assert "the fold-level tests need the results of R x N cross-validation" in text
+
+
+def test_spec_and_command_line_carry_the_rope_and_the_deltas(
+    cv: tuple[pd.DataFrame, Model], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log, model = cv
+    sel = replace(default_selection(log, "pd"), rope=0.025, deltas=True)
+    text = spec_text(sel)
+    assert "rope = 0.025\n" in text and "deltas = true\n" in text
+    import tomllib
+
+    assert selection_from_spec(model, tomllib.loads(text)) == sel
+    with pytest.raises(ValueError, match="rope = -1"):
+        selection_from_spec(model, {"criterion": "pd", "rope": -1})
+    assert main(["report", str(SAMPLES / "cv"), "--view", "folds", "--rope", "0.03", "-c", "pd"]) == 0
+    assert "rope 0.03" in capsys.readouterr().out
+    assert main(["report", str(SAMPLES / "cv"), "--view", "quartiles", "--deltas", "-c", "pd"]) == 0
+    assert "positive = better" in capsys.readouterr().out
+
+
+# -- the explorer (Pilot) --------------------------------------------------------------------
+
+
+async def test_six_shows_the_folds_view_and_its_keys_change_rope_control_and_deltas() -> None:
+    from tests.test_app import drive, press
+    from tui.widgets.folds import FoldsPanel
+    from tui.widgets.quartiles import QuartilesPanel
+
+    async def scenario(app, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "6")
+        panel = app.query_one(FoldsPanel)
+        assert app.query_one("#views").current == "folds" and app.focused is app.query_one("#folds-totals")
+        expected = model_view(app)
+        assert app.query_one("#folds-table").row_count == len(expected.table)
+        assert app.query_one("#folds-totals").row_count == len(expected.totals)
+        plain = panel.plain
+        assert f"against {expected.control} (pd, higher is better) rope 0.01 (o) alpha 0.05" in plain
+        assert expected.sentences[0] in plain  # the verdict of the learner under the cursor
+        await press(pilot, "o")  # 0.01 -> 0.02
+        assert app.selection.rope == 0.02 and "rope 0.02 (o)" in panel.plain
+        assert model_view(app).rope == 0.02
+        await press(pilot, "j", "c")  # the second learner of the totals becomes the control
+        second = expected.totals.index[1]
+        assert app.selection.control == second and f"against {second} " in panel.plain
+        await press(pilot, "tab")  # into the per-data-set table: the line below gives every number
+        assert app.focused is app.query_one("#folds-table")
+        assert "corrected t" in panel.plain and "P(equiv.)" in panel.plain
+        await press(pilot, "1", "x")
+        quartiles = app.query_one(QuartilesPanel).plain
+        assert f"deltas vs {second}" in quartiles and ": 0 (no difference)" in quartiles
+        await press(pilot, "x")
+        assert "deltas vs" not in app.query_one(QuartilesPanel).plain
+
+    def model_view(app):  # noqa: ANN001, ANN202
+        return app.model.analyze(app.selection).folds
+
+    await drive(scenario)
+
+
+async def test_the_folds_view_follows_appended_folds(tmp_path: Path) -> None:
+    """Live updates: new folds of the cells on screen change the folds view (explicit poll)."""
+    from tests.test_app import LARGE, drive, make_app, poll, press
+    from tui.widgets.folds import FoldsPanel
+
+    log = tmp_path / "grow.dat"
+    rows = [f"{d},1,{f},{x},acc,0.{5 + (x == 'b') + f}\n" for d in ("d1", "d2") for f in (1, 2) for x in "ab"]
+    log.write_text("".join(rows))
+
+    async def scenario(app, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "6")
+        assert app.analysis.folds.table["runs"].tolist() == [2, 2]
+        with log.open("a") as f:
+            f.write("".join(f"{d},1,3,{x},acc,0.{9 if x == 'a' else 5}\n" for d in ("d1", "d2") for x in "ab"))
+        before = app.query_one(FoldsPanel).plain
+        assert "d1 | a | -0.1 |" in before
+        await poll(pilot)
+        assert app.analysis.folds.table["runs"].tolist() == [3, 3]
+        # a is now best ranked, so the control: b against a, (0.1 + 0.1 - 0.4) / 3
+        assert "d1 | b | -0.0667 |" in app.query_one(FoldsPanel).plain
+
+    await drive(scenario, size=LARGE, app=make_app([str(log)], live=True, interval=None))
