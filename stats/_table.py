@@ -83,7 +83,9 @@ def snap(x: np.ndarray, scale: Any = None) -> np.ndarray:
     # np.round(x, d) is rint(x * 10**d) / 10**d (d >= 0) or rint(x / 10**-d) * 10**-d; done per
     # value with its own d. Below ~1e-297, 10**d overflows: scale by 1e300 first (exact enough:
     # the result is rounded anyway).
-    for d in np.unique(decimals[usable]):
+    used = decimals[usable]
+    lo = int(used.min())
+    for d in np.flatnonzero(np.bincount(used - lo)) + lo:  # np.unique's values, without a sort or hash
         m = usable & (decimals == d)
         v = x[m]
         if d > 300:

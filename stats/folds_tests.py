@@ -286,10 +286,6 @@ def _first_true(predicate: Any, rows: int, size: int) -> np.ndarray:
         lo = np.where(active & ~holds, mid + 1, lo)
 
 
-def _rows(p: np.ndarray, index: np.ndarray) -> np.ndarray:
-    return np.take(p, index, axis=0, mode="clip")  # valid indices; "clip" skips the checks
-
-
 def signed_rank_counts(z: np.ndarray, rope: float, w: np.ndarray | list[np.ndarray]) -> np.ndarray:
     """The fractions of samples in which "a better", "equivalent" and "b better" win (the
     ``p_a, p_rope, p_b`` of :func:`bayes_signed_rank`) for the oriented differences ``z`` and
@@ -323,16 +319,18 @@ def signed_rank_counts(z: np.ndarray, rope: float, w: np.ndarray | list[np.ndarr
     b1, bh = down(lambda x: x <= 0), down(lambda x: x < 0)
     position = np.empty(size, dtype=np.intp)
     position[order] = np.arange(size)  # weight o (data order) is the position[o]-th smallest
-    # theta_a = sum_i u_i (P[size] - P[a1_i]) + 1/2 sum_i u_i (P[a1_i] - P[ah_i]) (u: sorted
-    # weights), written over the weights in data order: u_i P[a1_i] = w_o P[a1[position[o]]]
-    cols = np.concatenate([a1[position], b1[position]])
-    ta, tb = np.flatnonzero(ah < a1), np.flatnonzero(bh > b1)  # the sorted i with a sum at a bound
-    ta_w, tb_w = order[ta], order[tb]
+    # theta_a = sum_i u_i (P[size] - P[a1_i]) (u: the sorted weights; sum_i u_i = P[size]),
+    # written over the weights in data order: u_i P[a1_i] = w_o P[a1[position[o]]]
+    # a sum exactly at a bound counts 1/2: with such sums, 1/2 (P[a1_i] + P[ah_i]) for P[a1_i]
+    ones_a = [a1] if np.array_equal(a1, ah) else [a1, ah]
+    ones_b = ([b1] if np.array_equal(b1, bh) else [b1, bh]) if rope > 0 else []
+    sets = ones_a + ones_b
+    cols = np.concatenate([c[position] for c in sets])
     wins = np.zeros(3, dtype=np.int64)
     nsamples = 0
     width = max(block.shape[1] for block in blocks)
     # buffers reused from block to block (fresh large arrays would cost a page fault per page)
-    p_buffer, g_buffer = np.empty((size + 1, width)), np.empty((2 * size, width))
+    p_buffer, g_buffer = np.empty((size + 1, width)), np.empty((len(sets) * size, width))
     for block in blocks:
         n = block.shape[1]
         nsamples += n
@@ -341,21 +339,14 @@ def signed_rank_counts(z: np.ndarray, rope: float, w: np.ndarray | list[np.ndarr
         rows, sources = list(p), [block[o] for o in order]
         for k in range(size):  # cumulative sums of the sorted weights, n samples at a time
             np.add(rows[k], sources[k], out=rows[k + 1])
-        if n < width:
-            g = np.take(p, cols, axis=0).reshape(2, size, n)
-        else:
-            g = np.take(p, cols, axis=0, out=g_buffer, mode="clip").reshape(2, size, n)  # "raise" would buffer
-        dots = np.einsum("kis,is->ks", g, block)
+        # mode "clip": the indices are valid, and "raise" would copy through a buffer
+        g = np.take(p, cols, axis=0, out=g_buffer if n == width else None, mode="clip")
+        dots = np.einsum("kis,is->ks", g.reshape(len(sets), size, n), block)  # sum_o w_o P[col_o]
         total = p[size]
-        theta_a = total * total - dots[0]
-        if ta.size:
-            theta_a += 0.5 * np.einsum("is,is->s", np.take(block, ta_w, axis=0), _rows(p, a1[ta]) - _rows(p, ah[ta]))
+        theta_a = total * total - (dots[0] if len(ones_a) == 1 else 0.5 * (dots[0] + dots[1]))
         if rope > 0:
-            theta_b = dots[1]
-            if tb.size:
-                theta_b = theta_b + 0.5 * np.einsum(
-                    "is,is->s", np.take(block, tb_w, axis=0), _rows(p, bh[tb]) - _rows(p, b1[tb])
-                )
+            k = len(ones_a)
+            theta_b = dots[k] if len(ones_b) == 1 else 0.5 * (dots[k] + dots[k + 1])
             theta = np.column_stack([theta_a, 1.0 - theta_a - theta_b, theta_b])
         else:
             theta = np.column_stack([theta_a, np.full_like(theta_a, -np.inf), 1.0 - theta_a])
