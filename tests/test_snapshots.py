@@ -9,7 +9,7 @@ import pytest
 
 from tests.test_app import LARGE, SMALL, make_app, settle
 
-VIEWS = {"1": "quartiles", "2": "ranks", "3": "tests", "4": "pairs", "5": "cd"}
+VIEWS = {"1": "quartiles", "2": "ranks", "3": "tests", "4": "pairs", "5": "cd", "6": "folds"}
 
 
 def keys(*presses: str):  # noqa: ANN201
