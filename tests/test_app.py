@@ -77,7 +77,8 @@ async def press(pilot, *keys: str) -> None:  # noqa: ANN001
 
 
 def status(app: RankboardApp) -> str:
-    return str(app.query_one(StatusLine).render())
+    """Every field of the status line in its long form (the screen shortens and drops some when narrow)."""
+    return app.query_one(StatusLine).full_text()
 
 
 async def focus_list(pilot, list_id: str, name: str) -> None:  # noqa: ANN001
@@ -99,7 +100,7 @@ async def focus_list(pilot, list_id: str, name: str) -> None:  # noqa: ANN001
 @pytest.mark.parametrize("size", [SMALL, LARGE])
 async def test_views_switch_with_number_keys(size: tuple[int, int]) -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
-        assert "10 files | 6250 lines | 10 data sets x 5 learners | updated 03:04:05 | paused" in status(app)
+        assert "10 data sets x 5 learners | 6250 lines | 10 files | updated 03:04:05 | paused" in status(app)
         quartiles = app.query_one(QuartilesPanel).plain
         assert "higher is better -->" in quartiles and "overall" in quartiles and "tau" in quartiles
         await press(pilot, "2")
@@ -646,3 +647,34 @@ async def test_r_during_a_load_stops_that_load_at_its_next_block(monkeypatch: py
             assert app.model is not None and "10 data sets x 5 learners" in status(app)
 
     await main()
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE])
+async def test_the_status_line_keeps_the_state_and_the_selection_and_toasts_leave_it_free(
+    size: tuple[int, int],
+) -> None:
+    """Issue 11 item 4: at 80 columns the status line lost live/paused; toasts covered it."""
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        line = app.query_one(StatusLine)
+        shown = str(line.render())
+        assert len(shown) <= line.content_size.width
+        for part in ("pd higher", "LogisticRegression", "0.05", "holm", "paused"):
+            assert part in shown, (part, shown)
+        await press(pilot, "p", "a", "m")
+        shown = str(line.render())
+        assert shown.endswith("| live") and "0.01" in shown and "shaffer" in shown
+
+    await drive(scenario, size=size)
+
+
+async def test_toasts_stand_above_the_status_line() -> None:
+    from textual.widgets._toast import Toast
+
+    app = make_app()
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "x")  # a toggle says what it did in a toast
+        toasts = list(app.query(Toast))
+        line = app.query_one(StatusLine)
+        assert toasts and all(t.region.bottom <= line.region.y for t in toasts)

@@ -331,7 +331,9 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         if analysis is None:
             self._clear_views()
             return
-        self.query_one(StatusLine).shape = (analysis.n_datasets, analysis.n_learners)
+        status = self.query_one(StatusLine)
+        status.shape = (analysis.n_datasets, analysis.n_learners)
+        status.selection, status.control = analysis.selection, analysis.control
         self._show_problem(_problem_line(analysis))
         # Only the view on screen is filled now; a hidden one is filled when it is shown
         # (watch_view), so a toggle costs the event loop one view, not five.
@@ -342,7 +344,8 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         """Every panel empty (each then says there is nothing for this selection)."""
         self._stale_views = set()
         self._rendered = None
-        self.query_one(StatusLine).shape = (0, 0)
+        status = self.query_one(StatusLine)
+        status.shape, status.selection, status.control = (0, 0), None, None
         self.query_one(QuartilesPanel).lines = None
         self.query_one(RanksPanel).rows = None
         self.query_one(TestsPanel).view = None

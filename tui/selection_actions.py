@@ -113,9 +113,7 @@ class SelectionActions(_Base):
             return
         current = self.selection.rope
         if current is None:
-            analysis = getattr(self, "analysis", None)
-            folds = analysis.folds if analysis is not None and analysis.ready("folds") else None
-            current = folds.rope if folds is not None else -1.0
+            current = self.model.default_rope(self.selection.criterion) if self.model is not None else -1.0
         rope = next((r for r in ROPES if r > current + 1e-12), ROPES[0])
         self._change(rope=rope)
         self.notify(f"rope {rope:g} (Bayesian tests of the folds view)")

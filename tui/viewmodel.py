@@ -238,6 +238,12 @@ class Model:
             self._by_criterion[criterion] = (sub, sub.droplevel("criterion"))
         return self._by_criterion[criterion]
 
+    def default_rope(self, criterion: str) -> float:
+        """``stats.default_rope`` of the criterion's values, from the aggregate's per-cell min and max
+        (every value lies in [0, 1] exactly when every cell's min and max do): no pass over the results."""
+        sub = self._part(criterion)[0]
+        return stats.default_rope(np.concatenate([sub["min"].to_numpy(float), sub["max"].to_numpy(float)]))
+
     def _results(self, criterion: str) -> pd.DataFrame:
         """Every fold-level result of ``criterion`` (``CellValues.results``), cached."""
         return self._cached("results", criterion, lambda: self._raw.results(criterion))
@@ -393,7 +399,7 @@ class Model:
                 pairs=lambda: pairs_view(scores, sel, avg, pairwise()),
                 cd=lambda: _cd_view(avg, n, sel, pairwise),
             )
-        return Analysis(sel, n, k, problem, notes, ViewParts(makers))
+        return Analysis(sel, n, k, problem, notes, ViewParts(makers), fold_control)
 
 
 def _cd_view(average: pd.Series, n: int, sel: Selection, pairwise: Callable[[], pd.DataFrame]) -> CDView:

@@ -250,7 +250,8 @@ class Analysis:
     one sentence saying why the selection cannot be tested (then ``ranks``, ``tests``,
     ``pairs`` and ``cd`` are None; the quartiles are shown whenever there are results), or
     why a view that was computed is empty (a limit of :mod:`stats`). ``notes``: what was left
-    out of the selection and why (a learner without results for the criterion).
+    out of the selection and why (a learner without results for the criterion). ``control``:
+    the control the views use (the selection's, or the best-ranked learner when it names none).
     """
 
     selection: Selection
@@ -259,6 +260,7 @@ class Analysis:
     untestable: str | None = None
     notes: tuple[str, ...] = ()
     parts: ViewParts = field(default_factory=ViewParts, repr=False)
+    control: str | None = None  # the control in use: the selection's, or the best-ranked learner
 
     @property
     def problem(self) -> str | None:
