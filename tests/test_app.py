@@ -678,3 +678,49 @@ async def test_toasts_stand_above_the_status_line() -> None:
         toasts = list(app.query(Toast))
         line = app.query_one(StatusLine)
         assert toasts and all(t.region.bottom <= line.region.y for t in toasts)
+
+
+def _long_names_log(tmp_path: Path) -> Path:
+    """20 learners with 20-character names sharing a 10-character prefix, 3 data sets, 2 folds."""
+    log = tmp_path / "long.dat"
+    names = [f"classifier_{chr(97 + i)}_{i * 37 % 101:07d}" for i in range(20)]
+    log.write_text(
+        "".join(
+            f"{d},1,{f},{n},acc,{(i + f) % 10 / 10 + 0.05}\n"
+            for d in ("d1", "d2", "d3")
+            for f in (1, 2)
+            for i, n in enumerate(names)
+        )
+    )
+    return log
+
+
+async def test_at_80_columns_names_stay_distinguishable_and_the_full_name_is_shown(tmp_path: Path) -> None:
+    """Issue 11 item 4: the collapsed sidebar read `[x] lear…` for all 20 learners of a big log."""
+    log = _long_names_log(tmp_path)
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        learners = app.query_one("#learners", NameList)
+        shown = [str(learners.get_option_at_index(i).prompt) for i in range(learners.option_count)]
+        assert len(shown) == 20 and len(set(shown)) == 20, shown  # cut in the middle: the ends differ
+        assert all(len(s) <= learners.size.width for s in shown)
+        await focus_list(pilot, "learners", app.model.learners[3])
+        assert str(app.query_one("#fullname").render()) == app.model.learners[3]
+        await press(pilot, "c")
+        control = str(learners.get_option(app.model.learners[3]).prompt)
+        assert control.startswith("[c] ")  # the control's mark survives any width
+
+    await drive(scenario, app=make_app([str(log)]))
+
+
+async def test_quartile_charts_of_large_values_fit_80_columns() -> None:
+    """Accuracies in per cent printed 100.000 and pushed the bars off the right edge at 80 columns."""
+    from tests.conftest import REFERENCE
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        panel = app.query_one(QuartilesPanel)
+        lines = panel.plain.splitlines()
+        assert any("100.0 [" in line for line in lines)  # one decimal for values of 10 or more
+        assert max(len(line) for line in lines) <= panel.fit_width
+
+    await drive(scenario, app=make_app([str(REFERENCE / "baycomp_accuracies.dat")]))

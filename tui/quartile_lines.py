@@ -21,6 +21,7 @@ from rich.style import Style
 from textual.strip import Strip
 
 from stats import scale_position
+from tui.render_text import chart_decimals
 from tui.viewtypes import QuartileRow, QuartilesView
 from tui.widgets import literal, num
 
@@ -52,17 +53,17 @@ def _width(text: str) -> int:
     return len(text) if text.isascii() else cell_len(text)
 
 
-def _num3(x: float) -> str:
-    """:func:`tui.widgets.num` with 3 digits, for the floats of a QuartileRow (the hot path)."""
+def _num3(x: float, digits: int = 3) -> str:
+    """:func:`tui.widgets.num` with ``digits`` decimals, for the floats of a QuartileRow (the hot path)."""
     if x != x:  # noqa: PLR0124 - NaN
         return "-"
     if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e6):
         return f"{x:.3g}"
-    return f"{x:.3f}"
+    return f"{x:.{digits}f}"
 
 
-def _numbers(r: QuartileRow) -> tuple[str, ...]:
-    return (str(r.n), _num3(r.min), _num3(r.q1), _num3(r.median), _num3(r.q3), _num3(r.max))
+def _numbers(r: QuartileRow, digits: int = 3) -> tuple[str, ...]:
+    return (str(r.n), *(_num3(x, digits) for x in (r.min, r.q1, r.median, r.q3, r.max)))
 
 
 def _cut(name: str, cells: int) -> str:
@@ -75,7 +76,7 @@ def _cut(name: str, cells: int) -> str:
     return out + "\N{HORIZONTAL ELLIPSIS}"
 
 
-def _number_widths(rows: Sequence[QuartileRow]) -> list[int]:
+def _number_widths(rows: Sequence[QuartileRow], digits: int = 3) -> list[int]:
     """The widest text of each number column (n, min .. max) over ``rows``, without formatting all.
 
     ``f"{x:.3f}"`` grows with ``|x|`` (and a minus sign), so only each column's largest and
@@ -88,7 +89,7 @@ def _number_widths(rows: Sequence[QuartileRow]) -> list[int]:
         odd = [x for x in values if x != x or (x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e6))]  # noqa: PLR0124
         plain = [x for x in values if x == x and not (x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e6))]  # noqa: PLR0124
         ends = [max(plain), min(plain)] if plain else []
-        widths.append(max((len(_num3(x)) for x in [*ends, *odd]), default=1))
+        widths.append(max((len(_num3(x, digits)) for x in [*ends, *odd]), default=1))
     return widths
 
 
@@ -163,7 +164,7 @@ def _layout(view: QuartilesView, width: int | None) -> tuple[_Layout, int]:
     """
     literals = {r.learner: _literal(r.learner) for r in view.rows}
     name_w = max([_width(n) for n in literals.values()] + [len(HEADER[0])])
-    num_w = [max(w, len(h)) for w, h in zip(_number_widths(view.rows), HEADER[1:7])]
+    num_w = [max(w, len(h)) for w, h in zip(_number_widths(view.rows, chart_decimals(view)), HEADER[1:7])]
     rest = sum(1 + w for w in num_w) + 1 + 2  # gaps, the numbers, the gap and brackets of the bar
     size, cut = BAR, None
     if width is not None:
@@ -180,11 +181,17 @@ def _layout(view: QuartilesView, width: int | None) -> tuple[_Layout, int]:
 def _head(view: QuartilesView, width: int | None) -> list[list[Run]]:
     """The title lines: criterion, direction, axis and legend; the warning, wrapped."""
     arrow = "higher is better -->" if view.higher_is_better else "<-- lower is better"
-    head: list[Run] = [(_literal(view.criterion), "bold"), (f"  {arrow}   axis {num(view.lo)} .. {num(view.hi)}", "")]
+    head: list[Run] = [
+        (_literal(view.criterion), "bold"),
+        (f"  {arrow}   axis {_num3(view.lo, chart_decimals(view))} .. {_num3(view.hi, chart_decimals(view))}", ""),
+    ]
     legend: Run = ("= quartiles  | median  : control median", "dim")
     if view.deltas is not None:  # per-fold differences against the control (x): positive is better
         title: list[Run] = [(_literal(view.criterion), "bold"), ("  deltas vs ", ""), (_literal(view.deltas), "bold")]
-        axis: Run = (f"better -->  axis {num(view.lo)} .. {num(view.hi)}", "")
+        axis: Run = (
+            f"better -->  axis {_num3(view.lo, chart_decimals(view))} .. {_num3(view.hi, chart_decimals(view))}",
+            "",
+        )
         legend = ("= quartiles  | median  : 0 (no difference)", "dim")
         if width is not None and _width(axis[0]) + 3 + len(legend[0]) > width:
             return [title, [axis], [legend]]
@@ -215,10 +222,11 @@ def _chart(view: QuartilesView, layout: _Layout, scope: str, rows: Sequence[Quar
     control = view.control_median.get(scope)
     pctrl = layout.pos(control) if control is not None and not math.isnan(control) else -1
     pos, size = layout.pos, layout.size
+    digits = chart_decimals(view)  # the reports' rule: 1 decimal for values of 10 or more, else 3
     table, widths = [], []
     for r in rows:
         name, name_w = layout.names[r.learner]
-        cells = _numbers(r)
+        cells = _numbers(r, digits)
         runs = _bar_at(pos(r.min), pos(r.q1), pos(r.median), pos(r.q3), pos(r.max), pctrl, size)
         table.append([[(name, "")], *([(x, "")] for x in cells), list(runs)])
         widths.append([name_w, *map(len, cells), size + 2])  # numbers are ASCII; the bar is [size]

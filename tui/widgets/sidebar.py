@@ -1,4 +1,9 @@
-"""The sidebar: criteria with their direction, data sets and learners to include, control, alpha."""
+"""The sidebar: criteria with their direction, data sets and learners to include, control, alpha.
+
+Names longer than a list is wide are cut in the middle (the end, where names of a family differ,
+stays), and the whole name under the cursor is shown on a line below the lists. ``[x]`` marks an
+included name, ``[ ]`` an excluded one, ``[c]`` the control.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +26,11 @@ class NameList(OptionList):
     """An option list that also moves with j/k."""
 
     BINDINGS = [Binding("j", "cursor_down", show=False), Binding("k", "cursor_up", show=False)]
+
+    def on_resize(self) -> None:
+        parent = self.parent
+        if isinstance(parent, Sidebar):
+            parent.call_after_refresh(parent.refresh_lists)  # names are cut to the new width
 
     def current(self) -> str | None:
         """The name (option id) under the cursor."""
@@ -45,6 +55,20 @@ class NameList(OptionList):
         ids = [o.id for o in options]
         if options:
             self.highlighted = ids.index(keep) if keep in ids else 0
+
+
+def middle_ellipsis(name: str, width: int) -> str:
+    """``name`` cut to ``width`` cells by an ellipsis in the middle, keeping more of the end (where
+    names of a family differ: ``credit`` / ``credit-b``, ``learner_01`` / ``learner_02``).
+
+    >>> middle_ellipsis("credit-b", 7), middle_ellipsis("credit", 7), middle_ellipsis("breast_cancer", 10)
+    ('cr…it-b', 'credit', 'bre…cancer')
+    """
+    if len(name) <= width or width < 3:
+        return name
+    tail = (width - 1) // 2 + (width - 1) % 2 + (width - 1) // 6
+    tail = min(tail, width - 2)
+    return name[: width - 1 - tail] + "…" + name[len(name) - tail :]
 
 
 class FilterInput(Input):
@@ -75,6 +99,7 @@ class Sidebar(VerticalScroll, can_focus=False):
         yield NameList(id="datasets")
         yield Label("Learners (space, c)", classes="heading")
         yield NameList(id="learners")
+        yield Static(id="fullname")
         yield Static(id="settings")
 
     def current(self) -> tuple[str, str] | None:
@@ -108,6 +133,29 @@ class Sidebar(VerticalScroll, can_focus=False):
         if event.option.id:
             self.post_message(self.CriterionChosen(event.option.id))
 
+    def refresh_lists(self) -> None:
+        self._refresh_lists()
+
+    @on(OptionList.OptionHighlighted)
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._show_fullname()
+
+    def on_descendant_focus(self) -> None:
+        self._show_fullname()
+
+    def on_descendant_blur(self) -> None:
+        self._show_fullname()
+
+    def _show_fullname(self) -> None:
+        """The whole name under the cursor of the focused list, on its own line (the lists cut names)."""
+        current = self.current()
+        box = self.query_one("#fullname", Static)
+        text = Text(no_wrap=False)
+        if current is not None:
+            text.append_text(literal(current[1], "bold"))
+        box.update(text)
+        box.set_class(current is None, "-empty")
+
     def watch_names(self) -> None:
         self._refresh_lists()
 
@@ -138,21 +186,23 @@ class Sidebar(VerticalScroll, can_focus=False):
             ("datasets", datasets, sel.datasets if sel else ()),
             ("learners", learners, sel.learners if sel else ()),
         ):
+            lst = self.query_one(f"#{list_id}", NameList)
+            # after "[x] ", less a scrollbar's 2 columns (whether or not it shows: no second pass)
+            room = lst.size.width - 6 if lst.size.width else 10_000
             opts = []
             for name in names:
                 if needle and needle not in name.casefold():
                     continue
-                text = Text(
-                    "[x] " if name in chosen else "[ ] ",
-                    style="" if name in chosen else "dim",
-                    no_wrap=True,
-                    overflow="ellipsis",
-                )
-                text.append_text(literal(name))
-                if list_id == "learners" and sel is not None and name == sel.control:
-                    text.append(" (control)", style="bold")
+                control = list_id == "learners" and sel is not None and name == sel.control
+                mark = "[c] " if control and name in chosen else "[x] " if name in chosen else "[ ] "
+                text = Text(mark, style="" if name in chosen else "dim", no_wrap=True, overflow="ellipsis")
+                shown = literal(name)
+                suffix = " (control)" if control and room - shown.cell_len >= len(" (control)") else ""
+                text.append_text(literal(middle_ellipsis(shown.plain, max(room, 3))))
+                if suffix:
+                    text.append(suffix, style="bold")
                 opts.append(Option(text, id=name))
-            self.query_one(f"#{list_id}", NameList).fill(opts)
+            lst.fill(opts)
         settings = Text(f"alpha {sel.alpha:.2f} (a)\npairs: {sel.procedure} (m)" if sel else "")
         if self.filter_text:
             settings.append("\nfilter: ")
