@@ -140,7 +140,7 @@ async def test_the_app_reads_the_good_files_beside_a_fifo_and_an_oversized_line(
     app = make_app([str(tmp_path)], live=True, interval=None)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert "2 files | 4 lines" in status(app) and app.analysis is not None  # the FIFO is not read
+        assert "4 lines | 2 files" in status(app) and app.analysis is not None  # the FIFO is not read
         for _ in range(2):
             await poll(pilot)
         shown = app.query_one(ProblemsPanel).problems

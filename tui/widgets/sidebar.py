@@ -187,8 +187,9 @@ class Sidebar(VerticalScroll, can_focus=False):
             ("learners", learners, sel.learners if sel else ()),
         ):
             lst = self.query_one(f"#{list_id}", NameList)
-            # after "[x] ", less a scrollbar's 2 columns (whether or not it shows: no second pass)
-            room = lst.size.width - 6 if lst.size.width else 10_000
+            # after "[x] ", less a scrollbar's 2 columns when the names will not all fit in the height
+            scrollbar = 2 if len(names) > lst.size.height else 0
+            room = lst.content_region.width - 4 - scrollbar if lst.size.width else 10_000
             opts = []
             for name in names:
                 if needle and needle not in name.casefold():

@@ -31,8 +31,8 @@ class StatusLine(Static):
     control: reactive[str | None] = reactive(None)
 
     def fields(self) -> list[tuple[int, str, str]]:
-        """(priority, long form, short form) in display order; priority 0 is never dropped, and the
-        highest numbers are shortened first, then dropped, until the line fits."""
+        """(priority, long form, short form) in display order; :data:`STEPS` shortens and drops
+        them until the line fits (the state, priority 0, is never dropped)."""
         n, k = self.shape
         out: list[tuple[int, str, str]] = []
         sel = self.selection
@@ -58,19 +58,36 @@ class StatusLine(Static):
         """Every field in its long form (what a wide terminal shows)."""
         return " | ".join(long for _, long, _ in self.fields())
 
+    #: How the line is made to fit, step by step: ("short" | "drop", priority).
+    STEPS = (
+        ("drop", 8),  # files
+        ("drop", 7),  # last update
+        ("short", 3),  # alpha
+        ("short", 2),  # control
+        ("short", 0),  # criterion and direction
+        ("short", 1),  # data sets x learners
+        ("drop", 6),  # rope
+        ("drop", 5),  # lines
+        ("drop", 4),  # procedure
+        ("drop", 3),
+        ("drop", 2),
+        ("drop", 1),
+    )
+
     def render(self) -> Text:
-        fields = [[p, long] for p, long, _ in self.fields()]
-        short = [s for _, _, s in self.fields()]
+        fields = [[p, long, short] for p, long, short in self.fields()]
         width = self.content_size.width or 1000
 
-        def size() -> int:
-            return len(" | ".join(t for _, t in fields))
+        def text() -> str:
+            return " | ".join(f[1] for f in fields)
 
-        for i in sorted(range(len(fields)), key=lambda j: -fields[j][0]):  # shorten, least important first
-            if size() <= width:
+        for step, priority in self.STEPS:
+            if len(text()) <= width:
                 break
-            fields[i][1] = short[i]
-        while size() > width and any(p > 0 for p, _ in fields):  # then drop
-            worst = max(p for p, _ in fields)
-            fields = [f for f in fields if f[0] != worst]
-        return Text(" | ".join(t for _, t in fields), no_wrap=True, overflow="ellipsis")
+            if step == "drop":
+                fields = [f for f in fields if f[0] != priority]
+            else:
+                for f in fields:
+                    if f[0] == priority:
+                        f[1] = f[2]
+        return Text(text(), no_wrap=True, overflow="ellipsis")
