@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from rich.console import Console
 from textual.widgets import Static
 
 from tui.app import RankboardApp, create_app
@@ -324,7 +326,9 @@ async def test_help_lists_every_command_and_the_palette_runs_them() -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         await press(pilot, "question_mark")
         assert isinstance(app.screen, HelpScreen)
-        text = str(app.screen.query_one("#help-text").render())
+        console = Console(width=300, record=True, file=io.StringIO())
+        console.print(app.screen.query_one("#help-text").render())  # the table of keys, unwrapped
+        text = console.export_text()
         assert all(c.description in text for c in COMMANDS)
         await press(pilot, "escape", "f1")
         assert isinstance(app.screen, HelpScreen)
@@ -728,3 +732,48 @@ async def test_quartile_charts_of_large_values_fit_80_columns() -> None:
         assert max(len(line) for line in lines) <= panel.fit_width
 
     await drive(scenario, app=make_app([str(REFERENCE / "baycomp_accuracies.dat")]))
+
+
+async def test_space_in_the_ranks_table_toggles_the_rows_data_set_and_the_cursor_stays() -> None:
+    """Issue 11 item 6: on a row header space said "move the cursor ... first"; on a cell it
+    excluded the column's learner, and the cursor jumped back to the first row."""
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "2", "j", "j")  # the third row (diabetes_high), in the data set column
+        table = app.query_one("#ranks-table")
+        assert table.cursor_row == 2 and table.cursor_column == 0
+        await press(pilot, "space")
+        assert "diabetes_high" not in app.selection.datasets and len(app.selection.learners) == 5
+        assert table.cursor_row == 2  # now on the next data set, digits
+        await press(pilot, "right", "space")  # on a cell: still the row's data set
+        assert table.cursor_column == 1
+        assert "digits" not in app.selection.datasets and len(app.selection.learners) == 5
+        for _ in range(10):
+            await press(pilot, "j")
+        assert str(list(table.rows)[table.cursor_row].value).startswith("\0")  # the average-rank row
+        await press(pilot, "space")  # there: the column's learner
+        assert len(app.selection.learners) == 4
+
+    await drive(scenario)
+
+
+async def test_toggles_say_what_they_did_and_excluding_the_control_names_the_new_one() -> None:
+    app = make_app()
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "a", "m", "d")
+        said = [n.message for n in app._notifications]
+        assert said[-3:] == [
+            "alpha 0.01",
+            "pairs procedure shaffer: the verdict, the marks and the CD bars follow it",
+            "pd: lower is better",
+        ]
+        await focus_list(pilot, "learners", "KNN")
+        await press(pilot, "c")
+        await press(pilot, "space")
+        said = [n.message for n in app._notifications]
+        assert said[-2:] == [
+            "control KNN",
+            "excluded learner KNN (it was the control: the best-ranked learner is the control now)",
+        ]
+        assert app.selection.control is None and app.analysis.control != "KNN"

@@ -139,7 +139,7 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
                     yield FoldsPanel(id="folds")
         yield ProblemsPanel(id="problems", classes="-empty")
         yield StatusLine(id="status")
-        yield Footer()
+        yield Footer(show_command_palette=False, compact=True)  # ctrl+p is in the help: the keys get the room
 
     # -- loading -----------------------------------------------------------------------------
 

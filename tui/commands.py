@@ -18,8 +18,9 @@ class Command:
     key: str
     description: str
     action: str
-    show: bool = True  # shown in the footer
+    show: bool = True  # shown in the footer (which must fit 80 columns; the help lists every command)
     display: str | None = None  # how the key is written in the footer and help
+    short: str | None = None  # the footer's word (the description is the help's sentence)
 
     @property
     def key_display(self) -> str:
@@ -27,14 +28,21 @@ class Command:
 
 
 COMMANDS: tuple[Command, ...] = (
-    Command("quartiles", "1", "Quartiles view", "view('quartiles')", display="1"),
-    Command("ranks", "2", "Ranks view", "view('ranks')", display="2"),
-    Command("tests", "3", "Tests view", "view('tests')", display="3"),
-    Command("pairs", "4", "Pairs view", "view('pairs')", display="4"),
-    Command("cd", "5", "CD diagram view", "view('cd')", display="5"),
-    Command("folds", "6", "Folds view: each learner against the control, fold by fold", "view('folds')", display="6"),
-    Command("control", "c", "make the learner under the cursor the control", "control"),
-    Command("direction", "d", "flip the direction of the current criterion", "direction"),
+    Command("quartiles", "1", "Quartiles view", "view('quartiles')", display="1", short="quart"),
+    Command("ranks", "2", "Ranks view", "view('ranks')", display="2", short="ranks"),
+    Command("tests", "3", "Tests view", "view('tests')", display="3", short="tests"),
+    Command("pairs", "4", "Pairs view", "view('pairs')", display="4", short="pairs"),
+    Command("cd", "5", "CD diagram view", "view('cd')", display="5", short="CD"),
+    Command(
+        "folds",
+        "6",
+        "Folds view: each learner against the control, fold by fold",
+        "view('folds')",
+        display="6",
+        short="folds",
+    ),
+    Command("control", "c", "make the learner under the cursor the control", "control", short="control"),
+    Command("direction", "d", "flip the direction of the current criterion", "direction", short="dir"),
     Command(
         "toggle",
         "space",
@@ -43,8 +51,8 @@ COMMANDS: tuple[Command, ...] = (
         show=False,
         display="space",
     ),
-    Command("alpha", "a", "cycle alpha (0.10, 0.05, 0.01)", "alpha"),
-    Command("procedure", "m", "cycle the pairs procedure (nemenyi, holm, shaffer, bergmann)", "procedure"),
+    Command("alpha", "a", "cycle alpha (0.10, 0.05, 0.01)", "alpha", show=False),
+    Command("procedure", "m", "cycle the pairs procedure (nemenyi, holm, shaffer, bergmann)", "procedure", show=False),
     Command(
         "deltas",
         "x",
@@ -53,7 +61,7 @@ COMMANDS: tuple[Command, ...] = (
         show=False,
     ),
     Command("rope", "o", "cycle the rope of the Bayesian tests (0, 0.005, 0.01, 0.02, 0.05)", "rope", show=False),
-    Command("export", "e", "export the current view to CSV", "export"),
+    Command("export", "e", "export the current view to CSV", "export", show=False),
     Command(
         "spec",
         "s",
@@ -61,13 +69,13 @@ COMMANDS: tuple[Command, ...] = (
         "save_spec",
         show=False,
     ),
-    Command("reload", "r", "reload the logs from disk", "reload"),
-    Command("pause", "p", "pause/resume live updates", "pause"),
+    Command("reload", "r", "reload the logs from disk", "reload", show=False),
+    Command("pause", "p", "pause/resume live updates", "pause", show=False),
     Command("filter", "slash", "filter data sets and learners", "filter", show=False, display="/"),
-    Command("help", "question_mark,f1", "help: every key", "help", display="?/F1"),
+    Command("help", "question_mark,f1", "help: every key", "help", display="?", short="help"),
     Command("palette", "ctrl+p", "command palette", "command_palette", show=False, display="ctrl+p"),
     Command("cancel", "escape", "cancel loading", "cancel_load", show=False, display="esc"),
-    Command("quit", "q", "quit", "quit"),
+    Command("quit", "q", "quit", "quit", short="quit"),
 )
 
 NAVIGATION = (
@@ -80,7 +88,7 @@ NAVIGATION = (
 def bindings() -> list[Binding]:
     """The app's BINDINGS, from the registry."""
     return [
-        Binding(c.key, c.action, c.description.split(":")[0], show=c.show, key_display=c.display, id=c.id)
+        Binding(c.key, c.action, c.short or c.description.split(":")[0], show=c.show, key_display=c.display, id=c.id)
         for c in COMMANDS
     ]
 
@@ -88,7 +96,7 @@ def bindings() -> list[Binding]:
 def help_rows() -> Iterator[tuple[str, str]]:
     """``(key, description)`` rows for the help screen and ``rankboard --help``."""
     for c in COMMANDS:
-        yield c.key_display, c.description
+        yield ("?/F1" if c.id == "help" else c.key_display), c.description
     yield from NAVIGATION
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -82,16 +83,30 @@ class ConfirmScreen(ModalScreen[bool]):
 class HelpScreen(ModalScreen[None]):
     """Every key, from the one registry of commands."""
 
-    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "close")]
+    BINDINGS = [
+        Binding("escape,q,question_mark,f1", "close", "close"),
+        Binding("j", "scroll('down')", show=False),
+        Binding("k", "scroll('up')", show=False),
+    ]
 
     def compose(self) -> ComposeResult:
-        text = Text("rankboard keys (esc closes)\n\n", style="bold")
-        width = max(len(k) for k, _ in help_rows())
+        # Two columns: the keys, and the descriptions wrapped beside them (the dialog fits 80
+        # columns; it scrolls, with its scrollbar shown, when the terminal is short).
+        table = Table.grid(padding=(0, 2))
+        table.add_column(justify="right", style="bold cyan", no_wrap=True)
+        table.add_column(ratio=1)
         for key, description in help_rows():
-            text.append(f"{key:>{width}}  ", style="bold cyan")
-            text.append(description + "\n")
-        with VerticalScroll(classes="dialog help"):
-            yield Static(text, id="help-text")
+            table.add_row(key, description)
+        with VerticalScroll(classes="dialog help", id="help-scroll"):
+            yield Static(Text("rankboard keys (esc closes; arrows, j/k, pgup/pgdn scroll)\n", style="bold"))
+            yield Static(table, id="help-text")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-scroll").focus()
+
+    def action_scroll(self, direction: str) -> None:
+        scroll = self.query_one("#help-scroll", VerticalScroll)
+        scroll.scroll_down() if direction == "down" else scroll.scroll_up()
 
     def action_close(self) -> None:
         self.dismiss(None)

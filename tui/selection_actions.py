@@ -71,13 +71,27 @@ class SelectionActions(_Base):
             self.notify("move the cursor to a learner (sidebar or ranks table) first", severity="warning")
             return
         self._change(control=current[1])
+        self.notify(f"control {current[1]}")
 
     def action_direction(self) -> None:
         if self.selection is not None:
-            self._change(higher_is_better=not self.selection.higher_is_better)
+            higher = not self.selection.higher_is_better
+            self._change(higher_is_better=higher)
+            self.notify(f"{self.selection.criterion}: {'higher' if higher else 'lower'} is better")
+
+    def _toggle_target(self) -> tuple[str, str] | None:
+        """What space toggles: the sidebar's name under the cursor; in the ranks table the row's
+        data set (on the average-rank row, the column's learner)."""
+        current = self.query_one(Sidebar).current()
+        if current is None and self.view == "ranks":
+            panel = self.query_one(RanksPanel)
+            dataset = panel.dataset_under_cursor()
+            learner = panel.learner_under_cursor()
+            current = ("datasets", dataset) if dataset else ("learners", learner) if learner else None
+        return current or self._cursor()
 
     def action_toggle(self) -> None:
-        current = self._cursor()
+        current = self._toggle_target()
         if current is None or self.selection is None or self.model is None:
             self.notify("move the cursor to a data set or learner first", severity="warning")
             return
@@ -87,18 +101,28 @@ class SelectionActions(_Base):
             return
         chosen = set(getattr(self.selection, kind))
         chosen ^= {name}
-        self._change(**{kind: tuple(n for n in getattr(self.model, kind) if n in chosen)})
+        what = "data set" if kind == "datasets" else "learner"
+        message = f"{'included' if name in chosen else 'excluded'} {what} {name}"
+        changes: dict[str, Any] = {kind: tuple(n for n in getattr(self.model, kind) if n in chosen)}
+        if kind == "learners" and name == self.selection.control and name not in chosen:
+            changes["control"] = None  # say so: the best-ranked learner becomes the control
+            message += " (it was the control: the best-ranked learner is the control now)"
+        self._change(**changes)
+        self.notify(message)
 
     def action_alpha(self) -> None:
         if self.selection is not None:
             alpha = self.selection.alpha
             i = min(range(len(ALPHAS)), key=lambda j: abs(ALPHAS[j] - alpha))
             self._change(alpha=ALPHAS[(i + 1) % len(ALPHAS)])
+            self.notify(f"alpha {ALPHAS[(i + 1) % len(ALPHAS)]:g}")
 
     def action_procedure(self) -> None:
         if self.selection is not None:
             i = PROCEDURES.index(self.selection.procedure)
-            self._change(procedure=PROCEDURES[(i + 1) % len(PROCEDURES)])
+            procedure = PROCEDURES[(i + 1) % len(PROCEDURES)]
+            self._change(procedure=procedure)
+            self.notify(f"pairs procedure {procedure}: the verdict, the marks and the CD bars follow it")
 
     def action_deltas(self) -> None:
         """x: the quartile charts show the per-fold differences against the control, or the values."""

@@ -89,6 +89,7 @@ class RanksPanel(Vertical):
 
     def watch_rows(self, data: RanksRows | None) -> None:
         table = self.query_one(VimTable)
+        at = table.cursor_coordinate  # kept: a toggle that drops a row does not send the cursor home
         table.clear(columns=True)
         note = self.query_one(Note)
         if data is None:
@@ -98,8 +99,17 @@ class RanksPanel(Vertical):
             table.add_column(label, key=key)
         for cells, key in zip(data.rows, data.keys):
             table.add_row(*cells, key=key)
+        table.move_cursor(row=min(at.row, table.row_count - 1), column=min(at.column, len(table.columns) - 1))
         note.show(data.note)
         note.set_class(not data.excluded, "-empty")
+
+    def dataset_under_cursor(self) -> str | None:
+        """The data set of the row under the cursor (None on the average-rank row)."""
+        table = self.query_one(VimTable)
+        if not table.row_count:
+            return None
+        key = str(list(table.rows)[table.cursor_row].value)
+        return None if key.startswith("\0") else key
 
     def learner_under_cursor(self) -> str | None:
         table = self.query_one(VimTable)
