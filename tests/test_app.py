@@ -777,3 +777,26 @@ async def test_toggles_say_what_they_did_and_excluding_the_control_names_the_new
             "excluded learner KNN (it was the control: the best-ranked learner is the control now)",
         ]
         assert app.selection.control is None and app.analysis.control != "KNN"
+
+
+async def test_wide_tables_keep_their_names_and_scroll_a_column_at_a_time() -> None:
+    """Issue 11 item 4: scrolling right removed the row names and cut numbers; End did nothing."""
+    from tests.conftest import REFERENCE
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "2")
+        table = app.query_one("#ranks-table")
+        assert table.fixed_columns == 1
+        widths = [c.get_render_width(table) for c in table.ordered_columns]
+        left = widths[0]
+        starts = {sum(widths[1:i]) for i in range(1, len(widths) + 1)}  # scroll offsets at column edges
+        for _ in range(3):
+            await press(pilot, "right")
+            assert table.scroll_x in starts or table.scroll_x == table.max_scroll_x
+        await press(pilot, "end")
+        assert table.cursor_column == len(table.columns) - 1 and table.scroll_x > 0
+        await press(pilot, "home")
+        assert table.cursor_column == 0 and table.scroll_x == 0
+        assert left > 0
+
+    await drive(scenario, app=make_app([str(REFERENCE / "baycomp_accuracies.dat")]))

@@ -87,7 +87,7 @@ class FoldsPanel(Vertical):
     def compose(self) -> ComposeResult:
         yield Body(id="folds-head")
         yield VimTable(id="folds-totals", zebra_stripes=True, cursor_type="row")
-        yield VimTable(id="folds-table", zebra_stripes=True, cursor_type="row")
+        yield VimTable(id="folds-table", zebra_stripes=True, cursor_type="row", fixed_columns=2)
         yield Body(id="folds-detail")
 
     @property

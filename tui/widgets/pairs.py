@@ -60,7 +60,7 @@ class PairsPanel(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield Note(id="pairs-head")
-        yield VimTable(id="pairs-table")
+        yield VimTable(id="pairs-table", fixed_columns=1)  # names stay when scrolled
         yield Note(id="pairs-detail")
 
     def watch_view(self, view: PairsView | None) -> None:

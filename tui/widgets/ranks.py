@@ -17,9 +17,35 @@ from tui.widgets import Plain, literal, num
 
 
 class VimTable(DataTable):
-    """A data table that also moves with j/k."""
+    """A data table that also moves with j/k, scrolls sideways a whole column at a time (the first
+    scrolled column always starts at the fixed columns' edge: no number cut at the left), and goes
+    to the first / last column with Home / End."""
 
     BINDINGS = [Binding("j", "cursor_down", show=False), Binding("k", "cursor_up", show=False)]
+
+    def _scroll_cursor_into_view(self, animate: bool = False) -> None:
+        super()._scroll_cursor_into_view(animate=False)
+        if self.cursor_type == "row" or not self.columns:
+            return
+        widths = [c.get_render_width(self) for c in self.ordered_columns]
+        left = sum(widths[: self.fixed_columns]) + self._row_label_column_width
+        starts = [sum(widths[:i]) for i in range(len(widths))]
+        view = self.scrollable_content_region.width
+        c = self.cursor_column
+        if c < self.fixed_columns:
+            return
+        end = starts[c] + widths[c]
+        for f in range(self.fixed_columns, c + 1):  # the leftmost first column that still shows the cursor's
+            if end - (starts[f] - left) <= view:
+                self.scroll_x = min(max(starts[f] - left, 0), self.max_scroll_x)
+                return
+
+    def action_scroll_home(self) -> None:
+        self.move_cursor(column=0)
+        self.scroll_x = 0
+
+    def action_scroll_end(self) -> None:
+        self.move_cursor(column=len(self.columns) - 1)
 
 
 class Note(Plain, Static):
@@ -84,7 +110,7 @@ class RanksPanel(Vertical):
     rows: reactive[RanksRows | None] = reactive(None, always_update=True, init=False)
 
     def compose(self) -> ComposeResult:
-        yield VimTable(id="ranks-table", zebra_stripes=True)
+        yield VimTable(id="ranks-table", zebra_stripes=True, fixed_columns=1)  # names stay when scrolled
         yield Note(id="ranks-note")
 
     def watch_rows(self, data: RanksRows | None) -> None:
