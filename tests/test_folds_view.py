@@ -277,3 +277,14 @@ async def test_the_folds_view_follows_appended_folds(tmp_path: Path) -> None:
         assert "d1 | b | -0.0667 |" in app.query_one(FoldsPanel).plain
 
     await drive(scenario, size=LARGE, app=make_app([str(log)], live=True, interval=None))
+
+
+def test_the_probability_bar_and_the_middle_ellipsis() -> None:
+    from tui.widgets.folds import prob_bar
+    from tui.widgets.sidebar import middle_ellipsis
+
+    assert prob_bar(0.5, 0.25, 0.25, 4) == "++=-" and prob_bar(1.0, 0.0, 0.0) == "++++++"
+    assert prob_bar(0.02, 0.0, 0.98) == "------" and prob_bar(float("nan"), 0, 1) == "??????"
+    assert all(len(prob_bar(a, b, 1 - a - b)) == 6 for a in (0.1, 0.33, 0.5) for b in (0.0, 0.2, 0.4))
+    assert middle_ellipsis("credit-b", 7) == "cr…it-b" and middle_ellipsis("credit", 7) == "credit"
+    assert middle_ellipsis("breast_cancer", 10) == "bre…cancer"

@@ -442,3 +442,20 @@ def test_left_out_data_sets_are_reported(tmp_path: Path) -> None:
     assert "left out: d3 (" in render_report(model, sel, fmt="text", view="ranks")
     assert "- left out: d3 (" in render_report(model, sel, fmt="markdown", view="ranks")
     assert "% left out: d3 (" in render_report(model, sel, fmt="latex", view="ranks")
+
+
+def test_value_decimals_keep_three_significant_digits_for_small_criteria() -> None:
+    from tui.render_text import value_decimals
+
+    assert [value_decimals(x) for x in (98.9, 10.0, 9.99, 0.97, 0.1, 0.099, 0.005, 0.0006, 0.0)] == [
+        1,
+        1,
+        3,
+        3,
+        3,
+        4,
+        5,
+        6,
+        3,
+    ]
+    assert f"{0.000652:.{value_decimals(0.005)}f}" == "0.00065"  # beside 0.00100, not 0.000652 beside 0.001

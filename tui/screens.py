@@ -97,6 +97,7 @@ class HelpScreen(ModalScreen[None]):
         table.add_column(ratio=1)
         for key, description in help_rows():
             table.add_row(key, description)
+        self.keys_table = table  # (tests print it)
         with VerticalScroll(classes="dialog help", id="help-scroll"):
             yield Static(Text("rankboard keys (esc closes; arrows, j/k, pgup/pgdn scroll)\n", style="bold"))
             yield Static(table, id="help-text")

@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable
 
 from stats import PROCEDURE_NAMES
+from stats._format import fmt_p
 from tui.viewtypes import PairsView
 from tui.widgets import literal, num, text_table
 from tui.widgets.ranks import Note, VimTable
@@ -30,7 +31,8 @@ def apv_cell(value: float, alpha: float) -> Text:
     """An adjusted p-value, marked ``*`` (bold red) when rejected at ``alpha``: the symbol
     carries the meaning without colour (NO_COLOR, monochrome terminals)."""
     rejected = bool(pd.notna(value) and float(value) <= alpha)
-    return Text(num(value, 4) + ("*" if rejected else " "), style="bold red" if rejected else "", justify="right")
+    shown = fmt_p(float(value)) if pd.notna(value) else "-"  # the reports' p-value rule
+    return Text(shown + ("*" if rejected else " "), style="bold red" if rejected else "", justify="right")
 
 
 def frame_text(frame: pd.DataFrame, alpha: float | None = None, marked: tuple[str, ...] = ()) -> Text:
@@ -42,6 +44,8 @@ def frame_text(frame: pd.DataFrame, alpha: float | None = None, marked: tuple[st
         for column, v in zip(frame.columns, values):
             if alpha is not None and column in marked and isinstance(v, float):
                 row.append(apv_cell(v, alpha))
+            elif column == "p" and isinstance(v, float):
+                row.append(Text(fmt_p(v) + " "))  # a raw p-value: the same rule, never marked
             else:
                 row.append(Text((num(v, 4) if isinstance(v, float) else str(v)) + " "))
         rows.append(row)

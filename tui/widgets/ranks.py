@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
+from tui.render_text import value_decimals
 from tui.viewtypes import RanksView
 from tui.widgets import Plain, literal, num
 
@@ -73,6 +74,8 @@ def ranks_rows(view: RanksView | None) -> RanksRows | None:
     values = medians.to_numpy(dtype=float, na_value=np.nan)
     ranks = view.ranks.reindex(index=medians.index, columns=medians.columns).to_numpy(dtype=float, na_value=np.nan)
     columns = ((Text("data set"), ""), *((literal(learner), str(learner)) for learner in learners))
+    finite = np.abs(values[np.isfinite(values)])
+    digits = value_decimals(float(finite.max()) if finite.size else 0.0)  # one rule for the criterion
     rows: list[tuple[Text, ...]] = []
     for i, dataset in enumerate(datasets):
         best = view.best.get(dataset, ())
@@ -81,7 +84,7 @@ def ranks_rows(view: RanksView | None) -> RanksRows | None:
             rank = num(ranks[i, j], 1).rstrip("0").rstrip(".")
             cells.append(
                 Text(
-                    f"{num(values[i, j])} ({rank})",
+                    f"{values[i, j]:.{digits}f} ({rank})" if np.isfinite(values[i, j]) else f"- ({rank})",
                     style="bold green" if learner in best else "",
                     justify="right",
                 )

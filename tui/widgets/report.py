@@ -10,6 +10,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 import stats
+from stats._format import fmt_p
 from tui.cddiagram import render_cd as draw_cd
 from tui.viewtypes import CDView, TestsView
 from tui.widgets import Plain, literal, num, text_table
@@ -25,7 +26,7 @@ def render_tests(view: TestsView, alpha: float) -> Text:
     for name, row in view.omnibus.iterrows():
         df = row["df"]
         df_text = ", ".join(str(int(d)) for d in df) if isinstance(df, tuple) else str(df)
-        rows.append([OMNIBUS.get(str(name), str(name)), num(row["statistic"]), df_text, num(row["pvalue"], 4)])
+        rows.append([OMNIBUS.get(str(name), str(name)), num(row["statistic"]), df_text, fmt_p(float(row["pvalue"]))])
     out.append_text(text_table(["omnibus test", "statistic", "df", "p"], rows))
     out.append(f"\nNemenyi critical difference (alpha = {alpha:.2f}): CD = {num(view.cd)}\n\n")
     out.append("control ", style="bold")
