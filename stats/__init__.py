@@ -15,6 +15,7 @@ from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_s, shaffer_t
 from stats.completeness import Completeness, completeness, scores_table
 from stats.contrast import contrast_estimation
 from stats.critical import critical_difference, q_alpha
+from stats.effect_size import EffectSize, HodgesLehmann, a12, cliffs_delta, hodges_lehmann
 from stats.fold_comparison import FoldComparison, default_rope, fold_comparison
 from stats.fold_deltas import fold_deltas
 from stats.folds_tests import (
@@ -58,6 +59,11 @@ from stats.verdict import PROCEDURE_NAMES, RANKS_NAMES, Verdict, verdict
 from stats.watch import LogWatcher, WatchUpdate
 
 __all__ = [
+    "EffectSize",
+    "HodgesLehmann",
+    "a12",
+    "cliffs_delta",
+    "hodges_lehmann",
     "BayesProbabilities",
     "FoldComparison",
     "default_rope",
