@@ -43,6 +43,7 @@ from stats.omnibus import (
     iman_davenport,
     quade,
 )
+from stats.pairwise_two_sample import pairwise_wilcoxon
 from stats.posthoc import (
     BergmannLimitWarning,
     control_test,
@@ -64,6 +65,7 @@ __all__ = [
     "a12",
     "cliffs_delta",
     "hodges_lehmann",
+    "pairwise_wilcoxon",
     "BayesProbabilities",
     "FoldComparison",
     "default_rope",
