@@ -28,6 +28,7 @@ from stats.folds_tests import (
 )
 from stats.groups import apv_groups, cd_groups
 from stats.incremental import Aggregator
+from stats.letters import compact_letters
 from stats.logread import Decompression
 from stats.logs import LoadCancelled, LogError, LogProblem, read_logs
 from stats.metrics import Confusion, confusion, evaluate
@@ -65,6 +66,7 @@ __all__ = [
     "a12",
     "cliffs_delta",
     "hodges_lehmann",
+    "compact_letters",
     "pairwise_wilcoxon",
     "BayesProbabilities",
     "FoldComparison",
