@@ -56,6 +56,7 @@ from stats.posthoc import (
 from stats.quartiles import Quartiles, quartile_chart, quartiles, scale_position
 from stats.ranking import AverageRanks, average_ranks, ranks
 from stats.runner import RunSummary, run_cv
+from stats.scott_knott import ScottKnottResult, Split, scott_knott
 from stats.two_sample import mann_whitney, sign_test, wilcoxon
 from stats.verdict import PROCEDURE_NAMES, RANKS_NAMES, Verdict, verdict
 from stats.watch import LogWatcher, WatchUpdate
@@ -67,6 +68,9 @@ __all__ = [
     "cliffs_delta",
     "hodges_lehmann",
     "compact_letters",
+    "ScottKnottResult",
+    "Split",
+    "scott_knott",
     "pairwise_wilcoxon",
     "BayesProbabilities",
     "FoldComparison",
