@@ -27,11 +27,13 @@ NEGLIGIBLE_D = 0.2
 
 @dataclass(frozen=True)
 class Split(Printable):
-    """One cut tried: ``better`` and ``worse`` halves, the test's ``statistic`` and ``pvalue``,
+    """One cut tried: ``better`` and ``worse`` halves, the ``test`` ("chi2": Scott-Knott's lambda;
+    "bootstrap": |t| and the fraction of resamples as extreme), its ``statistic`` and ``pvalue``,
     the ``effect`` (Cohen's d for esd, A12 of the better half for a12) and whether it was kept."""
 
     better: tuple[str, ...]
     worse: tuple[str, ...]
+    test: str
     statistic: float
     pvalue: float
     effect: float
@@ -39,9 +41,10 @@ class Split(Printable):
 
     def __str__(self) -> str:
         verdict = "split" if self.accepted else "kept together"
+        p = "p = 0 (no resample as extreme)" if self.test == "bootstrap" and self.pvalue == 0 else p_is(self.pvalue)
         return (
-            f"{', '.join(self.better)} | {', '.join(self.worse)}: statistic {self.statistic:.3f},"
-            f" {p_is(self.pvalue)}, effect {self.effect:.3f}: {verdict}"
+            f"{', '.join(self.better)} | {', '.join(self.worse)}: {self.test} statistic {self.statistic:.3f},"
+            f" {p}, effect {self.effect:.3f}: {verdict}"
         )
 
 
@@ -247,7 +250,13 @@ def scott_knott(
             accepted = p < level and abs(effect - 0.5) > A12_BOUNDS[0]
         splits.append(
             Split(
-                tuple(names[i] for i in part[:where]), tuple(names[i] for i in part[where:]), lam, p, effect, accepted
+                tuple(names[i] for i in part[:where]),
+                tuple(names[i] for i in part[where:]),
+                "chi2" if method == "esd" else "bootstrap",
+                lam,
+                p,
+                effect,
+                accepted,
             )
         )
         return cut(part[:where]) + cut(part[where:]) if accepted else [part]
