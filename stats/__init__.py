@@ -15,6 +15,7 @@ from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_s, shaffer_t
 from stats.completeness import Completeness, completeness, scores_table
 from stats.contrast import contrast_estimation
 from stats.critical import critical_difference, q_alpha
+from stats.effect_size import EffectSize, HodgesLehmann, a12, cliffs_delta, hodges_lehmann
 from stats.fold_comparison import FoldComparison, default_rope, fold_comparison
 from stats.fold_deltas import fold_deltas
 from stats.folds_tests import (
@@ -27,6 +28,7 @@ from stats.folds_tests import (
 )
 from stats.groups import apv_groups, cd_groups
 from stats.incremental import Aggregator
+from stats.letters import compact_letters
 from stats.logread import Decompression
 from stats.logs import LoadCancelled, LogError, LogProblem, read_logs
 from stats.metrics import Confusion, confusion, evaluate
@@ -42,6 +44,7 @@ from stats.omnibus import (
     iman_davenport,
     quade,
 )
+from stats.pairwise_two_sample import pairwise_wilcoxon
 from stats.posthoc import (
     BergmannLimitWarning,
     control_test,
@@ -53,11 +56,22 @@ from stats.posthoc import (
 from stats.quartiles import Quartiles, quartile_chart, quartiles, scale_position
 from stats.ranking import AverageRanks, average_ranks, ranks
 from stats.runner import RunSummary, run_cv
+from stats.scott_knott import ScottKnottResult, Split, scott_knott
 from stats.two_sample import mann_whitney, sign_test, wilcoxon
 from stats.verdict import PROCEDURE_NAMES, RANKS_NAMES, Verdict, verdict
 from stats.watch import LogWatcher, WatchUpdate
 
 __all__ = [
+    "EffectSize",
+    "HodgesLehmann",
+    "a12",
+    "cliffs_delta",
+    "hodges_lehmann",
+    "compact_letters",
+    "ScottKnottResult",
+    "Split",
+    "scott_knott",
+    "pairwise_wilcoxon",
     "BayesProbabilities",
     "FoldComparison",
     "default_rope",
