@@ -29,7 +29,7 @@ from stats.groups import apv_groups, cd_groups
 from stats.incremental import Aggregator
 from stats.logread import Decompression
 from stats.logs import LoadCancelled, LogError, LogProblem, read_logs
-from stats.metrics import Confusion, confusion, evaluate
+from stats.metrics import Confusion, balance, balance_nd, confusion, evaluate
 from stats.multiple_sign import multiple_sign_test
 from stats.names import printable, spreadsheet_safe
 from stats.omnibus import (
@@ -52,6 +52,7 @@ from stats.posthoc import (
 )
 from stats.quartiles import Quartiles, quartile_chart, quartiles, scale_position
 from stats.ranking import AverageRanks, average_ranks, ranks
+from stats.regression_metrics import correlation, mmre, mre, pred, re
 from stats.runner import RunSummary, run_cv
 from stats.two_sample import mann_whitney, sign_test, wilcoxon
 from stats.verdict import PROCEDURE_NAMES, RANKS_NAMES, Verdict, verdict
@@ -88,6 +89,13 @@ __all__ = [
     "completeness",
     "confusion",
     "evaluate",
+    "balance",
+    "balance_nd",
+    "correlation",
+    "mmre",
+    "mre",
+    "pred",
+    "re",
     "kendall_tau",
     "run_cv",
     "MAX_EXACT_K",
