@@ -42,6 +42,7 @@ from stats.omnibus import (
     iman_davenport,
     quade,
 )
+from stats.plateau import Plateau, learning_curve, plateau
 from stats.posthoc import (
     BergmannLimitWarning,
     control_test,
@@ -54,6 +55,7 @@ from stats.quartiles import Quartiles, quartile_chart, quartiles, scale_position
 from stats.ranking import AverageRanks, average_ranks, ranks
 from stats.regression_metrics import correlation, mmre, mre, pred, re
 from stats.runner import RunSummary, run_cv
+from stats.sequence import run_sequence
 from stats.two_sample import mann_whitney, sign_test, wilcoxon
 from stats.verdict import PROCEDURE_NAMES, RANKS_NAMES, Verdict, verdict
 from stats.watch import LogWatcher, WatchUpdate
@@ -98,6 +100,10 @@ __all__ = [
     "re",
     "kendall_tau",
     "run_cv",
+    "run_sequence",
+    "Plateau",
+    "plateau",
+    "learning_curve",
     "MAX_EXACT_K",
     "AlignedRanksResult",
     "AverageRanks",
