@@ -199,8 +199,8 @@ def execute(
     """Run every unit not yet complete in ``<out_dir>/<dataset>.dat``; see :func:`stats.run_cv`."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    _, required = unit_lines(task, train_line=train_line)
-    scans = {name: scan(out / f"{name}.dat", required) for name in datasets}
+    lines, required = unit_lines(task, train_line=train_line)
+    scans = {name: scan(out / f"{name}.dat", required, lines) for name in datasets}
     every = {name: list(units(name, np.asarray(y))) for name, (_, y) in datasets.items()}
     total = sum(len(u) for u in every.values())
     todo = {name: [(key, fold) for key, fold in every[name] if key not in scans[name].complete] for name in datasets}

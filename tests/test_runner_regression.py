@@ -119,3 +119,16 @@ def test_task_can_be_forced_for_learners_without_type(tmp_path: Path) -> None:
     X, y = _diabetes()
     run_cv({"d": (X, y)}, {"mean": Mean()}, tmp_path, repeats=1, folds=2, task="regression")
     assert set(read_logs(tmp_path / "d.dat")["criterion"]) == {"mmre", "pred25", "pred30", "correlation", "runtime"}
+
+
+def test_a_classification_log_is_not_resumed_as_regression(tmp_path: Path) -> None:
+    from sklearn.datasets import load_iris
+    from sklearn.linear_model import LinearRegression
+    from sklearn.naive_bayes import GaussianNB
+
+    X, y = load_iris(return_X_y=True)
+    run_cv({"d": (X, y)}, {"nb": GaussianNB()}, tmp_path, repeats=1, folds=2)
+    kept = (tmp_path / "d.dat").read_bytes()
+    with pytest.raises(ValueError, match=r"d\.dat:1: criterion 'pd' is not one this runner writes"):
+        run_cv({"d": (X, y + 1.0)}, {"nb": LinearRegression()}, tmp_path, repeats=1, folds=2)
+    assert (tmp_path / "d.dat").read_bytes() == kept
