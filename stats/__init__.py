@@ -31,7 +31,7 @@ from stats.incremental import Aggregator
 from stats.letters import compact_letters
 from stats.logread import Decompression
 from stats.logs import LoadCancelled, LogError, LogProblem, read_logs
-from stats.metrics import Confusion, confusion, evaluate
+from stats.metrics import Confusion, balance, balance_nd, confusion, evaluate
 from stats.multiple_sign import multiple_sign_test
 from stats.names import printable, spreadsheet_safe
 from stats.omnibus import (
@@ -45,6 +45,7 @@ from stats.omnibus import (
     quade,
 )
 from stats.pairwise_two_sample import pairwise_wilcoxon
+from stats.plateau import Plateau, learning_curve, plateau
 from stats.posthoc import (
     BergmannLimitWarning,
     control_test,
@@ -55,8 +56,10 @@ from stats.posthoc import (
 )
 from stats.quartiles import Quartiles, quartile_chart, quartiles, scale_position
 from stats.ranking import AverageRanks, average_ranks, ranks
+from stats.regression_metrics import correlation, mmre, mre, pred, re
 from stats.runner import RunSummary, run_cv
 from stats.scott_knott import ScottKnottResult, Split, scott_knott
+from stats.sequence import run_sequence
 from stats.two_sample import mann_whitney, sign_test, wilcoxon
 from stats.verdict import PROCEDURE_NAMES, RANKS_NAMES, Verdict, verdict
 from stats.watch import LogWatcher, WatchUpdate
@@ -102,8 +105,19 @@ __all__ = [
     "completeness",
     "confusion",
     "evaluate",
+    "balance",
+    "balance_nd",
+    "correlation",
+    "mmre",
+    "mre",
+    "pred",
+    "re",
     "kendall_tau",
     "run_cv",
+    "run_sequence",
+    "Plateau",
+    "plateau",
+    "learning_curve",
     "MAX_EXACT_K",
     "AlignedRanksResult",
     "AverageRanks",

@@ -66,7 +66,7 @@ def _parse(text: str, where: str) -> tuple[Key, str] | None:
     return key, criterion
 
 
-def scan(path: Path, required: Sequence[str]) -> Scan:
+def scan(path: Path, required: Sequence[str], allowed: Sequence[str] | None = None) -> Scan:
     """Read a log written by the runner and decide what to keep.
 
     Parameters
@@ -75,6 +75,10 @@ def scan(path: Path, required: Sequence[str]) -> Scan:
         The log; a missing file is an empty log.
     required : sequence of str
         The lines a complete unit has (the criteria and ``"runtime"``).
+    allowed : sequence of str, optional
+        Every criterion the runner writes; a line with another criterion is refused (a log
+        of another kind: a regression or sequence log where a classification
+        cross-validation resumes, say). Default: anything.
 
     Returns
     -------
@@ -84,16 +88,17 @@ def scan(path: Path, required: Sequence[str]) -> Scan:
     Raises
     ------
     ValueError
-        ``file:line: reason`` for a newline-terminated line that does not parse, or for
-        an incomplete unit that is not at the end of the file (the runner never
-        rewrites the middle of a log).
+        ``file:line: reason`` for a newline-terminated line that does not parse, a
+        criterion not in ``allowed``, or an incomplete unit that is not at the end of the
+        file (the runner never rewrites the middle of a log).
 
     Notes
     -----
     Only the bytes after the last line of the last complete unit may be cut: the
     fragment after the last newline (a torn line: a runner's unit always ends with
     a newline, so this is the unit that was being written) and the whole lines of
-    incomplete units just before it (the same unit, written in part).
+    incomplete unit just before it (the same unit, written in part). Only one unit can
+    be torn: the whole lines of a second incomplete unit before it are "not at the end".
     """
     if not path.exists():
         return Scan(frozenset(), 0, 0)
@@ -109,6 +114,11 @@ def scan(path: Path, required: Sequence[str]) -> Scan:
             raise ValueError(f"{where}: not UTF-8") from None
         parsed = _parse(text, where)
         if parsed is not None:
+            if allowed is not None and parsed[1] not in allowed:
+                raise ValueError(
+                    f"{where}: criterion {parsed[1]!r} is not one this runner writes ({', '.join(allowed)}): "
+                    "a log of another kind; use another out_dir"
+                )
             records.append((start, lineno, *parsed))
         start += len(raw) + 1
     seen: dict[Key, set[str]] = {}
@@ -116,10 +126,11 @@ def scan(path: Path, required: Sequence[str]) -> Scan:
         seen.setdefault(key, set()).add(criterion)
     complete = frozenset(k for k, got in seen.items() if set(required) <= got)
     keep = end
+    torn: Key | None = None  # the one unit whose write was cut short
     for offset, _, key, _ in reversed(records):
-        if key in complete:
+        if key in complete or (torn is not None and key != torn):
             break
-        keep = offset
+        torn, keep = key, offset
     for offset, lineno, key, _ in records:
         if offset < keep and key not in complete:
             missing = ", ".join(sorted(set(required) - seen[key]))

@@ -18,8 +18,8 @@ def _name_key(name: str) -> int:
     return int.from_bytes(hashlib.sha256(name.encode("utf-8")).digest()[:8], "little")
 
 
-def fold_assignment(y: Any, *, folds: int, seed: int, dataset: str, repeat: int) -> np.ndarray:
-    """Stratified, randomised fold numbers 1..folds for one repeat.
+def fold_assignment(y: Any, *, folds: int, seed: int, dataset: str, repeat: int, stratified: bool = True) -> np.ndarray:
+    """Stratified (or plain), randomised fold numbers 1..folds for one repeat.
 
     Parameters
     ----------
@@ -34,6 +34,9 @@ def fold_assignment(y: Any, *, folds: int, seed: int, dataset: str, repeat: int)
         (``numpy.random.SeedSequence([seed, sha256(dataset), repeat])``).
     repeat : int
         Repeat number, from 1.
+    stratified : bool, default True
+        False for a numeric target (regression): the shuffled instances are dealt
+        round-robin without grouping by value (grouping would make every repeat the same).
 
     Returns
     -------
@@ -45,7 +48,8 @@ def fold_assignment(y: Any, *, folds: int, seed: int, dataset: str, repeat: int)
     The instances are shuffled, grouped by class (stable, so random within each
     class) and dealt round-robin: every fold gets each class's count to within one,
     and fold sizes differ by at most one. A class with fewer than ``folds``
-    instances is missing from some test folds.
+    instances is missing from some test folds. Without stratification the same
+    permutation is dealt round-robin as it is.
 
     Examples
     --------
@@ -55,7 +59,8 @@ def fold_assignment(y: Any, *, folds: int, seed: int, dataset: str, repeat: int)
     labels = np.asarray(y)
     rng = np.random.default_rng(np.random.SeedSequence([seed, _name_key(dataset), repeat]))
     order = rng.permutation(len(labels))
-    order = order[np.argsort(labels[order], kind="stable")]
+    if stratified:
+        order = order[np.argsort(labels[order], kind="stable")]
     fold = np.empty(len(labels), dtype=int)
     fold[order] = np.arange(len(labels)) % folds + 1
     return fold

@@ -1,4 +1,4 @@
-"""Seed 004's performance statistics for discrete classes: pd, pf, precision, accuracy.
+"""Seed 004's performance statistics for discrete classes: pd, pf, precision, accuracy, balance.
 
 Seed 004 (``004_1f3c22156dad8688.txt``) names the four cells of a two-class
 confusion matrix::
@@ -13,6 +13,10 @@ For more than two classes it says: "repeat the above, one for each pair of
 (class X) / (not class X)". :func:`evaluate` turns that into one number per
 criterion (see its Notes).
 
+:func:`balance` is seed 004's combination of pd and pf (the distance from the ideal
+point pd = 1, pf = 0 of the ROC square), with its N-dimensional, weighted form
+:func:`balance_nd`.
+
 Pure Python over integer counts: no scikit-learn, no numpy warnings; a 0/0
 ratio is defined as 0.0 (documented per function).
 """
@@ -24,9 +28,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 #: The criteria written by :func:`stats.runner.run_cv`, in the order they are written.
 CRITERIA: tuple[str, ...] = ("pd", "pf", "precision", "accuracy")
+#: What :func:`stats.runner.run_cv` writes for a classifier: :data:`CRITERIA`, then ``balance``.
+CLASSIFIER_CRITERIA: tuple[str, ...] = (*CRITERIA, "balance")
 
 
 @dataclass(frozen=True)
@@ -203,3 +210,101 @@ def evaluate(y_true: Any, y_pred: Any, *, labels: Sequence[Any]) -> dict[str, fl
         "precision": sum(precision(c) for c in each) / k,
         "accuracy": int(np.sum(t == p)) / len(t),
     }
+
+
+def _weights(weights: ArrayLike | None, n: int) -> np.ndarray:
+    if weights is None:
+        return np.ones(n)
+    w = np.asarray(weights, dtype=float)
+    if w.shape != (n,):
+        raise ValueError(f"weights must hold {n} numbers, one per dimension, got shape {w.shape}")
+    if not np.all(np.isfinite(w)) or np.any(w < 0) or not np.any(w > 0):
+        raise ValueError(f"weights must be finite, non-negative and not all zero, got {w.tolist()}")
+    return w
+
+
+def balance_nd(values: ArrayLike, ideal: ArrayLike, *, weights: ArrayLike | None = None) -> float:
+    """Seed 004's balance in N dimensions: one minus the normalised distance to the ideal point.
+
+    Parameters
+    ----------
+    values : array_like, 1-D
+        The N measures of one result, e.g. ``(pd, pf)``.
+    ideal : array_like, 1-D
+        The best value of each measure, same length, e.g. ``(1, 0)``.
+    weights : array_like, 1-D, optional
+        Relative importance w_i >= 0 of each dimension (not all zero); default all 1.
+
+    Returns
+    -------
+    float
+        .. math:: 1 - \\sqrt{\\frac{\\sum_i w_i (\\text{ideal}_i - v_i)^2}{\\sum_i w_i}}
+
+        With equal weights this is 1 - sqrt(sum of squared distances) / sqrt(N), seed 004's
+        "generalizes to N-dimensional evaluation (divide by sqrt(N))"; scaling every weight
+        by the same factor changes nothing. When each measure lies in [0, 1] and the ideal is
+        0 or 1, the result lies in [0, 1]: 1 at the ideal point, 0 at the opposite corner.
+
+    Raises
+    ------
+    ValueError
+        Empty or mismatched lengths, a non-finite value, bad weights.
+
+    Notes
+    -----
+    Seed 004: "it may be useful to weight {PD,PF} according to their relative importance".
+    The weighted form above is a weighted root-mean-square distance: a dimension with weight
+    w counts as w copies of itself, so integer weights equal repeating the dimension. A zero
+    weight ignores that dimension.
+
+    Examples
+    --------
+    >>> balance_nd([1.0, 0.0, 1.0], [1, 0, 1])
+    1.0
+    >>> balance_nd([0.0, 1.0], [1, 0])
+    0.0
+    """
+    v, best = np.asarray(values, dtype=float), np.asarray(ideal, dtype=float)
+    if v.ndim != 1 or v.shape != best.shape or v.size == 0:
+        raise ValueError(f"values and ideal must be 1-D, non-empty and of the same length, got {v.shape}, {best.shape}")
+    if not (np.all(np.isfinite(v)) and np.all(np.isfinite(best))):
+        raise ValueError("values and ideal must be finite")
+    w = _weights(weights, v.size)
+    return float(1.0 - np.sqrt(np.sum(w * (best - v) ** 2) / np.sum(w)))
+
+
+def balance(pd: float, pf: float, *, weights: ArrayLike | None = None) -> float:
+    """Seed 004's balance of pd and pf: 1 - sqrt((0 - pf)^2 + (1 - pd)^2) / sqrt(2).
+
+    Parameters
+    ----------
+    pd, pf : float
+        Probability of detection and of false alarm, each in [0, 1].
+    weights : pair of float, optional
+        ``(w_pd, w_pf)``, the relative importance of pd and pf (seed 004: "weight {PD,PF}
+        according to their relative importance"); default ``(1, 1)``.
+
+    Returns
+    -------
+    float
+        In [0, 1]: 1 at the ideal point (pd = 1, pf = 0), 0 at (pd = 0, pf = 1). With weights,
+        1 - sqrt((w_pd (1 - pd)^2 + w_pf pf^2) / (w_pd + w_pf)) (:func:`balance_nd`).
+
+    Raises
+    ------
+    ValueError
+        pd or pf outside [0, 1] or not finite; bad weights.
+
+    Examples
+    --------
+    >>> balance(1.0, 0.0), balance(0.0, 1.0)
+    (1.0, 0.0)
+    >>> round(balance(0.5, 0.5), 4)  # distance sqrt(0.5) of at most sqrt(2)
+    0.5
+    >>> round(balance(0.5, 0.5, weights=(3, 1)), 4)  # all distances 0.5: weights change nothing
+    0.5
+    """
+    for name, value in (("pd", pd), ("pf", pf)):
+        if not isinstance(value, (int, float, np.integer, np.floating)) or not 0.0 <= float(value) <= 1.0:
+            raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
+    return balance_nd([float(pd), float(pf)], [1.0, 0.0], weights=weights)

@@ -22,7 +22,7 @@ from stats.runner import run_cv
 pytest.importorskip("sklearn")
 ROOT = Path(__file__).resolve().parents[1]
 UNITS = 2 * 3 * 3 * 3  # iris + wine, 3 repeats x 3 folds, 3 learners
-LINES = UNITS * 5  # pd, pf, precision, accuracy, runtime
+LINES = UNITS * 6  # pd, pf, precision, accuracy, balance, runtime
 
 # The experiment, as a module: the killed child processes and the in-process reference run share it.
 JOB = """
@@ -144,7 +144,7 @@ def test_killed_at_several_points_then_resumed_equals_uninterrupted_run(
     out = tmp_path / "killed"
     history = []
     # Kill points: during start-up (before any line), after the first unit, mid-iris, mid-wine.
-    for target in (0, 5, LINES // 3, 2 * LINES // 3):
+    for target in (0, 6, LINES // 3, 2 * LINES // 3):
         before = {p.name: p.read_bytes() for p in out.glob("*.dat")}
         lines = _kill_after(script, out, target)
         history.append(lines)
@@ -197,7 +197,7 @@ def test_torn_last_line_is_repaired(job: tuple[Path, ModuleType], reference: Pat
     summary = job[1].run(out)
     assert (summary.units_done, summary.units_skipped) == (1, UNITS - 1)
     assert summary.files_repaired == (path,)
-    complete_units = whole[: len(whole) - len(b"".join(whole.splitlines(keepends=True)[-5:]))]
+    complete_units = whole[: len(whole) - len(b"".join(whole.splitlines(keepends=True)[-6:]))]
     assert path.read_bytes().startswith(complete_units)  # every complete unit kept, byte for byte
     _assert_same_results(out, reference)
 
@@ -218,8 +218,8 @@ def test_an_incomplete_unit_inside_the_log_is_refused(
 ) -> None:
     out = _copy(reference, tmp_path / "hole")
     lines = (out / "iris.dat").read_bytes().splitlines(keepends=True)
-    (out / "iris.dat").write_bytes(b"".join(lines[:7] + lines[8:]))  # unit 2 (lines 6-10) loses precision
-    with pytest.raises(ValueError, match=r"iris\.dat:6: unit \('iris', 1, 1, 'tree'\) lacks precision"):
+    (out / "iris.dat").write_bytes(b"".join(lines[:8] + lines[9:]))  # unit 2 (lines 7-12) loses precision
+    with pytest.raises(ValueError, match=r"iris\.dat:7: unit \('iris', 1, 1, 'tree'\) lacks precision"):
         job[1].run(out)
     (out / "iris.dat").write_bytes(b"".join(lines[:3]) + b"iris,1,1,nb\n")
     with pytest.raises(ValueError, match=r"iris\.dat:4: expected 6 fields, found 4"):
@@ -232,7 +232,7 @@ def test_values_round_trip_through_the_loader_and_names_are_quoted(tmp_path: Pat
 
     from stats import read_logs
     from stats.folds import fold_assignment
-    from stats.metrics import evaluate
+    from stats.metrics import balance, evaluate
 
     X, y = load_wine(return_X_y=True)
     name, learner = 'wine, "red"', "knn, k=1"
@@ -241,13 +241,14 @@ def test_values_round_trip_through_the_loader_and_names_are_quoted(tmp_path: Pat
     assert path.read_text().splitlines()[0].startswith('"wine, ""red""",1,1,"knn, k=1",pd,')
     log = read_logs(path)
     assert set(log["dataset"]) == {name} and set(log["learner"]) == {learner}
-    assert list(log["criterion"][:5]) == ["pd", "pf", "precision", "accuracy", "runtime"]
+    assert list(log["criterion"][:6]) == ["pd", "pf", "precision", "accuracy", "balance", "runtime"]
     fold = fold_assignment(y, folds=4, seed=3, dataset=name, repeat=2)
     test = fold == 3
     model = KNeighborsClassifier(1).fit(X[~test], y[~test])
     want = evaluate(y[test], model.predict(X[test]), labels=[0, 1, 2])
     rows = log[(log["repeat"] == 2) & (log["fold"] == 3)].set_index("criterion")["value"]
     assert {c: rows[c] for c in want} == want  # exact: repr precision
+    assert rows["balance"] == balance(want["pd"], want["pf"])
 
 
 def test_folds_are_stratified_seeded_and_cover_every_instance() -> None:
@@ -306,7 +307,7 @@ def test_progress_callback_and_rich_bar(tmp_path: Path) -> None:
     assert calls[0] == (0, 4, "4 units to run")
     assert [c[:2] for c in calls[1:]] == [(1, 4), (2, 4), (3, 4), (4, 4)]
     assert calls[-1][2] == "iris r2 f2 nb"
-    (tmp_path / "iris.dat").write_bytes(b"".join((tmp_path / "iris.dat").read_bytes().splitlines(True)[:10]))
+    (tmp_path / "iris.dat").write_bytes(b"".join((tmp_path / "iris.dat").read_bytes().splitlines(True)[:12]))
     screen = io.StringIO()
     with rich_progress(console=Console(file=screen, width=100)) as progress:
         summary = run_cv(data, nb, tmp_path, repeats=2, folds=2, progress=progress)
