@@ -50,7 +50,8 @@ class SelectionActions(_Base):
     def _choose_criterion(self, criterion: str) -> None:
         """Switch to ``criterion`` with its default direction (the chosen data sets and learners stay
         chosen; the analysis leaves out, with a note, those without results for it)."""
-        self._change(criterion=criterion, higher_is_better=default_higher_is_better(criterion))
+        # the rope is the criterion's: a new criterion starts from its own default
+        self._change(criterion=criterion, higher_is_better=default_higher_is_better(criterion), rope=None)
 
     def on_pairs_panel_pair_chosen(self, message: PairsPanel.PairChosen) -> None:
         self._change(pair=message.pair)
