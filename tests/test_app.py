@@ -800,3 +800,29 @@ async def test_wide_tables_keep_their_names_and_scroll_a_column_at_a_time() -> N
         assert left > 0
 
     await drive(scenario, app=make_app([str(REFERENCE / "baycomp_accuracies.dat")]))
+
+
+async def test_the_app_opens_on_a_saved_spec_and_says_when_it_does_not_fit(tmp_path: Path) -> None:
+    """Issue 11: `rankboard --spec view.toml [LOGS]` opens the app on a saved selection."""
+    from tui.cli import main
+    from tui.spec import load_spec
+
+    path = tmp_path / "view.toml"
+    path.write_text(
+        'criterion = "pf"\ncontrol = "KNN"\nalpha = 0.01\nprocedure = "shaffer"\n'
+        'learners = ["KNN", "GaussianNB", "DecisionTree"]\n'
+    )
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        sel = app.selection
+        assert (sel.criterion, sel.control, sel.alpha, sel.procedure) == ("pf", "KNN", 0.01, "shaffer")
+        assert not sel.higher_is_better and len(sel.learners) == 3
+
+    await drive(scenario, app=make_app(spec=load_spec(path)))
+
+    async def wrong(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        assert app.selection.criterion == "pd"  # the default, and a toast says why
+
+    await drive(wrong, app=make_app(spec={"criterion": "nonsense"}))
+    (tmp_path / "bad.toml").write_text("criterion = \n")
+    assert main(["--spec", str(tmp_path / "bad.toml")]) == 2

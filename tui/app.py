@@ -31,6 +31,7 @@ from tui.loader import Loader, LoadResult
 from tui.rendered import Rendered
 from tui.screens import HelpScreen
 from tui.selection_actions import SelectionActions
+from tui.spec import selection_from_spec
 from tui.viewmodel import Model
 from tui.viewtypes import VIEWS, Analysis, Selection
 from tui.widgets import literal
@@ -107,8 +108,10 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         live: bool = True,
         clock: Callable[[], datetime] = datetime.now,
         interval: float | None = 0.25,
+        spec: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
+        self.spec = spec  # a view spec to open on (rankboard --spec): applied to the first model
         self.paths = [str(p) for p in paths]
         self.clock = clock
         self.interval = interval
@@ -249,6 +252,13 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
             self.analysis = None
             self._show_problem("no results in the logs")
             return
+        if sel is None and self.spec is not None:
+            spec, self.spec = self.spec, None
+            try:
+                self.selection = selection_from_spec(model, spec)
+                return
+            except ValueError as exc:  # the spec does not fit these logs: say why, show the default
+                self.notify(f"view spec not applied: {exc}", severity="error")
         if sel is None or sel.criterion not in model.criteria:
             self.selection = result.default
             return

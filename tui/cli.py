@@ -47,7 +47,7 @@ def build_app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rankboard",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        usage="rankboard [PATHS ...] [--paused]\n       rankboard report [PATHS ...] [options]\n"
+        usage="rankboard [PATHS ...] [--paused] [--spec FILE]\n       rankboard report [PATHS ...] [options]\n"
         "       rankboard check PATHS ...",
         description="Which learner is best, and is it significant? Statistics for R x N "
         "cross-validation logs (dataset,repeat,fold,learner,criterion,value).\n\n"
@@ -60,6 +60,9 @@ def build_app_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("paths", nargs="*", metavar="PATHS", help="logs (default: the bundled sample_logs/cv)")
     parser.add_argument("--paused", action="store_true", help="start with live updates paused (p resumes)")
+    parser.add_argument(
+        "--spec", metavar="FILE", help="open on a saved selection (a view spec: the file the s key writes)"
+    )
     return parser
 
 
@@ -68,7 +71,14 @@ def run_app(argv: list[str]) -> int:
     from tui.app import create_app
 
     paths = args.paths or [str(bundled_cv())]
-    create_app(paths, live=not args.paused).run()
+    spec = None
+    if args.spec:
+        try:
+            spec = load_spec(args.spec)  # a bad file is said now, before the screen is taken
+        except (OSError, ValueError) as exc:
+            say(f"rankboard: {exc}", file=sys.stderr)
+            return 2
+    create_app(paths, live=not args.paused, spec=spec).run()
     return 0
 
 
