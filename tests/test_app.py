@@ -826,3 +826,20 @@ async def test_the_app_opens_on_a_saved_spec_and_says_when_it_does_not_fit(tmp_p
     await drive(wrong, app=make_app(spec={"criterion": "nonsense"}))
     (tmp_path / "bad.toml").write_text("criterion = \n")
     assert main(["--spec", str(tmp_path / "bad.toml")]) == 2
+
+
+async def test_the_ranks_table_gives_the_exact_value_under_the_cursor_and_y_copies_it() -> None:
+    """Issue 11 item 7: full precision of the value under the cursor, and y copies it (OSC 52)."""
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "2", "right")
+        medians = app.analysis.ranks.medians
+        exact = f"median {float(medians.iloc[0, 0])!r}"
+        line = str(app.query_one("#ranks-exact").render())
+        assert line.startswith(f"{medians.index[0]}, {medians.columns[0]}: {exact}")
+        copied: list[str] = []
+        app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+        await press(pilot, "y")
+        assert copied and exact in copied[0]
+
+    await drive(scenario)

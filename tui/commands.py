@@ -63,6 +63,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("rope", "o", "cycle the rope of the Bayesian tests (0, 0.005, 0.01, 0.02, 0.05)", "rope", show=False),
     Command("export", "e", "export the current view to CSV", "export", show=False),
     Command(
+        "copy", "y", "copy the value under the cursor at full precision (OSC 52: works over SSH)", "copy", show=False
+    ),
+    Command(
         "spec",
         "s",
         "save the current selection as a view spec (TOML) for rankboard report --spec",

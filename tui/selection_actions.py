@@ -143,5 +143,14 @@ class SelectionActions(_Base):
         self._change(rope=rope)
         self.notify(f"rope {rope:g} (Bayesian tests of the folds view)")
 
+    def action_copy(self) -> None:
+        """y: the value under the cursor at full precision to the clipboard (Textual's OSC 52)."""
+        text = self.query_one(RanksPanel).exact_under_cursor() if self.view == "ranks" else None
+        if text is None:
+            self.notify("move the cursor to a cell of the ranks table first", severity="warning")
+            return
+        self.copy_to_clipboard(text)
+        self.notify(f"copied: {text}")
+
     def action_filter(self) -> None:
         self.query_one(Sidebar).open_filter()

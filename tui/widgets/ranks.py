@@ -62,6 +62,7 @@ class RanksRows:
     keys: tuple[str, ...]
     note: Text
     excluded: bool
+    exact: tuple[tuple[str, ...], ...] = ()  # per row, per learner: the cell's numbers at full precision
 
 
 def ranks_rows(view: RanksView | None) -> RanksRows | None:
@@ -97,6 +98,11 @@ def ranks_rows(view: RanksView | None) -> RanksRows | None:
         )
     )
     keys = (*(str(d) for d in datasets), "\0average")
+    exact = [
+        tuple(f"median {float(values[i, j])!r}, rank {float(ranks[i, j])!r}" for j in range(len(learners)))
+        for i in range(len(datasets))
+    ]
+    exact.append(tuple(f"average rank {float(view.average[x])!r}" for x in learners))
     text = Text(no_wrap=True)
     for dataset, reason in view.excluded.items():
         text.append("left out: ", style="yellow")
@@ -104,7 +110,7 @@ def ranks_rows(view: RanksView | None) -> RanksRows | None:
         text.append(": ")
         text.append_text(literal(reason))
         text.append("\n")
-    return RanksRows(tuple(columns), tuple(rows), keys, text, bool(view.excluded))
+    return RanksRows(tuple(columns), tuple(rows), keys, text, bool(view.excluded), tuple(exact))
 
 
 class RanksPanel(Vertical):
@@ -114,6 +120,7 @@ class RanksPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield VimTable(id="ranks-table", zebra_stripes=True, fixed_columns=1)  # names stay when scrolled
+        yield Note(id="ranks-exact")
         yield Note(id="ranks-note")
 
     def watch_rows(self, data: RanksRows | None) -> None:
@@ -129,8 +136,29 @@ class RanksPanel(Vertical):
         for cells, key in zip(data.rows, data.keys):
             table.add_row(*cells, key=key)
         table.move_cursor(row=min(at.row, table.row_count - 1), column=min(at.column, len(table.columns) - 1))
+        self._show_exact()
         note.show(data.note)
         note.set_class(not data.excluded, "-empty")
+
+    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+        self._show_exact()
+
+    def exact_under_cursor(self) -> str | None:
+        """The cell under the cursor at full precision ("anneal, nbc: median 96.09340659, rank 5.0")."""
+        data, table = self.rows, self.query_one(VimTable)
+        if data is None or not table.row_count or not data.exact:
+            return None
+        row, col = table.cursor_coordinate
+        if col == 0 or row >= len(data.exact):
+            return None
+        name = str(list(table.rows)[row].value).lstrip("\0")
+        learner = str(list(table.columns)[col].value)
+        return f"{name}, {learner}: {data.exact[row][col - 1]}"
+
+    def _show_exact(self) -> None:
+        exact = self.exact_under_cursor()
+        box = self.query_one("#ranks-exact", Note)
+        box.show(literal(exact + "   (y copies)") if exact else Text(""))
 
     def dataset_under_cursor(self) -> str | None:
         """The data set of the row under the cursor (None on the average-rank row)."""
