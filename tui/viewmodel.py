@@ -248,20 +248,35 @@ class Model:
         """Every fold-level result of ``criterion`` (``CellValues.results``), cached."""
         return self._cached("results", criterion, lambda: self._raw.results(criterion))
 
+    def _fold_call(
+        self,
+        fn: Callable[..., Any],
+        sel: Selection,
+        datasets: list[str],
+        learners: tuple[str, ...],
+        control: str,
+        **options: Any,
+    ) -> Any:
+        """``fn(results, criterion, control, learners=, datasets=, higher_is_better=, **options)`` on
+        the fold-level results of ``sel.criterion`` (``stats.fold_comparison``, ``stats.fold_deltas``)."""
+        results = self._results(sel.criterion)
+        return fn(
+            results,
+            sel.criterion,
+            control,
+            learners=learners,
+            datasets=datasets,
+            higher_is_better=sel.higher_is_better,
+            **options,
+        )
+
     def _folds(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> FoldsView:
         """``stats.fold_comparison`` of ``learners`` against ``control`` on ``datasets``."""
         key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, sel.rope, sel.alpha)
 
         def make() -> FoldsView:
-            result = stats.fold_comparison(
-                self._results(sel.criterion),
-                sel.criterion,
-                control,
-                learners=learners,
-                datasets=datasets,
-                higher_is_better=sel.higher_is_better,
-                rope=sel.rope,
-                alpha=sel.alpha,
+            result = self._fold_call(
+                stats.fold_comparison, sel, datasets, learners, control, rope=sel.rope, alpha=sel.alpha
             )
             return FoldsView(
                 criterion=sel.criterion,
@@ -282,14 +297,7 @@ class Model:
         key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, "deltas")
 
         def make() -> Any:
-            deltas = stats.fold_deltas(
-                self._results(sel.criterion),
-                sel.criterion,
-                control,
-                learners=learners,
-                datasets=datasets,
-                higher_is_better=sel.higher_is_better,
-            )
+            deltas = self._fold_call(stats.fold_deltas, sel, datasets, learners, control)
             return deltas_view(deltas, sel.criterion, sel.higher_is_better, control, learners, datasets)
 
         return self._cached("q", key, make)
