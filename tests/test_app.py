@@ -220,10 +220,16 @@ async def test_filter_narrows_the_lists() -> None:
         await press(pilot, "slash", "i", "r", "i")
         datasets = app.query_one("#datasets", NameList)
         assert [datasets.get_option_at_index(i).id for i in range(datasets.option_count)] == ["iris"]
-        await press(pilot, "enter")
-        assert app.focused is datasets
+        await press(pilot, "enter")  # closes the filter and keeps it
+        box = app.query_one("#filter")
+        assert app.focused is datasets and box.has_class("-hidden") and datasets.option_count == 1
+        assert "filter: iri" in str(app.query_one("#settings").render())
         await press(pilot, "space")
         assert "iris" not in app.selection.datasets
+        await press(pilot, "slash")  # opens again with its text; Esc clears it and closes
+        assert not box.has_class("-hidden") and box.value == "iri"
+        await press(pilot, "escape")
+        assert box.has_class("-hidden") and datasets.option_count == 10 and app.focused is datasets
 
     await drive(scenario)
 

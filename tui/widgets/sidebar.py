@@ -72,12 +72,14 @@ def middle_ellipsis(name: str, width: int) -> str:
 
 
 class FilterInput(Input):
-    """The `/` filter; Enter or Esc closes it."""
+    """The `/` filter: Enter closes it keeping the filter (the settings line says it is on), Esc
+    closes it clearing the filter."""
 
-    BINDINGS = [Binding("escape", "close", "close the filter", show=False)]
+    BINDINGS = [Binding("escape", "clear", "clear and close the filter", show=False)]
 
-    def action_close(self) -> None:
-        self.post_message(Input.Submitted(self, self.value))
+    def action_clear(self) -> None:
+        self.value = ""
+        self.post_message(Input.Submitted(self, ""))
 
 
 class Sidebar(VerticalScroll, can_focus=False):
@@ -123,8 +125,8 @@ class Sidebar(VerticalScroll, can_focus=False):
     def _filter_done(self, event: Input.Submitted) -> None:
         event.stop()
         box = self.query_one(FilterInput)
-        if not box.value:
-            box.add_class("-hidden")
+        box.add_class("-hidden")  # closed either way; `/` opens it again with its text
+        self.filter_text = box.value
         self.query_one("#datasets", NameList).focus()
 
     @on(OptionList.OptionSelected, "#criteria")
