@@ -127,7 +127,7 @@ class RanksPanel(Vertical):
         table = self.query_one(VimTable)
         at = table.cursor_coordinate  # kept: a toggle that drops a row does not send the cursor home
         table.clear(columns=True)
-        note = self.query_one(Note)
+        note = self.query_one("#ranks-note", Note)
         if data is None:
             note.show(Text("no ranks for this selection"))
             return
