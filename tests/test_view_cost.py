@@ -168,3 +168,21 @@ async def test_app_opened_on_many_learners_shows_its_first_view_without_pairwise
         assert app.view == "ranks"
 
     assert pairwise.count == 0
+
+
+def test_an_analysis_lists_the_measured_data_sets_once_not_once_per_data_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A regression of this session: the folds view's data sets were filtered with a set built
+    per data set, so every toggle on 500 data sets cost 5 s (benchmarks/bench_folds.py). Counted,
+    not timed."""
+    log = stats.read_logs(SAMPLES / "cv")
+    model = Model(log)
+    calls: list[str] = []
+    original = Model.datasets_for
+
+    def counting(self: Model, criterion: str) -> tuple[str, ...]:
+        calls.append(criterion)
+        return original(self, criterion)
+
+    monkeypatch.setattr(Model, "datasets_for", counting)
+    model.analyze(model.default_selection("pd"))
+    assert len(calls) <= 2, len(calls)  # 10 data sets: 11 calls before
