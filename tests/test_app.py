@@ -849,3 +849,20 @@ async def test_the_ranks_table_gives_the_exact_value_under_the_cursor_and_y_copi
         assert copied and exact in copied[0]
 
     await drive(scenario)
+
+
+async def test_the_export_dialogs_box_shows_its_state_without_colour(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under NO_COLOR the "formulas as written" box read [X] whether it was on or off."""
+    monkeypatch.chdir(tmp_path)
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "e")
+        box = app.screen.query_one("#raw-csv")
+        assert not box.value and "X" not in str(box.render())
+        box.value = True
+        await pilot.pause()
+        assert "X" in str(box.render())
+
+    await drive(scenario)

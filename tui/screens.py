@@ -15,6 +15,18 @@ from tui.commands import help_rows
 from tui.widgets import literal
 
 
+class StateCheckbox(Checkbox):
+    """A checkbox whose mark is a symbol: ``X`` when on, blank when off. Textual's draws ``X`` in
+    both states and tells them apart by colour alone, which NO_COLOR and monochrome terminals lose."""
+
+    BUTTON_INNER = " "
+
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = "X" if self.value else " "
+        super().watch_value()
+        self.refresh()
+
+
 class ExportScreen(ModalScreen[tuple[str, bool] | None]):
     """Asks where to write a file (the CSV export, or a view spec); Enter accepts, Esc cancels (None).
 
@@ -38,12 +50,12 @@ class ExportScreen(ModalScreen[tuple[str, bool] | None]):
             yield Label(f"{self.prompt} (enter writes, esc cancels)", markup=False)
             yield Input(self.default, id="export-path", select_on_focus=False)
             if self.raw_option:
-                yield Checkbox("formulas as written (no ' before =, +, -, @: for programs)", id="raw-csv")
+                yield StateCheckbox("formulas as written (no ' before =, +, -, @: for programs)", id="raw-csv")
 
     @on(Input.Submitted)
     def _submit(self, event: Input.Submitted) -> None:
         path = event.value.strip()
-        raw = self.raw_option and self.query_one("#raw-csv", Checkbox).value
+        raw = self.raw_option and self.query_one("#raw-csv", StateCheckbox).value
         self.dismiss((path, raw) if path else None)
 
     def action_cancel(self) -> None:
