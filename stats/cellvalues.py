@@ -70,17 +70,27 @@ class CellValues:
         cells = cells[cells >= 0]
         if not cells.size:
             return np.empty(0)
-        at = _ranges(self.start[cells], self.stop[cells] - self.start[cells])
+        return self._rows(cells)[2]
+
+    def _rows(self, cells: np.ndarray, runs: bool = False) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+        """(cell, run, value) of every result of ``cells``: the stored rows cell by cell, then the
+        appended ones in the order they came, replaced results left out. ``run`` (wide keys) is
+        made when asked for or when replaced results must be found, else None."""
+        lengths = self.stop[cells] - self.start[cells]
+        at = _ranges(self.start[cells], lengths)
         xc, xr, xv = self.extra
-        pick = np.flatnonzero(np.isin(xc, cells)) if xc.size else np.empty(0, np.int64)
+        pick = np.flatnonzero(np.isin(xc, cells)) if xc.size and cells.size else np.empty(0, np.int64)
+        cell = np.concatenate([np.repeat(cells, lengths), xc[pick]]).astype(np.int64)
         values = np.concatenate([self.values[at], xv[pick]])
-        if self.superseded and pick.size:
-            cell = np.concatenate([np.repeat(cells, self.stop[cells] - self.start[cells]), xc[pick]])
-            stored_run = _run_key(*_split(self.run[at]), wide=True)  # the buffer holds wide keys
-            keep = _latest(cell, np.concatenate([stored_run, xr[pick]]))
+        resolve = bool(self.superseded and pick.size)
+        run = None
+        if runs or resolve:
+            run = np.concatenate([_run_key(*_split(self.run[at]), wide=True), xr[pick]])  # the buffer holds wide keys
+        if resolve:
+            keep = _latest(cell, run)
             if keep is not None:
-                values = values[keep]
-        return values
+                cell, run, values = cell[keep], run[keep], values[keep]
+        return cell, run, values
 
     def results(self, criterion: str) -> pd.DataFrame:
         """Every result of ``criterion``: a tidy frame (dataset, repeat, fold, learner, criterion, value).
@@ -100,18 +110,8 @@ class CellValues:
         ci = self._codes[0].get(str(criterion), -1)
         keys = self.lookup.to_numpy()
         cells = np.flatnonzero((keys >> 2 * _BITS) == ci) if ci >= 0 else np.empty(0, np.int64)
-        lengths = self.stop[cells] - self.start[cells]
-        at = _ranges(self.start[cells], lengths) if cells.size else np.empty(0, np.int64)
-        xc, xr, xv = self.extra
-        pick = np.flatnonzero(np.isin(xc, cells)) if xc.size and cells.size else np.empty(0, np.int64)
-        cell = np.concatenate([np.repeat(cells, lengths), xc[pick]]).astype(np.int64)
-        run = np.concatenate([_run_key(*_split(self.run[at]), wide=True), xr[pick]]) if len(cell) else np.empty(0)
-        values = np.concatenate([self.values[at], xv[pick]])
-        if self.superseded and pick.size:
-            keep = _latest(cell, run)
-            if keep is not None:
-                cell, run, values = cell[keep], run[keep], values[keep]
-        repeat, fold = _split(run.astype(np.int64)) if len(cell) else (np.empty(0, np.int64), np.empty(0, np.int64))
+        cell, run, values = self._rows(cells, runs=True)
+        repeat, fold = _split(np.asarray(run, np.int64))
         packed = keys[cell]
         mask = (1 << _BITS) - 1
         return pd.DataFrame(
@@ -124,4 +124,3 @@ class CellValues:
                 "value": values,
             }
         )
-

@@ -81,19 +81,6 @@ def duplicate_chunks(
             yield prev[later].astype(np.int64), later + s
 
 
-def duplicate_pairs(columns: dict[str, np.ndarray]) -> Pairs:
-    """All of :func:`duplicate_chunks` at once: (earlier, later), sorted by later row.
-
-    >>> cols = {k: np.array(v) for k, v in zip(KEY, ([0, 0, 0], [1, 1, 1], [1, 2, 1], [0, 0, 0], [0, 0, 0]))}
-    >>> duplicate_pairs(cols)
-    (array([0]), array([2]))
-    """
-    found = list(duplicate_chunks(columns))
-    if not found:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
-    return np.concatenate([p[0] for p in found]), np.concatenate([p[1] for p in found])
-
-
 def _keys(columns: dict[str, np.ndarray], n: int) -> tuple[Callable[[int, int], np.ndarray], int]:
     """A function giving the packed keys of rows ``s:e``, and the size of the key space."""
     lows, spans = [], []

@@ -153,6 +153,110 @@ def _codes(column: pd.Series) -> tuple[np.ndarray, pd.Index]:
     return codes.astype(np.intp), pd.Index(uniques)
 
 
+@dataclass(frozen=True, eq=False)
+class PairedFolds:
+    """Every learner's fold results beside the control's, on the (repeat, fold) keys in order.
+
+    ``x`` (data sets x other learners x keys) holds the learners' results and ``y`` the
+    control's (NaN where a result is missing); ``shared`` marks the keys both have and ``d`` the
+    oriented differences there (positive: the learner is better; decimal ties judged at the
+    pair's scale as in :func:`stats.folds_tests._paired`; NaN elsewhere). ``repeats`` and
+    ``folds`` are each key's numbers, ``fold_index`` the position of its fold among the distinct
+    folds. ``others`` indexes ``lnames`` (the control left out); ``notes`` says what was dropped.
+    """
+
+    dnames: list[str]
+    lnames: list[str]
+    others: list[int]
+    x: np.ndarray
+    y: np.ndarray
+    shared: np.ndarray
+    d: np.ndarray
+    repeats: np.ndarray
+    folds: np.ndarray
+    fold_index: np.ndarray
+    notes: list[str]
+
+
+def criterion_rows(log: pd.DataFrame, criterion: str) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of ``criterion`` (a mask) and their values; ValueError for missing columns or an
+    unknown criterion."""
+    missing = [c for c in _COLUMNS if c not in log.columns]
+    if missing:
+        raise ValueError(f"log must have the columns {', '.join(_COLUMNS)}; missing: {', '.join(missing)}")
+    rows = (log["criterion"] == criterion).to_numpy()
+    if not rows.any():
+        known = ", ".join(str(c) for c in pd.unique(log["criterion"].astype(str)))
+        raise ValueError(f"no results for criterion {criterion!r}; the log has: {known or 'none'}")
+    return rows, log["value"].to_numpy(dtype=float)[rows]
+
+
+def paired_folds(
+    log: pd.DataFrame,
+    rows: np.ndarray,
+    values: np.ndarray,
+    criterion: str,
+    control: str,
+    learners: Sequence[str] | None,
+    datasets: Sequence[str] | None,
+    higher_is_better: bool,
+) -> PairedFolds:
+    """The learners' and the control's results of ``rows`` (:func:`criterion_rows`) as one dense
+    data set x learner x (repeat, fold) cube, paired (shared by :func:`fold_comparison` and
+    :func:`stats.fold_deltas`)."""
+    dcodes, dlabels = _codes(log["dataset"])
+    lcodes, llabels = _codes(log["learner"])
+    dcodes, lcodes = dcodes[rows], lcodes[rows]
+    dpos, dnames = _levels(dcodes, dlabels, datasets, "data set")
+    lpos, lnames = _levels(lcodes, llabels, learners, "learner")
+    if str(control) not in lnames:
+        raise ValueError(f"control {control!r} is not one of the learners: {', '.join(lnames)}")
+    notes: list[str] = []
+
+    d_at, l_at = dpos[dcodes], lpos[lcodes]
+    keep = (d_at >= 0) & (l_at >= 0)
+    finite = np.isfinite(values)
+    if (keep & ~finite).any():
+        notes.append(f"{int((keep & ~finite).sum())} NaN or infinite {criterion} value(s) left out")
+        keep &= finite
+    repeat = log["repeat"].to_numpy()[rows][keep].astype(np.int64)
+    fold = log["fold"].to_numpy()[rows][keep].astype(np.int64)
+    d_at, l_at, values = d_at[keep], l_at[keep], values[keep]
+
+    # (repeat, fold) keys in sorted order
+    r0, f0 = (int(repeat.min()), int(fold.min())) if fold.size else (0, 0)
+    span = int(fold.max()) - f0 + 1 if fold.size else 1
+    kcodes, kuniques = pd.factorize((repeat - r0) * span + (fold - f0), sort=True)
+    keys = np.asarray(kuniques, dtype=np.int64)
+    n_keys = len(keys)
+    _, fold_index = np.unique(keys % span, return_inverse=True)
+
+    n_d, n_l = len(dnames), len(lnames)
+    flat = (d_at * n_l + l_at) * n_keys + kcodes
+    cells = np.full(n_d * n_l * n_keys, np.nan)
+    if flat.size and np.bincount(flat, minlength=cells.size).max() > 1:
+        last = flat.size - 1 - np.unique(flat[::-1], return_index=True)[1]  # the later row wins
+        flat, values = flat[last], values[last]
+    cells[flat] = values
+    cube = cells.reshape(n_d, n_l, n_keys)
+
+    c = lnames.index(str(control))
+    others = [i for i in range(n_l) if i != c]
+    x = cube[:, others, :]  # (D, L-1, K)
+    y = np.broadcast_to(cube[:, c : c + 1, :], x.shape)
+    shared = ~np.isnan(x) & ~np.isnan(y)
+
+    # paired differences exactly as stats.folds_tests._paired, NaN where not shared
+    xs = np.where(shared, x, np.nan)
+    ys = np.where(shared, y, np.nan)
+    scale = np.maximum(np.abs(xs), np.abs(ys))
+    d = snap(xs, scale) - snap(ys, scale)
+    d = snap(d if higher_is_better else -d, scale)
+    return PairedFolds(
+        dnames, lnames, others, x, y, shared, d, keys // span + r0, keys % span + f0, fold_index.ravel(), notes
+    )
+
+
 def fold_comparison(
     log: pd.DataFrame,
     criterion: str,
@@ -234,77 +338,24 @@ def fold_comparison(
     >>> r.table[["runs", "folds", "mark"]].to_dict("records"), r.rope
     ([{'runs': 4, 'folds': 4, 'mark': ''}], 0.01)
     """
-    missing = [c for c in _COLUMNS if c not in log.columns]
-    if missing:
-        raise ValueError(f"log must have the columns {', '.join(_COLUMNS)}; missing: {', '.join(missing)}")
     check_bool("higher_is_better", higher_is_better)
     alpha = check_alpha(alpha)
     if isinstance(nsamples, bool) or int(nsamples) != nsamples or nsamples < 1:
         raise ValueError(f"nsamples must be a positive integer, got {nsamples!r}")
-
-    rows = (log["criterion"] == criterion).to_numpy()
-    if not rows.any():
-        known = ", ".join(str(c) for c in pd.unique(log["criterion"].astype(str)))
-        raise ValueError(f"no results for criterion {criterion!r}; the log has: {known or 'none'}")
-    values = log["value"].to_numpy(dtype=float)[rows]
+    rows, values = criterion_rows(log, criterion)
     r = default_rope(values) if rope is None else _rope(rope)
-
-    dcodes, dlabels = _codes(log["dataset"])
-    lcodes, llabels = _codes(log["learner"])
-    dcodes, lcodes = dcodes[rows], lcodes[rows]
-    dpos, dnames = _levels(dcodes, dlabels, datasets, "data set")
-    lpos, lnames = _levels(lcodes, llabels, learners, "learner")
-    if str(control) not in lnames:
-        raise ValueError(f"control {control!r} is not one of the learners: {', '.join(lnames)}")
+    p = paired_folds(log, rows, values, criterion, control, learners, datasets, higher_is_better)
+    dnames, lnames, others, notes = p.dnames, p.lnames, p.others, p.notes
     if len(lnames) < 2:
         raise ValueError(f"need a learner besides the control {control!r}")
-    notes: list[str] = []
-
-    d_at, l_at = dpos[dcodes], lpos[lcodes]
-    keep = (d_at >= 0) & (l_at >= 0)
-    finite = np.isfinite(values)
-    if (keep & ~finite).any():
-        notes.append(f"{int((keep & ~finite).sum())} NaN or infinite {criterion} value(s) left out")
-        keep &= finite
-    repeat = log["repeat"].to_numpy()[rows][keep].astype(np.int64)
-    fold = log["fold"].to_numpy()[rows][keep].astype(np.int64)
-    d_at, l_at, values = d_at[keep], l_at[keep], values[keep]
-
-    # (repeat, fold) keys in sorted order
-    span = int(fold.max() - fold.min()) + 1 if fold.size else 1
-    packed = (repeat - (repeat.min() if repeat.size else 0)) * span + (fold - (fold.min() if fold.size else 0))
-    kcodes, kuniques = pd.factorize(packed, sort=True)
-    n_keys = len(kuniques)
-    key_fold = np.asarray(kuniques) % span
-    fold_ids, key_fold = np.unique(key_fold, return_inverse=True)
-
-    n_d, n_l = len(dnames), len(lnames)
-    flat = (d_at * n_l + l_at) * n_keys + kcodes
-    cells = np.full(n_d * n_l * n_keys, np.nan)
-    if flat.size and np.bincount(flat, minlength=cells.size).max() > 1:
-        last = flat.size - 1 - np.unique(flat[::-1], return_index=True)[1]  # the later row wins
-        flat, values = flat[last], values[last]
-    cells[flat] = values
-    cube = cells.reshape(n_d, n_l, n_keys)
-
-    c = lnames.index(str(control))
-    others = [i for i in range(n_l) if i != c]
-    x = cube[:, others, :]  # (D, L-1, K)
-    y = np.broadcast_to(cube[:, c : c + 1, :], x.shape)
+    x, y, shared, d = p.x, p.y, p.shared, p.d
     has_x, has_y = ~np.isnan(x), ~np.isnan(y)
-    shared = has_x & has_y
     runs = shared.sum(axis=2)
     union = (has_x | has_y).sum(axis=2)
-    onehot = np.zeros((n_keys, len(fold_ids)), dtype=np.float32)
-    onehot[np.arange(n_keys), key_fold] = 1.0
+    n_keys = len(p.fold_index)
+    onehot = np.zeros((n_keys, int(p.fold_index.max()) + 1 if n_keys else 0), dtype=np.float32)
+    onehot[np.arange(n_keys), p.fold_index] = 1.0
     n_folds = ((shared.reshape(-1, n_keys).astype(np.float32) @ onehot) > 0).sum(axis=1).reshape(runs.shape)
-
-    # paired differences exactly as stats.folds_tests._paired, NaN where not shared
-    xs = np.where(shared, x, np.nan)
-    ys = np.where(shared, y, np.nan)
-    scale = np.maximum(np.abs(xs), np.abs(ys))
-    d = snap(xs, scale) - snap(ys, scale)
-    d = snap(d if higher_is_better else -d, scale)
 
     # moments as stats.folds_tests._moments (an all-equal d: exactly (d_1, 0))
     usable = (runs >= 2) & (n_folds >= 2)

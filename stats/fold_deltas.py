@@ -12,9 +12,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from stats._table import check_bool, snap
-
-_COLUMNS = ("dataset", "repeat", "fold", "learner", "criterion", "value")
+from stats._table import check_bool
+from stats.fold_comparison import criterion_rows, paired_folds
 
 
 def fold_deltas(
@@ -40,9 +39,15 @@ def fold_deltas(
     higher_is_better : bool
         Orientation: the delta is ``learner - control`` when higher is better, ``control -
         learner`` when lower is better, so a positive delta always means the learner did better
-        on that fold. Decimal ties are judged at the pair's scale, as in
-        :func:`stats.corrected_ttest` (0.9 - 0.8 is exactly 0.1 in every pair), so these deltas
-        are the differences whose mean :func:`stats.fold_comparison` reports.
+        on that fold. The pairing is :func:`stats.fold_comparison`'s (decimal ties judged at the
+        pair's scale, the later of two rows wins, NaN left out), so these are the differences
+        whose mean it reports.
+
+    Raises
+    ------
+    ValueError
+        Missing columns, an unknown criterion, learner or data set, or a control that is not
+        one of the learners.
 
     Returns
     -------
@@ -58,36 +63,16 @@ def fold_deltas(
     >>> fold_deltas(log, "acc", "a").to_numpy().tolist()
     [['d', 'b', 1, 1, -0.1], ['d', 'b', 1, 2, 0.05]]
     """
-    missing = [c for c in _COLUMNS if c not in log.columns]
-    if missing:
-        raise ValueError(f"log must have the columns {', '.join(_COLUMNS)}; missing: {', '.join(missing)}")
     check_bool("higher_is_better", higher_is_better)
-    sub = log.loc[(log["criterion"] == criterion).to_numpy(), ["dataset", "repeat", "fold", "learner", "value"]]
-    if sub.empty:
-        raise ValueError(f"no results for criterion {criterion!r}")
-    sub = sub.assign(dataset=sub["dataset"].astype(str), learner=sub["learner"].astype(str))
-    names = list(pd.unique(sub["learner"])) if learners is None else [str(x) for x in learners]
-    if str(control) not in set(sub["learner"]):
-        raise ValueError(f"control {control!r} has no {criterion} results")
-    order_d = list(pd.unique(sub["dataset"])) if datasets is None else [str(x) for x in datasets]
-    sub = sub[sub["dataset"].isin(order_d) & sub["learner"].isin(names)]
-    sub = sub.drop_duplicates(["dataset", "repeat", "fold", "learner"], keep="last")
-    keys = ["dataset", "repeat", "fold"]
-    base = sub.loc[sub["learner"] == str(control), [*keys, "value"]]
-    others = sub[sub["learner"] != str(control)]
-    paired = others.merge(base, on=keys, suffixes=("", "_control"), how="inner")
-    x, y = paired["value"].to_numpy(float), paired["value_control"].to_numpy(float)
-    scale = np.maximum(np.abs(x), np.abs(y))
-    d = snap(x, scale) - snap(y, scale)
-    delta = snap(d if higher_is_better else -d, scale)
-    out = pd.DataFrame(
+    rows, values = criterion_rows(log, criterion)
+    p = paired_folds(log, rows, values, criterion, control, learners, datasets, higher_is_better)
+    di, li, ki = np.nonzero(p.shared)  # C order: data set, then learner, then (repeat, fold)
+    return pd.DataFrame(
         {
-            "dataset": pd.Categorical(paired["dataset"], categories=order_d),
-            "learner": pd.Categorical(paired["learner"], categories=[n for n in names if n != str(control)]),
-            "repeat": paired["repeat"].to_numpy(np.int64),
-            "fold": paired["fold"].to_numpy(np.int64),
-            "delta": delta,
+            "dataset": np.array(p.dnames, dtype=object)[di],
+            "learner": np.array([p.lnames[i] for i in p.others], dtype=object)[li],
+            "repeat": p.repeats[ki],
+            "fold": p.folds[ki],
+            "delta": p.d[di, li, ki],
         }
     )
-    out = out.sort_values(["dataset", "learner", "repeat", "fold"], kind="stable", ignore_index=True)
-    return out.assign(dataset=out["dataset"].astype(str), learner=out["learner"].astype(str))

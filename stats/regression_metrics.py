@@ -25,18 +25,15 @@ from typing import Any
 
 import numpy as np
 
+from stats.metrics import _labels
+
 #: What :func:`stats.runner.run_cv` writes for a regressor, per test fold, in this order.
 REGRESSOR_CRITERIA: tuple[str, ...] = ("mmre", "pred25", "pred30", "correlation")
 
 
 def _pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
-    t, p = np.asarray(y_true, dtype=float), np.asarray(y_pred, dtype=float)
-    if t.ndim != 1 or p.ndim != 1:
-        raise ValueError(f"y_true and y_pred must be 1-D, got shapes {t.shape} and {p.shape}")
-    if len(t) != len(p):
-        raise ValueError(f"y_true and y_pred differ in length: {len(t)} != {len(p)}")
-    if len(t) == 0:
-        raise ValueError("y_true and y_pred are empty")
+    """:func:`stats.metrics._labels`' checks (1-D, equal lengths, not empty), then numbers, finite."""
+    t, p = (np.asarray(v, dtype=float) for v in _labels(y_true, y_pred))
     if not (np.all(np.isfinite(t)) and np.all(np.isfinite(p))):
         raise ValueError("y_true and y_pred must be finite (no NaN or infinity)")
     return t, p
