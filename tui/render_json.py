@@ -29,7 +29,8 @@ _TEST = {
 }
 _APVS = ("bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li")
 _PAIR_APVS = ("nemenyi", "holm", "shaffer", "bergmann")
-_FOLD_NUMBERS = ("mean_difference", "statistic", "pvalue", "p_better", "p_equivalent", "p_worse")
+_BAYES = ("p_better", "p_equivalent", "p_worse")
+_FOLD_NUMBERS = ("mean_difference", "statistic", "pvalue", *_BAYES)
 
 
 def _row_schema(keys: tuple[str, ...], strings: tuple[str, ...]) -> dict[str, Any]:
@@ -156,9 +157,9 @@ SCHEMA: dict[str, Any] = {
                 "totals": {
                     "type": "array",
                     "items": {
-                        **_row_schema(("p_better", "p_equivalent", "p_worse"), ("learner",)),
+                        **_row_schema(_BAYES, ("learner",)),
                         "properties": {
-                            **_row_schema(("p_better", "p_equivalent", "p_worse"), ("learner",))["properties"],
+                            **_row_schema(_BAYES, ("learner",))["properties"],
                             **{k: {"type": "integer"} for k in ("wins", "ties", "losses", "datasets")},
                         },
                     },
@@ -266,24 +267,14 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
             "rope": num(f.rope),
             "alpha": num(f.alpha),
             "sentences": list(f.sentences),
-            "totals": [
-                {
-                    "learner": str(r.Index),
-                    **{k: int(getattr(r, k)) for k in ("wins", "ties", "losses", "datasets")},
-                    **{k: num(getattr(r, k)) for k in ("p_better", "p_equivalent", "p_worse")},
-                }
-                for r in f.totals.itertuples()
-            ],
-            "rows": [
-                {
-                    "dataset": str(r.Index[0]),
-                    "learner": str(r.Index[1]),
-                    "mark": str(r.mark),
-                    **{k: int(getattr(r, k)) for k in ("runs", "folds")},
-                    **{k: num(getattr(r, k)) for k in _FOLD_NUMBERS},
-                }
-                for r in f.table.itertuples()
-            ],
+            "totals": _records(
+                f.totals.reset_index()[["learner", "wins", "ties", "losses", "datasets", *_BAYES]],
+                ("learner",),
+            ),
+            "rows": _records(
+                f.table.reset_index()[["dataset", "learner", "mark", "runs", "folds", *_FOLD_NUMBERS]],
+                ("dataset", "learner", "mark"),
+            ),
             "notes": list(f.notes),
         },
         "ranks": None if r is None else {str(k): num(v) for k, v in r.average.items()},

@@ -168,6 +168,7 @@ class Model:
         self._raw = raw  # stats' CellValues: .gather(criterion, learner, datasets)
         self._criteria, self._datasets, self._learners = names
         self._by_criterion: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
+        self._by_measured: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self._lock = threading.Lock()
         # Small caches keyed by what each part depends on, so that changing alpha, the
         # control, the test, the procedure or the pair does not recompute the rest.
@@ -209,13 +210,23 @@ class Model:
 
     def datasets_for(self, criterion: str) -> tuple[str, ...]:
         """The data sets with a result for ``criterion``, in the log's order."""
-        present = set(self._part(criterion)[1].index.get_level_values("dataset").astype(str))
-        return tuple(d for d in self._datasets if d in present)
+        return self._measured(criterion)[0]
 
     def learners_for(self, criterion: str) -> tuple[str, ...]:
         """The learners with a result for ``criterion``, in the log's order."""
-        present = set(self._part(criterion)[1].index.get_level_values("learner").astype(str))
-        return tuple(x for x in self._learners if x in present)
+        return self._measured(criterion)[1]
+
+    def _measured(self, criterion: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(data sets, learners) with a result for ``criterion``, once per criterion (each toggle asks)."""
+        if criterion not in self._by_measured:
+            index = self._part(criterion)[1].index
+            datasets = set(index.get_level_values("dataset").astype(str))
+            learners = set(index.get_level_values("learner").astype(str))
+            self._by_measured[criterion] = (
+                tuple(d for d in self._datasets if d in datasets),
+                tuple(x for x in self._learners if x in learners),
+            )
+        return self._by_measured[criterion]
 
     def _scores(self, sub: pd.DataFrame, sel: Selection, learners: tuple[str, ...]) -> pd.DataFrame:
         """``stats.scores_table`` of the selection; a selected data set without any result for the

@@ -20,7 +20,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from stats._format import fmt_p, fmt_stat
-from tui.render_text import NO_FOLDS
+from tui.render_text import NO_FOLDS, prob
 from tui.viewtypes import FoldsView
 from tui.widgets import Plain, literal
 from tui.widgets.ranks import VimTable
@@ -75,10 +75,6 @@ def _right(text: str, style: str = "") -> Text:
     return Text(text, justify="right", style=style)
 
 
-def _prob(p: float) -> str:
-    return f"{p:.3f}" if math.isfinite(p) else "-"
-
-
 class FoldsPanel(Vertical):
     """Shows ``view`` (a :class:`FoldsView`, or None)."""
 
@@ -118,7 +114,7 @@ class FoldsPanel(Vertical):
             totals.add_row(
                 literal(r.Index),
                 _right(f"{r.wins}/{r.ties}/{r.losses}"),
-                *(_right(_prob(p)) for p in (r.p_better, r.p_equivalent, r.p_worse)),
+                *(_right(prob(p)) for p in (r.p_better, r.p_equivalent, r.p_worse)),
                 _right(str(r.datasets)),
                 key=str(r.Index),
             )

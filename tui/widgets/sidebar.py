@@ -135,9 +135,6 @@ class Sidebar(VerticalScroll, can_focus=False):
         if event.option.id:
             self.post_message(self.CriterionChosen(event.option.id))
 
-    def refresh_lists(self) -> None:
-        self._refresh_lists()
-
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show_fullname()
@@ -159,15 +156,15 @@ class Sidebar(VerticalScroll, can_focus=False):
         box.set_class(current is None, "-empty")
 
     def watch_names(self) -> None:
-        self._refresh_lists()
+        self.refresh_lists()
 
     def watch_selection(self) -> None:
-        self._refresh_lists()
+        self.refresh_lists()
 
     def watch_filter_text(self) -> None:
-        self._refresh_lists()
+        self.refresh_lists()
 
-    def _refresh_lists(self) -> None:
+    def refresh_lists(self) -> None:
         if not self.is_mounted:
             return
         from tui.viewmodel import default_higher_is_better

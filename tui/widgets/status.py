@@ -75,7 +75,7 @@ class StatusLine(Static):
     )
 
     def render(self) -> Text:
-        fields = [[p, long, short] for p, long, short in self.fields()]
+        fields = [list(f) for f in self.fields()]  # [priority, shown, short]
         width = self.content_size.width or 1000
 
         def text() -> str:
