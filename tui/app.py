@@ -177,12 +177,15 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         self._load_worker = self.load(reload, quiet, self._cancel)
 
     def watch_loading(self, loading: str | None) -> None:
-        bar = self.query_one(LoadBar)
-        if loading == "load" and bar.has_class("-hidden"):
-            bar.start()
-        elif loading is None:
-            bar.stop()
-        self.query_one(StatusLine).loading = loading == "load"
+        # query, not query_one: a live poll can start while the app is being torn down, when the
+        # widgets are already gone (as in watch_live)
+        for bar in self.query(LoadBar):
+            if loading == "load" and bar.has_class("-hidden"):
+                bar.start()
+            elif loading is None:
+                bar.stop()
+        for status in self.query(StatusLine):
+            status.loading = loading == "load"
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load")
     def load(self, reload: bool, quiet: bool, cancel: threading.Event) -> None:
