@@ -140,8 +140,9 @@ class FoldsPanel(Vertical):
     def on_descendant_focus(self) -> None:
         self._refresh_text()  # the sentence and the detail follow the focused table's cursor
 
-    def _learner(self) -> str | None:
-        """The learner of the row under the cursor of the focused table (the totals' by default)."""
+    def learner_under_cursor(self) -> str | None:
+        """The learner of the row under the cursor of the focused table (the totals' by default),
+        for the sentence shown and for ``c`` and ``space``."""
         view = self.view
         if view is None or view.totals.empty:
             return None
@@ -156,7 +157,7 @@ class FoldsPanel(Vertical):
         view = self.view
         if view is None:
             return
-        learner = self._learner()
+        learner = self.learner_under_cursor()
         head = Text(no_wrap=False)
         direction = "higher" if view.higher_is_better else "lower"
         head.append("against ")
@@ -192,6 +193,3 @@ class FoldsPanel(Vertical):
         dataset, _, learner = key.partition("\0")
         return dataset, learner
 
-    def learner_under_cursor(self) -> str | None:
-        """The learner of the row under the cursor (either table), for ``c`` and ``space``."""
-        return self._learner() if self.view is not None else None
