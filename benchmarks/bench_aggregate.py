@@ -7,12 +7,12 @@ What it measures
     decimals (ties), built in memory with the loader's schema (categorical
     labels, int64 repeat and fold, float64 value).
 
-    1. ``stats.aggregate.aggregate(log)``: median of ``--reps`` runs after a
+    1. ``stats.cells._aggregate.aggregate(log)``: median of ``--reps`` runs after a
        warm-up, the extra memory it allocates (tracemalloc peak), and the same
        on a ragged log (10% of the rows dropped at random, and 2% of the cells
        cut to 40 results: unequal sizes, two size classes).
     2. Loader + aggregation from a file (written to a temporary folder, ~170
-       MB): ``stats.logs.read_logs``, or a stand-in loader (pyarrow.csv with
+       MB): ``stats.logs._read.read_logs``, or a stand-in loader (pyarrow.csv with
        dictionary-encoded labels) when it cannot be imported; times and the
        RSS above the imports (after loading, peak while loading, peak with
        the aggregation) in a fresh process, as a multiple of the file size.
@@ -58,8 +58,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from stats.aggregate import KEYS, aggregate
-from stats.incremental import Aggregator
+from stats.cells import KEYS, Aggregator, aggregate
 
 FIELDS = ["dataset", "repeat", "fold", "learner", "criterion", "value"]
 CRITERIA = ["accuracy", "auc", "f1", "pd", "pf"]
@@ -69,7 +68,7 @@ LOAD_CHILD = r"""
 import sys, time
 import numpy as np, pandas as pd, pyarrow as pa, pyarrow.csv
 import stats
-from stats.aggregate import aggregate
+from stats.cells import aggregate
 sys.path.insert(0, sys.argv[2])
 from bench_aggregate import load
 def rss(field):
@@ -109,9 +108,9 @@ def load(path: str) -> tuple[pd.DataFrame, str]:
     try:
         from stats.logs import read_logs
 
-        return read_logs(path), "stats.logs.read_logs"
+        return read_logs(path), "stats.logs._read.read_logs"
     except Exception as exc:  # the loader is work in progress elsewhere; say so and fall back
-        print(f"  (stats.logs.read_logs unavailable: {exc!r}; using the stand-in loader)", file=sys.stderr)
+        print(f"  (stats.logs._read.read_logs unavailable: {exc!r}; using the stand-in loader)", file=sys.stderr)
     import pyarrow as pa
     import pyarrow.csv as pcsv
 

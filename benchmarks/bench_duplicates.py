@@ -40,7 +40,7 @@ BAR = 1.5
 
 CHILD = r"""
 import json, sys, time
-from stats.logs import read_logs
+from stats.logs._read import read_logs
 
 def status(key):
     for line in open("/proc/self/status"):

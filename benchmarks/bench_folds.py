@@ -120,13 +120,13 @@ def main() -> None:
     print(f"ratio baseline / fold_comparison(nsamples=1): {base / med(per_set):.1f}x")
     print(f"bar: the whole call under 0.5 s; CPUs: {os.cpu_count()}")
 
-    # The explorer: a tui.viewmodel.Model of the same log; the folds view of a selection (what the
+    # The explorer: a tui.view._model.Model of the same log; the folds view of a selection (what the
     # app's worker computes when view 6 is on screen), then a control toggle (a new comparison)
     # and an alpha toggle seen before (the cache), each next to the quartiles view of the same
     # selection as the baseline of a toggle that needs no fold-level work.
     from dataclasses import replace
 
-    from tui.viewmodel import Model, default_selection
+    from tui.view import Model, default_selection
 
     model = Model(log)
     sel = default_selection(log, "accuracy")

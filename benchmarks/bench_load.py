@@ -10,8 +10,8 @@ What it measures
     Each variant runs in a fresh Python subprocess, several times, interleaved
     round-robin so that every variant sees the same machine load:
 
-    - ``rankboard``: ``stats.read_logs(path)`` (imported from ``stats.logs``) (on_error="raise"), then
-      ``aggregate(df)`` (``stats.aggregate``: count, quartiles, mean and sd per
+    - ``rankboard``: ``stats.read_logs(path)`` (imported from ``stats.logs._read``) (on_error="raise"), then
+      ``aggregate(df)`` (``stats.cells._aggregate``: count, quartiles, mean and sd per
       criterion x data set x learner) when it exists; load and aggregate are
       timed separately and together;
     - ``duckdb``: ``read_csv(path, header=false, columns={...})`` with the six
@@ -74,9 +74,9 @@ path = sys.argv[1]
 
 VARIANTS = {
     "rankboard": """
-from stats.logs import read_logs
+from stats.logs._read import read_logs
 try:
-    from stats.aggregate import aggregate
+    from stats.cells._aggregate import aggregate
 except ImportError:
     aggregate = None
 base = _rss("VmRSS")

@@ -13,7 +13,7 @@ What it measures
       ``aggregator.table``: the aggregates refreshed, end to end;
     - ``baseline``: the same rounds with the previous implementation's duplicate check
       (``LogWatcher._resolve_all``: every held batch concatenated and
-      ``stats.duplicates.resolve`` over all the rows held), interleaved with the others in the
+      ``stats.logs._duplicates.resolve`` over all the rows held), interleaved with the others in the
       same run, on the same watcher (its index is rebuilt after each, untimed);
     - ``duplicate``: rounds whose 1,000 lines repeat one earlier result (the index finds
       it, and the poll falls back to resolving over all the rows held, as before), each

@@ -5,7 +5,7 @@
 - ``wide_sonar.dat``: seed 004's six printed sonar lines in its wide format.
 - ``cv/<dataset>.dat``: a real 5 x 5 stratified cross-validation (seed 0) of five
   scikit-learn learners on ten data sets shipped inside scikit-learn and statsmodels,
-  written by :func:`stats.runner.run_cv`. Everything but the ``runtime`` values is
+  written by :func:`stats.runner._cv.run_cv`. Everything but the ``runtime`` values is
   deterministic; ``--resume`` continues an interrupted regeneration instead of
   starting over.
 """

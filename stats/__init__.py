@@ -7,12 +7,12 @@ learners, one number per cell (a DataFrame, or a 2-D array). Every test takes
 This package never imports textual or rich; it is usable on its own.
 """
 
+from stats._format import fmt_p, fmt_stat, p_is
 from stats.adjust import CONTROL_METHODS, PAIRWISE_METHODS, adjust, rom_coefficients
-from stats.aggregate import aggregate
 from stats.agreement import kendall_tau
 from stats.assumptions import levene, normality, parametric_safety, ttest_win_loss_tie
 from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_s, shaffer_t
-from stats.completeness import Completeness, completeness, scores_table
+from stats.cells import Aggregator, Completeness, aggregate, completeness, scores_table
 from stats.contrast import contrast_estimation
 from stats.critical import critical_difference, q_alpha
 from stats.effect_size import EffectSize, HodgesLehmann, a12, cliffs_delta, hodges_lehmann
@@ -27,10 +27,8 @@ from stats.folds_tests import (
     corrected_ttest,
 )
 from stats.groups import apv_groups, cd_groups
-from stats.incremental import Aggregator
 from stats.letters import compact_letters
-from stats.logread import Decompression
-from stats.logs import LoadCancelled, LogError, LogProblem, read_logs
+from stats.logs import Decompression, LoadCancelled, LogError, LogProblem, LogWatcher, WatchUpdate, read_logs
 from stats.metrics import Confusion, balance, balance_nd, confusion, evaluate
 from stats.multiple_sign import multiple_sign_test
 from stats.names import printable, spreadsheet_safe
@@ -57,14 +55,15 @@ from stats.posthoc import (
 from stats.quartiles import Quartiles, quartile_chart, quartiles, scale_position
 from stats.ranking import AverageRanks, average_ranks, ranks
 from stats.regression_metrics import correlation, mmre, mre, pred, re
-from stats.runner import RunSummary, run_cv
+from stats.runner import RunSummary, run_cv, run_sequence
 from stats.scott_knott import ScottKnottResult, Split, scott_knott
-from stats.sequence import run_sequence
 from stats.two_sample import mann_whitney, sign_test, wilcoxon
 from stats.verdict import PROCEDURE_NAMES, RANKS_NAMES, Verdict, verdict
-from stats.watch import LogWatcher, WatchUpdate
 
 __all__ = [
+    "fmt_p",
+    "fmt_stat",
+    "p_is",
     "EffectSize",
     "HodgesLehmann",
     "a12",

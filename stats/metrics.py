@@ -30,9 +30,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-#: The criteria written by :func:`stats.runner.run_cv`, in the order they are written.
+#: The criteria written by :func:`stats.runner._cv.run_cv`, in the order they are written.
 CRITERIA: tuple[str, ...] = ("pd", "pf", "precision", "accuracy")
-#: What :func:`stats.runner.run_cv` writes for a classifier: :data:`CRITERIA`, then ``balance``.
+#: What :func:`stats.runner._cv.run_cv` writes for a classifier: :data:`CRITERIA`, then ``balance``.
 CLASSIFIER_CRITERIA: tuple[str, ...] = (*CRITERIA, "balance")
 
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from stats.metrics import _labels
 
-#: What :func:`stats.runner.run_cv` writes for a regressor, per test fold, in this order.
+#: What :func:`stats.runner._cv.run_cv` writes for a regressor, per test fold, in this order.
 REGRESSOR_CRITERIA: tuple[str, ...] = ("mmre", "pred25", "pred30", "correlation")
 
 

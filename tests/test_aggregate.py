@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stats.aggregate import COLUMNS, KEYS, _order, aggregate
-from stats.incremental import Aggregator
+from stats.cells._aggregate import COLUMNS, KEYS, _order, aggregate
+from stats.cells._incremental import Aggregator
 from tests.conftest import REFERENCE
 
 FIELDS = ["dataset", "repeat", "fold", "learner", "criterion", "value"]

@@ -13,17 +13,17 @@ import pytest
 from rich.console import Console
 from textual.widgets import Static
 
-from tui.app import RankboardApp, create_app
+from tui.app._app import RankboardApp, create_app
+from tui.app._commands import COMMANDS
+from tui.app._screens import ConfirmScreen, ExportScreen, HelpScreen
+from tui.app.widgets._loading import LoadBar
+from tui.app.widgets._problems import ProblemsPanel
+from tui.app.widgets._quartiles import QuartilesPanel
+from tui.app.widgets._report import CDPanel, TestsPanel
+from tui.app.widgets._sidebar import NameList, middle_ellipsis
+from tui.app.widgets._status import StatusLine
 from tui.cli import bundled_cv
-from tui.commands import COMMANDS
-from tui.export import export_frame, write_csv
-from tui.screens import ConfirmScreen, ExportScreen, HelpScreen
-from tui.widgets.loading import LoadBar
-from tui.widgets.problems import ProblemsPanel
-from tui.widgets.quartiles import QuartilesPanel
-from tui.widgets.report import CDPanel, TestsPanel
-from tui.widgets.sidebar import NameList, middle_ellipsis
-from tui.widgets.status import StatusLine
+from tui.render._csv import export_frame, write_csv
 
 CLOCK = datetime(2026, 1, 2, 3, 4, 5)
 SMALL, LARGE = (80, 24), (120, 40)
@@ -384,17 +384,17 @@ async def test_p_pauses_and_live_updates_pick_up_new_rows(tmp_path: Path) -> Non
 async def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    import tui.loader
+    import tui.view._loader
 
     release = threading.Event()
-    real = tui.loader.Aggregator
+    real = tui.view._loader.Aggregator
 
     class SlowAggregator(real):  # the summarising step, after the reading
         def __init__(self, log) -> None:  # noqa: ANN001
             release.wait(5)
             super().__init__(log)
 
-    monkeypatch.setattr(tui.loader, "Aggregator", SlowAggregator)
+    monkeypatch.setattr(tui.view._loader, "Aggregator", SlowAggregator)
     app = make_app()
 
     async def main() -> None:
@@ -412,7 +412,7 @@ async def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
             await app.workers.wait_for_complete()
             await pilot.pause(0.1)
             assert app.model is None  # the cancelled load's result is dropped
-            monkeypatch.setattr(tui.loader, "Aggregator", real)
+            monkeypatch.setattr(tui.view._loader, "Aggregator", real)
             await press(pilot, "r")
             assert app.model is not None and "10 data sets x 5 learners" in status(app)
 
@@ -459,12 +459,12 @@ class _Held:
 
 async def test_the_load_bar_shows_the_fraction_read_and_esc_stops_the_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     """The progress callback the app gives LogWatcher.poll: the bar follows it; after Esc it raises."""
-    import tui.loader
+    import tui.view._loader
     from stats import LoadCancelled, LogWatcher
 
     held = _Held(first=1_000_000)
     go_on, outcome = held.go_on, held.outcome
-    monkeypatch.setattr(tui.loader, "LogWatcher", held.watcher)
+    monkeypatch.setattr(tui.view._loader, "LogWatcher", held.watcher)
     app = make_app()
 
     async def main() -> None:
@@ -482,7 +482,7 @@ async def test_the_load_bar_shows_the_fraction_read_and_esc_stops_the_reading(mo
             await pilot.pause(0.1)
             assert len(outcome) == 1 and isinstance(outcome[0], LoadCancelled)
             assert bar.has_class("-hidden") and app.model is None and "| paused" in status(app)
-            monkeypatch.setattr(tui.loader, "LogWatcher", LogWatcher)
+            monkeypatch.setattr(tui.view._loader, "LogWatcher", LogWatcher)
             await press(pilot, "r")
             assert app.model is not None and "10 data sets x 5 learners" in status(app)
 
@@ -562,7 +562,7 @@ async def test_s_saves_a_view_spec_that_report_reproduces(
     assert "rankboard-pd-view-" in spec.name
     assert any(spec.name in n.message for n in app._notifications)
     assert main(["report", str(bundled_cv()), "--spec", str(spec), "--format", "csv", "--view", "ranks"]) == 0
-    from tui.export import export_frame, write_csv
+    from tui.render._csv import export_frame, write_csv
 
     expected = write_csv(export_frame(app.analysis, "ranks"), tmp_path / "expected.csv")
     assert capsys.readouterr().out.encode() == expected.read_bytes()
@@ -642,12 +642,12 @@ async def test_results_appended_to_existing_cells_update_the_views(tmp_path: Pat
 async def test_r_during_a_load_stops_that_load_at_its_next_block(monkeypatch: pytest.MonkeyPatch) -> None:
     """A reload started while a load reads: the running one stops (its progress callback raises)
     instead of reading on to the end while the new one waits for it."""
-    import tui.loader
+    import tui.view._loader
     from stats import LoadCancelled
 
     held = _Held(first=0)
     go_on, outcome = held.go_on, held.outcome
-    monkeypatch.setattr(tui.loader, "LogWatcher", held.watcher)
+    monkeypatch.setattr(tui.view._loader, "LogWatcher", held.watcher)
     app = make_app()
 
     async def main() -> None:
@@ -811,7 +811,7 @@ async def test_wide_tables_keep_their_names_and_scroll_a_column_at_a_time() -> N
 async def test_the_app_opens_on_a_saved_spec_and_says_when_it_does_not_fit(tmp_path: Path) -> None:
     """Issue 11: `rankboard --spec view.toml [LOGS]` opens the app on a saved selection."""
     from tui.cli import main
-    from tui.spec import load_spec
+    from tui.view._spec import load_spec
 
     path = tmp_path / "view.toml"
     path.write_text(

@@ -7,7 +7,7 @@ import pytest
 
 import stats
 from stats import cd_groups
-from tui.cddiagram import render_cd
+from tui.view._cd import render_cd
 
 # Garcia & Herrera (2008) / seed 002: average ranks of 5 learners over N = 30 data sets.
 GH2008 = pd.Series({"C4.5": 2.100, "1NN": 3.250, "NB": 2.200, "Kernel": 4.333, "CN2": 3.117})

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stats.aggregate import aggregate
-from stats.completeness import completeness, scores_table
-from stats.incremental import Aggregator
+from stats.cells._aggregate import aggregate
+from stats.cells._completeness import completeness, scores_table
+from stats.cells._incremental import Aggregator
 from tests.conftest import REFERENCE, SAMPLES
 
 FIELDS = ["dataset", "repeat", "fold", "learner", "criterion", "value"]

@@ -1,4 +1,4 @@
-"""stats.duplicates: each later row paired with the previous row of its key, chunk by chunk, and
+"""stats.logs._duplicates: each later row paired with the previous row of its key, chunk by chunk, and
 memory that does not grow with the number of duplicates (issue 13, item 5)."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import stats.duplicates
-from stats.duplicates import KEY, DuplicateReport, compact, duplicate_chunks, resolve
-from stats.logs import read_logs
+import stats.logs._duplicates
+from stats.logs._duplicates import KEY, DuplicateReport, compact, duplicate_chunks, resolve
+from stats.logs._read import read_logs
 
 
 def reference_pairs(columns: dict[str, np.ndarray]) -> tuple[list[int], list[int]]:
@@ -117,7 +117,7 @@ def test_a_million_copies_of_one_line_cost_no_more_than_a_million_distinct_lines
     """Issue 13 item 5: 20M identical lines peaked at 4.7 GB. The work space no longer grows with
     the number of duplicates (tracemalloc counts numpy's buffers: a count, not a timing). Chunks
     of 2^16 rows stand for the default's 2^19, as 1M lines stand for 20M."""
-    monkeypatch.setattr(stats.duplicates, "CHUNK", 1 << 16)
+    monkeypatch.setattr(stats.logs._duplicates, "CHUNK", 1 << 16)
     n = 1_000_000
     same = tmp_path / "same.dat"
     same.write_text("iris,1,1,nb,accuracy,0.9\n" * n)

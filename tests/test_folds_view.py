@@ -14,11 +14,11 @@ import pytest
 import stats
 from tests.conftest import REFERENCE, SAMPLES
 from tui.cli import main
-from tui.export import export_frame
-from tui.render_json import SCHEMA
-from tui.report import render_report
-from tui.spec import selection_from_spec, spec_text
-from tui.viewmodel import Model, default_selection
+from tui.render._csv import export_frame
+from tui.render._json import SCHEMA
+from tui.render._report import render_report
+from tui.view._model import Model, default_selection
+from tui.view._spec import selection_from_spec, spec_text
 
 BAYCOMP = REFERENCE / "baycomp_accuracies.dat"
 
@@ -221,8 +221,8 @@ def test_spec_and_command_line_carry_the_rope_and_the_deltas(
 
 async def test_six_shows_the_folds_view_and_its_keys_change_rope_control_and_deltas() -> None:
     from tests.test_app import drive, press
-    from tui.widgets.folds import FoldsPanel
-    from tui.widgets.quartiles import QuartilesPanel
+    from tui.app.widgets._folds import FoldsPanel
+    from tui.app.widgets._quartiles import QuartilesPanel
 
     async def scenario(app, pilot) -> None:  # noqa: ANN001
         await press(pilot, "6")
@@ -258,7 +258,7 @@ async def test_six_shows_the_folds_view_and_its_keys_change_rope_control_and_del
 async def test_the_folds_view_follows_appended_folds(tmp_path: Path) -> None:
     """Live updates: new folds of the cells on screen change the folds view (explicit poll)."""
     from tests.test_app import LARGE, drive, make_app, poll, press
-    from tui.widgets.folds import FoldsPanel
+    from tui.app.widgets._folds import FoldsPanel
 
     log = tmp_path / "grow.dat"
     rows = [f"{d},1,{f},{x},acc,0.{5 + (x == 'b') + f}\n" for d in ("d1", "d2") for f in (1, 2) for x in "ab"]
@@ -280,8 +280,8 @@ async def test_the_folds_view_follows_appended_folds(tmp_path: Path) -> None:
 
 
 def test_the_probability_bar_and_the_middle_ellipsis() -> None:
-    from tui.widgets.folds import prob_bar
-    from tui.widgets.sidebar import middle_ellipsis
+    from tui.app.widgets._folds import prob_bar
+    from tui.app.widgets._sidebar import middle_ellipsis
 
     assert prob_bar(0.5, 0.25, 0.25, 4) == "++=-" and prob_bar(1.0, 0.0, 0.0) == "++++++"
     assert prob_bar(0.02, 0.0, 0.98) == "------" and prob_bar(float("nan"), 0, 1) == "??????"

@@ -1,10 +1,10 @@
-"""tui.gcpolicy: full collections deferred to idle moments, and everything undone afterwards."""
+"""tui.app._gc: full collections deferred to idle moments, and everything undone afterwards."""
 
 from __future__ import annotations
 
 import gc
 
-from tui.gcpolicy import IDLE, NEVER, IdleCollector
+from tui.app._gc import IDLE, NEVER, IdleCollector
 
 
 class Clock:

@@ -18,9 +18,9 @@ from stats.names import printable, spreadsheet_safe
 from tests.conftest import DATA
 from tests.test_app import make_app, press, settle
 from tui.cli import main
-from tui.export import VIEWS, csv_text, export_frame
-from tui.report import render_report
-from tui.viewmodel import Model
+from tui.render._csv import VIEWS, csv_text, export_frame
+from tui.render._report import render_report
+from tui.view._model import Model
 
 HOSTILE = DATA / "hostile_names.dat"
 #: What must never be written: C0 controls but tab and newline, DEL, C1 controls, bidi overrides.

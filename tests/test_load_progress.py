@@ -1,7 +1,7 @@
 """Progress and cancellation of loads: stats.read_logs(progress=...) and LogWatcher.poll(progress=...).
 
 Expected totals are the sizes of the bytes each test writes (or appends), never the reader's own
-figures. Blocks are made small (``stats.logread.BLOCK``) and the parsing pool is forced on
+figures. Blocks are made small (``stats.logs._sources.BLOCK``) and the parsing pool is forced on
 (``WORKERS``), so that a few kilobytes make many blocks and the threaded path is the one tested.
 """
 
@@ -19,20 +19,20 @@ import pandas as pd
 import pytest
 
 import stats
-import stats.logread
-import stats.logs
-import stats.watch
+import stats.logs._read
+import stats.logs._sources
+import stats.logs._watch
 from stats import LoadCancelled, LogWatcher, read_logs
-from stats.logformat import LogSpec
-from stats.logparse import Part
+from stats.logs._formats import LogSpec
+from stats.logs._parse import Part
 
 BLOCK = 1024
 
 
 @pytest.fixture(autouse=True)
 def small_blocks_in_a_pool(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stats.logread, "BLOCK", BLOCK)
-    for module in (stats.logread, stats.logs, stats.watch):
+    monkeypatch.setattr(stats.logs._sources, "BLOCK", BLOCK)
+    for module in (stats.logs._sources, stats.logs._read, stats.logs._watch):
         monkeypatch.setattr(module, "WORKERS", 3)
 
 
@@ -70,27 +70,27 @@ class Recorder:
 def counting_blocks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Record the text bytes of every block the reader reads."""
     read: list[int] = []
-    original = stats.logread.blocks
+    original = stats.logs._sources.blocks
 
     def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
         for data, start, end in original(*args, **kwargs):
             read.append(end - start)
             yield data, start, end
 
-    monkeypatch.setattr(stats.logread, "blocks", counting)
+    monkeypatch.setattr(stats.logs._sources, "blocks", counting)
     return read
 
 
 def counting_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Record the text bytes of every block parsed."""
     parsed: list[int] = []
-    original = stats.logread.parse_block
+    original = stats.logs._sources.parse_block
 
     def counting(data: bytes | bytearray, start: int, end: int, spec: LogSpec) -> Part:
         parsed.append(end - start)
         return original(data, start, end, spec)
 
-    monkeypatch.setattr(stats.logread, "parse_block", counting)
+    monkeypatch.setattr(stats.logs._sources, "parse_block", counting)
     return parsed
 
 
@@ -149,7 +149,7 @@ def test_the_frame_is_the_same_with_and_without_a_callback(tmp_path: Path) -> No
 
 
 def test_gzip_counts_compressed_bytes_against_the_size_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stats.logread, "BLOCK", 16 * BLOCK)
+    monkeypatch.setattr(stats.logs._sources, "BLOCK", 16 * BLOCK)
     rng = random.Random(7)
     text = "".join(f"d{i % 97},1,{i % 10 + 1},l{i % 13},acc,{rng.random():.9f}\n" for i in range(120_000)).encode()
     packed = gzip.compress(text)

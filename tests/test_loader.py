@@ -1,4 +1,4 @@
-"""tui.loader.Loader: the app's loading without Textual (poll, Model, nothing-changed, stale, cancel)."""
+"""tui.view._loader.Loader: the app's loading without Textual (poll, Model, nothing-changed, stale, cancel)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from stats import LoadCancelled, LogProblem
-from tui.loader import Loader, format_problem
+from tui.view._loader import Loader, format_problem
 
 LINES = "d1,1,1,a,acc,0.5\nd1,1,1,b,acc,0.6\nd2,1,1,a,acc,0.7\nd2,1,1,b,acc,0.4\n"
 
@@ -64,7 +64,7 @@ def test_appended_and_rewritten_results_equal_a_fresh_read(tmp_path: Path) -> No
     import pandas as pd
 
     import stats
-    from tui.viewmodel import Model
+    from tui.view._model import Model
 
     log = tmp_path / "a.dat"
     log.write_text(LINES)

@@ -18,11 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import stats.logparse
-import stats.logread
-from stats.completeness import scores_table
-from stats.logformat import LogProblem
-from stats.logs import LogError, read_logs
+import stats.logs._parse
+import stats.logs._sources
+from stats.cells._completeness import scores_table
+from stats.logs._formats import LogProblem
+from stats.logs._read import LogError, read_logs
 from tests.conftest import REFERENCE, SAMPLES
 
 LONG = ["dataset", "repeat", "fold", "learner", "criterion", "value"]
@@ -424,17 +424,18 @@ def _log_lines(n: int) -> list[str]:
 
 
 def test_line_numbers_hold_across_blocks_and_threads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stats.logread, "BLOCK", 256)  # ~7 lines a block: dozens of blocks, in the pool
+    monkeypatch.setattr(stats.logs._sources, "BLOCK", 256)  # ~7 lines a block: dozens of blocks, in the pool
     lines = _log_lines(600)
     bad = {17: "data_x,1,1,l,acc,zz\n", 18: "\n", 250: "\r\n", 251: 'q,1,1,"l,acc,1\n', 400: "q,1,1,l\x00,acc,1\n"}
     for i, line in bad.items():
         lines.insert(i, line)
     f = write(tmp_path, "d.dat", "\ufeff" + "".join(lines))
     used = []
-    original = stats.logread._Parts.add
-    monkeypatch.setattr(stats.logread._Parts, "add", lambda self, *a: used.append(self.window) or original(self, *a))
+    parts = stats.logs._sources._Parts
+    original = parts.add
+    monkeypatch.setattr(parts, "add", lambda self, *a: used.append(self.window) or original(self, *a))
     log = read_logs(f, on_error="skip")
-    assert used and min(used) > 0 or stats.logread.WORKERS == 1  # blocks went through the pool
+    assert used and min(used) > 0 or stats.logs._sources.WORKERS == 1  # blocks went through the pool
     assert [p.line for p in log.attrs["problems"]] == [18, 252, 401]
     assert len(log) == 600 and log["value"].tolist() == [float(f"0.{i:05d}") for i in range(600)]
 
@@ -443,8 +444,8 @@ def test_clean_file_never_reaches_the_line_by_line_reader(tmp_path: Path, monkey
     def refuse(*args: object) -> None:
         raise AssertionError("a clean line went through Python")
 
-    monkeypatch.setattr(stats.logparse, "judge_line", refuse)
-    monkeypatch.setattr(stats.logread, "BLOCK", 4096)
+    monkeypatch.setattr(stats.logs._parse, "judge_line", refuse)
+    monkeypatch.setattr(stats.logs._sources, "BLOCK", 4096)
     log = read_logs(write(tmp_path, "d.dat", "".join(_log_lines(2000))))
     assert len(log) == 2000
 
@@ -487,13 +488,13 @@ def test_any_log_reads_as_the_spec_says(
         key = (f"d{d}", r, n, f"l{lr}", "acc")
         expected.pop(key, None)
         expected[key] = (*key, i + 0.5)
-    old = stats.logread.BLOCK
-    stats.logread.BLOCK = block
+    old = stats.logs._sources.BLOCK
+    stats.logs._sources.BLOCK = block
     try:
         with tempfile.TemporaryDirectory() as folder:
             log = read_logs(write(Path(folder), "d.dat", content), on_error="skip")
     finally:
-        stats.logread.BLOCK = old
+        stats.logs._sources.BLOCK = old
     assert sorted(rows(log), key=lambda r: r[-1]) == sorted(expected.values(), key=lambda r: r[-1])
     assert [p.line for p in log.attrs["problems"] if p.severity == "error"] == bad_at
 

@@ -360,8 +360,8 @@ def test_app_chart_header_labels_sit_over_their_columns() -> None:
     Regression: the header had an empty label before "n", so every label stood one column to the
     left of its numbers and "max" stood over the bar.
     """
-    from tui.quartile_lines import quartile_lines
-    from tui.viewmodel import Model, default_selection
+    from tui.app.widgets._quartile_lines import quartile_lines
+    from tui.view._model import Model, default_selection
 
     log = pd.DataFrame(
         {
@@ -392,7 +392,7 @@ def test_app_chart_header_labels_sit_over_their_columns() -> None:
 
 
 def _wide_view():  # noqa: ANN202
-    from tui.viewtypes import QuartileRow, QuartilesView
+    from tui.view._types import QuartileRow, QuartilesView
 
     learners = ["a_learner_with_a_rather_long_name_indeed", "b", "c"]
     rows = []
@@ -416,7 +416,7 @@ def _wide_view():  # noqa: ANN202
 
 @pytest.mark.parametrize("width", [60, 64, 80, 100, 140])
 def test_app_chart_fits_the_width_it_is_given(width: int) -> None:
-    from tui.quartile_lines import MAX_BAR, MIN_BAR, quartile_lines
+    from tui.app.widgets._quartile_lines import MAX_BAR, MIN_BAR, quartile_lines
 
     lines = quartile_lines(_wide_view(), width)
     assert lines.fit == width and max(lines.widths) <= width
@@ -429,7 +429,7 @@ def test_app_chart_fits_the_width_it_is_given(width: int) -> None:
 
 
 def test_app_chart_without_a_width_keeps_the_nominal_bar_and_whole_names() -> None:
-    from tui.quartile_lines import BAR, quartile_lines
+    from tui.app.widgets._quartile_lines import BAR, quartile_lines
 
     lines = quartile_lines(_wide_view())
     assert lines.fit is None
@@ -439,7 +439,7 @@ def test_app_chart_without_a_width_keeps_the_nominal_bar_and_whole_names() -> No
 
 @pytest.mark.parametrize("width", [None, 64, 120])
 def test_lazy_chart_lines_equal_the_whole_view_made_at_once(width: int | None) -> None:
-    from tui.quartile_lines import QuartileLines, quartile_runs
+    from tui.app.widgets._quartile_lines import QuartileLines, quartile_runs
 
     view = _wide_view()
     lines = QuartileLines(view, width)
@@ -451,8 +451,8 @@ def test_lazy_chart_lines_equal_the_whole_view_made_at_once(width: int | None) -
 
 
 def test_number_column_widths_without_formatting_every_number() -> None:
-    from tui.quartile_lines import _number_widths, _numbers
-    from tui.viewtypes import QuartileRow
+    from tui.app.widgets._quartile_lines import _number_widths, _numbers
+    from tui.view._types import QuartileRow
 
     rng = np.random.default_rng(11)
     for scale in (1.0, 1e-4, 1e7, 250.0):
@@ -469,8 +469,8 @@ def test_the_app_places_values_on_the_bar_as_the_reports_do(width: int | None) -
     """One mapping from value to cell (stats.scale_position, half up) for the screen and the
     reports; the app's chart rounded half to even and put 6 of these 121 medians a cell apart,
     and drew a constant axis at cell 0 instead of the middle."""
-    from tui.quartile_lines import quartile_runs
-    from tui.viewtypes import QuartileRow, QuartilesView
+    from tui.app.widgets._quartile_lines import quartile_runs
+    from tui.view._types import QuartileRow, QuartilesView
 
     def view(values: list[float], lo: float, hi: float) -> QuartilesView:
         rows = tuple(QuartileRow("overall", f"l{i:03d}", 1, v, v, v, v, v) for i, v in enumerate(values))

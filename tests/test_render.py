@@ -26,13 +26,13 @@ import pytest
 
 import stats
 from tests.conftest import REFERENCE, SAMPLES
-from tui.export import VIEWS, export_frame, write_csv
-from tui.render_json import SCHEMA
-from tui.render_latex import PACKAGES, tex_escape
-from tui.render_markdown import md_escape
-from tui.report import FORMATS, render_report
-from tui.spec import load_spec, save_spec, selection_from_spec, spec_text
-from tui.viewmodel import Model, Selection, default_selection
+from tui.render._csv import VIEWS, export_frame, write_csv
+from tui.render._json import SCHEMA
+from tui.render._latex import PACKAGES, tex_escape
+from tui.render._markdown import md_escape
+from tui.render._report import FORMATS, render_report
+from tui.view._model import Model, Selection, default_selection
+from tui.view._spec import load_spec, save_spec, selection_from_spec, spec_text
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("RANKBOARD_UPDATE_GOLDEN") == "1"
@@ -445,7 +445,7 @@ def test_left_out_data_sets_are_reported(tmp_path: Path) -> None:
 
 
 def test_value_decimals_keep_three_significant_digits_for_small_criteria() -> None:
-    from tui.render_text import value_decimals
+    from tui.render._text import value_decimals
 
     assert [value_decimals(x) for x in (98.9, 10.0, 9.99, 0.97, 0.1, 0.099, 0.005, 0.0006, 0.0)] == [
         1,

@@ -17,7 +17,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from stats.runner import run_cv
+from stats.runner._cv import run_cv
 
 pytest.importorskip("sklearn")
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,8 +31,8 @@ from sklearn.datasets import load_iris, load_wine
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.tree import DecisionTreeClassifier
-import stats._cvlog
-from stats.runner import run_cv
+import stats.runner._log
+from stats.runner._cv import run_cv
 
 def datasets():
     return {name: loader(return_X_y=True) for name, loader in (("iris", load_iris), ("wine", load_wine))}
@@ -46,7 +46,7 @@ def run(out, progress=None):
 if __name__ == "__main__":
     out, delay, tear = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
     if tear:  # the tear-th unit: write part of it (a torn third line), make it durable, then SIGKILL ourselves
-        real, count = stats._cvlog.Appender.write, [0]
+        real, count = stats.runner._log.Appender.write, [0]
         def torn_write(self, payload):
             count[0] += 1
             if count[0] == tear:
@@ -55,7 +55,7 @@ if __name__ == "__main__":
                 print(json.dumps({"cut": cut, "unit": len(payload)}), flush=True)
                 os.kill(os.getpid(), signal.SIGKILL)
             real(self, payload)
-        stats._cvlog.Appender.write = torn_write
+        stats.runner._log.Appender.write = torn_write
     summary = run(out, progress=lambda done, total, what: time.sleep(delay))
     print(json.dumps({"done": summary.units_done, "skipped": summary.units_skipped}), flush=True)
 """
@@ -231,8 +231,8 @@ def test_values_round_trip_through_the_loader_and_names_are_quoted(tmp_path: Pat
     from sklearn.neighbors import KNeighborsClassifier
 
     from stats import read_logs
-    from stats.folds import fold_assignment
     from stats.metrics import balance, evaluate
+    from stats.runner._folds import fold_assignment
 
     X, y = load_wine(return_X_y=True)
     name, learner = 'wine, "red"', "knn, k=1"
@@ -252,7 +252,7 @@ def test_values_round_trip_through_the_loader_and_names_are_quoted(tmp_path: Pat
 
 
 def test_folds_are_stratified_seeded_and_cover_every_instance() -> None:
-    from stats.folds import fold_assignment, fold_seed
+    from stats.runner._folds import fold_assignment, fold_seed
 
     y = np.array([0] * 50 + [1] * 23 + [2] * 7)
     fold = fold_assignment(y, folds=5, seed=0, dataset="d", repeat=1)
@@ -276,7 +276,7 @@ def test_random_learners_get_the_fold_seed_unless_set(tmp_path: Path) -> None:
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
 
-    from stats.runner import _fresh
+    from stats.runner._cv import _fresh
 
     assert _fresh(RandomForestClassifier(), 42).random_state == 42
     assert _fresh(RandomForestClassifier(random_state=7), 42).random_state == 7
@@ -341,7 +341,7 @@ def test_validation_errors(tmp_path: Path, kwargs: dict, message: str) -> None:
 
 def test_runner_imports_neither_sklearn_nor_rich() -> None:
     code = (
-        "import sys, stats.runner, stats.metrics, stats.folds\n"
+        "import sys, stats.runner._cv, stats.metrics, stats.runner._folds\n"
         "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'rich', 'textual', 'tui'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)

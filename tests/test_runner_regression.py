@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from stats import read_logs, run_cv
-from stats.folds import fold_assignment
+from stats.runner._folds import fold_assignment
 
 pytest.importorskip("sklearn")
 

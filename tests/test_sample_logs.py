@@ -56,7 +56,7 @@ def test_cv_logs_are_complete_5x5_runs(regenerate: ModuleType) -> None:
 def test_cv_logs_are_reproducible(regenerate: ModuleType, tmp_path: Path, name: str) -> None:
     pytest.importorskip("sklearn")
     pytest.importorskip("statsmodels")
-    from stats.runner import run_cv
+    from stats.runner._cv import run_cv
 
     data = {name: regenerate.DATASETS[name]()}
     run_cv(

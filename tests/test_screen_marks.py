@@ -11,9 +11,9 @@ import pandas as pd
 
 import stats
 from tests.test_app import drive, focus_list, make_app, press
-from tui.app import RankboardApp
-from tui.widgets.pairs import PairsPanel
-from tui.widgets.report import CDPanel, TestsPanel
+from tui.app._app import RankboardApp
+from tui.app.widgets._pairs import PairsPanel
+from tui.app.widgets._report import CDPanel, TestsPanel
 
 NUMBER = re.compile(r"-?\d+\.\d+\*?|-")
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from stats import learning_curve, plateau, read_logs, run_sequence
-from stats.folds import fold_assignment
+from stats.runner._folds import fold_assignment
 from tests.test_runner import ROOT, _assert_readable, _kill_after, _records, _start
 
 pytest.importorskip("sklearn")
@@ -26,7 +26,7 @@ import json, os, signal, sys, time
 from sklearn.datasets import load_iris, load_wine
 from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
-import stats._cvlog
+import stats.runner._log
 from stats import run_sequence
 
 def datasets():
@@ -41,7 +41,7 @@ def run(out, progress=None):
 if __name__ == "__main__":
     out, delay, tear = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
     if tear:
-        real, count = stats._cvlog.Appender.write, [0]
+        real, count = stats.runner._log.Appender.write, [0]
         def torn_write(self, payload):
             count[0] += 1
             if count[0] == tear:
@@ -50,7 +50,7 @@ if __name__ == "__main__":
                 print(json.dumps({"cut": cut}), flush=True)
                 os.kill(os.getpid(), signal.SIGKILL)
             real(self, payload)
-        stats._cvlog.Appender.write = torn_write
+        stats.runner._log.Appender.write = torn_write
     summary = run(out, progress=lambda done, total, what: time.sleep(delay))
     print(json.dumps({"done": summary.units_done, "skipped": summary.units_skipped}), flush=True)
 """

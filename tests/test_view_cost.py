@@ -13,10 +13,10 @@ import pytest
 import stats
 from tests.conftest import SAMPLES
 from tests.test_app import make_app, settle
+from tui.app.widgets._pairs import PairsPanel
 from tui.cli import main
-from tui.report import FORMATS, render_report
-from tui.viewmodel import Model
-from tui.widgets.pairs import PairsPanel
+from tui.render._report import FORMATS, render_report
+from tui.view._model import Model
 
 C45 = SAMPLES / "c45_demsar.dat"
 
@@ -37,7 +37,7 @@ class Calls:
 @pytest.fixture
 def pairwise(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
     calls = Calls(stats.pairwise_test)
-    monkeypatch.setattr(stats, "pairwise_test", calls)  # tui.views_tests calls stats.pairwise_test
+    monkeypatch.setattr(stats, "pairwise_test", calls)  # tui.view._tests calls stats.pairwise_test
     yield calls
 
 

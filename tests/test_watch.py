@@ -1,4 +1,4 @@
-"""stats.watch.LogWatcher on real files: appends split mid-line, truncation, replacement, new files."""
+"""stats.logs._watch.LogWatcher on real files: appends split mid-line, truncation, replacement, new files."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stats.logs import LogError, read_logs
-from stats.watch import LogWatcher
+from stats.logs._read import LogError, read_logs
+from stats.logs._watch import LogWatcher
 
 LONG = ["dataset", "repeat", "fold", "learner", "criterion", "value"]
 
@@ -49,16 +49,16 @@ def test_appends_split_mid_line_are_read_once_with_their_line_numbers(tmp_path: 
 
 
 def test_only_the_appended_bytes_are_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import stats.logread
+    import stats.logs._sources
 
     log = tmp_path / "d.dat"
     log.write_text("".join(f"iris,1,{n},nb,acc,0.5\n" for n in range(1, 1001)))
     watcher = LogWatcher(log)
     assert len(watcher.poll().rows) == 1000
     seen: list[int] = []
-    original = stats.logread.parse_block
+    original = stats.logs._sources.parse_block
     monkeypatch.setattr(
-        stats.logread, "parse_block", lambda d, s, e, spec: seen.append(e - s) or original(d, s, e, spec)
+        stats.logs._sources, "parse_block", lambda d, s, e, spec: seen.append(e - s) or original(d, s, e, spec)
     )
     append(log, "iris,2,1,nb,acc,0.5\n")
     assert rows(watcher.poll().rows, "line") == [("iris", 2, 1, "nb", "acc", 0.5, 1001)]
@@ -227,7 +227,7 @@ def test_any_sequence_of_appends_ends_as_read_logs_reads_the_file(cuts: list[int
 
 
 def test_watch_is_headless() -> None:
-    code = "import sys, stats.watch; print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))"
+    code = "import sys, stats.logs; print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

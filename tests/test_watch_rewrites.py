@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import stats
-import stats.watch
-from stats.logread import Source
+import stats.logs._watch
+from stats.logs._sources import Source
 from tests.test_app import make_app, poll, settle
-from tui.widgets.problems import ProblemsPanel
+from tui.app.widgets._problems import ProblemsPanel
 
 
 def values(watcher: stats.LogWatcher) -> list[float]:
@@ -26,13 +26,13 @@ def test_a_file_vanishing_between_listing_and_reading_is_no_error(
     # Before: FileNotFoundError from poll() (141 of ~1,000 polls under rotation; a toast each time).
     (tmp_path / "a.dat").write_text("iris,1,1,nb,accuracy,0.9\n")
     watcher = stats.LogWatcher(tmp_path)
-    real_expand = stats.watch.expand
+    real_expand = stats.logs._watch.expand
 
     def listed_then_gone(paths):  # noqa: ANN001, ANN202
         sources, problems = real_expand(paths)
         return [*sources, Source(str(tmp_path / "rotated.dat"), tmp_path / "rotated.dat")], problems
 
-    monkeypatch.setattr(stats.watch, "expand", listed_then_gone)
+    monkeypatch.setattr(stats.logs._watch, "expand", listed_then_gone)
     update = watcher.poll()
     assert update.problems == [] and values(watcher) == [0.9]
 
@@ -41,17 +41,17 @@ def test_a_file_vanishing_between_plan_and_read_is_no_error(tmp_path: Path, monk
     (tmp_path / "a.dat").write_text("iris,1,1,nb,accuracy,0.9\n")
     (tmp_path / "b.dat").write_text("iris,1,1,knn,accuracy,0.8\n")
     watcher = stats.LogWatcher(tmp_path)
-    real_window = stats.watch._Window
+    real_window = stats.logs._watch._Window
 
     def window(path, start, stop):  # noqa: ANN001, ANN202
         if Path(path).name == "b.dat":
             raise FileNotFoundError(2, "No such file or directory", str(path))
         return real_window(path, start, stop)
 
-    monkeypatch.setattr(stats.watch, "_Window", window)
+    monkeypatch.setattr(stats.logs._watch, "_Window", window)
     update = watcher.poll()
     assert update.problems == [] and update.added == [str(tmp_path / "a.dat")] and values(watcher) == [0.9]
-    monkeypatch.setattr(stats.watch, "_Window", real_window)
+    monkeypatch.setattr(stats.logs._watch, "_Window", real_window)
     update = watcher.poll()  # b.dat is there after all: read now
     assert update.added == [str(tmp_path / "b.dat")] and values(watcher) == [0.8, 0.9]
 

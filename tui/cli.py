@@ -13,12 +13,8 @@ import pandas as pd
 
 from stats import LogError, LogProblem, completeness, read_logs
 from stats.names import printable_lines
-from tui.export import VIEWS
-from tui.loader import format_problem
-from tui.output import OutputRefused, check_output, write_output
-from tui.report import FORMATS, LOWER_IS_BETTER, render_report
-from tui.spec import load_spec, selection_from_spec
-from tui.viewmodel import Model, default_selection
+from tui.render import FORMATS, OutputRefused, check_output, render_report, write_output
+from tui.view import LOWER_IS_BETTER, VIEWS, Model, default_selection, format_problem, load_spec, selection_from_spec
 
 BUNDLED_EXAMPLE = "c45_demsar.dat"
 BUNDLED_CV = "cv"
@@ -36,7 +32,7 @@ def bundled_cv() -> Path:
 
 
 def _keys_epilog() -> str:
-    from tui.commands import help_rows
+    from tui.app import help_rows
 
     rows = list(help_rows())
     width = max(len(k) for k, _ in rows)

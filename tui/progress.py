@@ -1,4 +1,4 @@
-"""A rich progress bar for :func:`stats.runner.run_cv` (rich lives here, never in ``stats``)."""
+"""A rich progress bar for :func:`stats.runner._cv.run_cv` (rich lives here, never in ``stats``)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,354 @@
+"""Which results a log lacks, and the scores table of the data sets it has completely.
+
+Policy (one definition for ``rankboard check`` and every table): for a
+criterion, the cells are every data set of the log x every learner with at
+least one result for that criterion. A cell's *expected* count is the modal
+count over the learners of its data set and criterion (ties go to the larger
+count; a data set with no result for the criterion expects the criterion's
+modal count). A cell is *missing* when it has no result and *incomplete* when it
+has fewer than expected. A table leaves out a data set with a missing cell; an
+incomplete cell is used (the statistic of what exists) and flagged, unless
+``incomplete="exclude"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+import numpy as np
+import pandas as pd
+
+from stats._table import check_choice
+from stats.cells._aggregate import COLUMNS, KEYS, _codes, _index, aggregate
+from stats.cells._incremental import Aggregator
+from stats.cells._keys import _split
+
+
+@dataclass(frozen=True, eq=False)
+class Completeness:
+    """Counts against expected counts, and the repeats x folds of a log.
+
+    Attributes
+    ----------
+    counts : DataFrame
+        Index (criterion, dataset, learner) over every cell (see the module
+        policy), columns ``count`` and ``expected``.
+    cells : DataFrame
+        The rows of ``counts`` with ``count < expected``, plus ``status``
+        ("missing" or "incomplete") and ``reason`` (e.g. "learner svm has 40
+        of 100 results", "no pd result for learner knn").
+    design : DataFrame or None
+        Index (dataset, learner) of the pairs with results, columns
+        ``repeats`` and ``folds`` (distinct values over all criteria),
+        ``runs`` (distinct (repeat, fold) pairs) and ``design`` ("10 x 10", or
+        "10 x 10 (93 of 100 runs)"); None when built from an aggregate.
+    lines : int
+        Number of results.
+    file_lines : int or None
+        Number of result lines in the log files (``read_logs``' ``attrs["lines"]``), when known:
+        a wide-format line holds one result per criterion, so it can be fewer than ``lines``.
+    """
+
+    counts: pd.DataFrame
+    cells: pd.DataFrame
+    design: pd.DataFrame | None
+    lines: int
+    file_lines: int | None = None
+
+    @property
+    def criteria(self) -> pd.Index:
+        """Criteria of the log, in label order."""
+        return _labels(self.counts.index, 0)
+
+    @property
+    def datasets(self) -> pd.Index:
+        """Data sets of the log, in label order."""
+        return _labels(self.counts.index, 1)
+
+    @property
+    def learners(self) -> pd.Index:
+        """Learners of the log, in label order."""
+        return _labels(self.counts.index, 2)
+
+    @property
+    def complete(self) -> bool:
+        """True when no cell is missing or incomplete."""
+        return self.cells.empty
+
+    def summary(self, max_lines: int = 20) -> str:
+        """Text for ``rankboard check``: sizes, repeats x folds, then the missing and incomplete cells.
+
+        Lists are cut after ``max_lines`` entries ("... and N more").
+        """
+        crit, nd, nl = self.criteria, len(self.datasets), len(self.learners)
+        criteria = f"{len(crit)} criteri{'on' if len(crit) == 1 else 'a'} ({', '.join(map(str, crit))})"
+        size = f"{self.lines} lines"
+        if self.file_lines is not None and self.file_lines != self.lines:  # wide lines: a result per criterion
+            size = f"{self.file_lines} lines, {self.lines} results"
+        out = [f"{size}: {nd} data sets, {nl} learners, {criteria}"]
+        if self.design is None:
+            out.append("repeats x folds: unknown (summarised from an aggregate, not a log)")
+        else:
+            text = pd.Series("no results", pd.MultiIndex.from_product([self.datasets, self.learners]))
+            text.loc[self.design.index] = self.design["design"].to_numpy()
+            usual = text.value_counts()
+            if len(usual) == 1:
+                out.append(f"repeats x folds: all {nd} data sets x {nl} learners: {usual.index[0]}")
+            else:
+                out.append(
+                    f"repeats x folds: {usual.index[0]} for {usual.iloc[0]} of {nd * nl} data set x "
+                    "learner pairs; otherwise:"
+                )
+                odd = text[text != usual.index[0]]
+                ds, ls = odd.index.get_level_values(0), odd.index.get_level_values(1)
+                out += _cut([f"  {d} / {lrn}: {t}" for d, lrn, t in zip(ds, ls, odd)], max_lines)
+        if self.complete:
+            out.append("complete: no missing or incomplete cells")
+        else:
+            n_missing = int((self.cells["status"] == "missing").sum())
+            out.append(
+                f"{n_missing} missing and {len(self.cells) - n_missing} incomplete cells "
+                "(expected: the modal count over the learners of a data set):"
+            )
+            flat = self.cells.reset_index()
+            listed = zip(flat["criterion"], flat["dataset"], flat["learner"], flat["reason"])
+            out += _cut([f"  {c} / {d} / {lrn}: {r}" for c, d, lrn, r in listed], max_lines)
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+
+def _labels(index: pd.Index, k: int) -> pd.Index:
+    """The labels of level ``k`` that occur in the MultiIndex ``index``, in label order."""
+    multi = cast(pd.MultiIndex, index)
+    return multi.levels[k][np.unique(multi.codes[k])]
+
+
+def _cut(lines: list[str], max_lines: int) -> list[str]:
+    return lines if len(lines) <= max_lines else [*lines[:max_lines], f"  ... and {len(lines) - max_lines} more"]
+
+
+def _as_aggregate(obj: Any) -> pd.DataFrame:
+    """The aggregate of a log, an aggregate or an :class:`~stats.cells._incremental.Aggregator`."""
+    if isinstance(obj, Aggregator):
+        return obj.table
+    if not isinstance(obj, pd.DataFrame):
+        raise TypeError(f"expected a log, an aggregate or an Aggregator, got {type(obj).__name__}")
+    if list(obj.index.names) == list(KEYS) and "count" in obj.columns:
+        return obj
+    if "value" in obj.columns:
+        return aggregate(obj)
+    raise ValueError(
+        "expected a log (columns dataset, repeat, fold, learner, criterion, value) or an aggregate "
+        f"(index {', '.join(KEYS)}); got columns {list(obj.columns)}"
+    )
+
+
+def _mode(keys: list[np.ndarray], n: np.ndarray) -> pd.DataFrame:
+    """Modal ``n`` per combination of ``keys`` (ties: the larger ``n``), as columns k0, k1, ..., n."""
+    frame = pd.DataFrame({**{f"k{i}": k for i, k in enumerate(keys)}, "n": n})
+    freq = frame.value_counts().rename("freq").reset_index()
+    return freq.sort_values(["freq", "n"]).drop_duplicates([f"k{i}" for i in range(len(keys))], keep="last")
+
+
+def _counts(agg: pd.DataFrame) -> pd.DataFrame:
+    """Count and expected count of every cell (the module's policy), missing ones included."""
+    index = cast(pd.MultiIndex, agg.index)
+    c, d, lrn = (np.asarray(x, np.int64) for x in index.codes)
+    n = agg["count"].to_numpy()
+    grid = np.zeros([len(x) for x in index.levels], np.int64)
+    grid[c, d, lrn] = n
+    has_dataset = np.zeros(grid.shape[1], bool)
+    has_dataset[d] = True
+    learner_for = np.zeros((grid.shape[0], grid.shape[2]), bool)
+    learner_for[c, lrn] = True
+    by_criterion, by_cell = np.zeros(grid.shape[0], np.int64), np.zeros(grid.shape[:2], np.int64)
+    m = _mode([c], n)
+    by_criterion[m["k0"].to_numpy()] = m["n"].to_numpy()
+    m = _mode([c, d], n)
+    by_cell[m["k0"].to_numpy(), m["k1"].to_numpy()] = m["n"].to_numpy()
+    expected = np.where(by_cell > 0, by_cell, by_criterion[:, None])
+    ci, di, li = np.nonzero(has_dataset[None, :, None] & learner_for[:, None, :])
+    cells = _index(index.levels, [ci, di, li], KEYS)
+    return pd.DataFrame({"count": grid[ci, di, li], "expected": expected[ci, di]}, cells)
+
+
+def _reason(criterion: Any, learner: Any, count: int, expected: int) -> str:
+    if count == 0:
+        return f"no {criterion} result for learner {learner}"
+    return f"learner {learner} has {int(count)} of {int(expected)} results"
+
+
+def _distinct(pair: np.ndarray, n_pairs: int, x: np.ndarray) -> np.ndarray:
+    """Number of distinct ``x`` per ``pair``."""
+    x = x - x.min()
+    span = int(x.max()) + 1
+    if n_pairs * span <= max(4 * x.size, 1 << 22):
+        seen = np.zeros(n_pairs * span, bool)
+        seen[pair * span + x] = True
+        return seen.reshape(n_pairs, span).sum(axis=1)
+    first = pd.DataFrame({"p": pair, "x": x}).drop_duplicates()["p"].to_numpy()
+    return np.bincount(first, minlength=n_pairs)
+
+
+def _design(
+    dataset: np.ndarray, learner: np.ndarray, repeat: np.ndarray, fold: np.ndarray, levels: list[pd.Index]
+) -> pd.DataFrame:
+    """Repeats x folds of each (dataset, learner) pair with results."""
+    n_pairs, n_learners = len(levels[0]) * len(levels[1]), len(levels[1])
+    pair = dataset.astype(np.int64) * n_learners + learner
+    if pair.size:
+        folds = fold - fold.min()
+        run = (repeat - repeat.min()) * (int(folds.max()) + 1) + folds
+        got = [_distinct(pair, n_pairs, x) for x in (repeat, fold, run)]
+    else:
+        got = [np.zeros(n_pairs, np.int64)] * 3
+    where = np.flatnonzero(got[0])
+    r, f, runs = (g[where] for g in got)
+    text = [f"{a} x {b}" if k == a * b else f"{a} x {b} ({k} of {a * b} runs)" for a, b, k in zip(r, f, runs)]
+    index = _index(levels, [where // n_learners, where % n_learners], ("dataset", "learner"))
+    return pd.DataFrame({"repeats": r, "folds": f, "runs": runs, "design": text}, index)
+
+
+def completeness(log_or_agg: Any) -> Completeness:
+    """Find the missing and incomplete cells of a log and its repeats x folds.
+
+    Parameters
+    ----------
+    log_or_agg : DataFrame or Aggregator
+        A log (columns dataset, repeat, fold, learner, criterion, value), an
+        :class:`~stats.cells._incremental.Aggregator`, or an aggregate (then
+        ``design`` is None: repeats and folds are not in an aggregate).
+
+    Returns
+    -------
+    Completeness
+        See the module docstring for the definition of expected, missing and
+        incomplete.
+
+    Examples
+    --------
+    >>> log = pd.DataFrame({"dataset": ["a", "a", "a", "b", "b"], "repeat": 1, "fold": [1, 2, 1, 1, 2],
+    ...                     "learner": ["x", "x", "y", "x", "y"], "criterion": "pd", "value": 0.5})
+    >>> print(completeness(log).summary())
+    5 lines: 2 data sets, 2 learners, 1 criterion (pd)
+    repeats x folds: 1 x 1 for 3 of 4 data set x learner pairs; otherwise:
+      a / x: 1 x 2
+    0 missing and 1 incomplete cells (expected: the modal count over the learners of a data set):
+      pd / a / y: learner y has 1 of 2 results
+    """
+    agg = _as_aggregate(log_or_agg)
+    design = None
+    levels = list(cast(pd.MultiIndex, agg.index).levels[1:])
+    if isinstance(log_or_agg, Aggregator):
+        cell, run, _ = log_or_agg._all_rows()
+        codes3 = log_or_agg._codes3[cell]
+        design = _design(codes3[:, 1], codes3[:, 2], *_split(run), levels)
+    elif "value" in log_or_agg.columns and {"repeat", "fold"} <= set(log_or_agg.columns):
+        repeat, fold = (log_or_agg[k].to_numpy().astype(np.int64) for k in ("repeat", "fold"))
+        design = _design(_codes(log_or_agg["dataset"])[0], _codes(log_or_agg["learner"])[0], repeat, fold, levels)
+    counts = _counts(agg)
+    cells = counts[counts["count"] < counts["expected"]].copy()
+    cells["status"] = np.where(cells["count"] == 0, "missing", "incomplete")
+    triples = zip(cells.index, cells["count"], cells["expected"])
+    cells["reason"] = [_reason(c, lrn, n, e) for (c, _, lrn), n, e in triples]
+    attrs = getattr(log_or_agg, "attrs", {})
+    file_lines = attrs.get("lines") if isinstance(attrs.get("lines"), int) else None
+    return Completeness(counts=counts, cells=cells, design=design, lines=int(agg["count"].sum()), file_lines=file_lines)
+
+
+def _select(kind: str, requested: Sequence[Any] | None, valid: pd.Index, where: str) -> list[Any]:
+    """``requested`` (default: all of ``valid``) after checking each is in ``valid``."""
+    if requested is None:
+        return list(valid)
+    requested = [requested] if isinstance(requested, str) else list(dict.fromkeys(requested))
+    unknown = [x for x in requested if x not in valid]
+    if unknown:
+        listed = ", ".join(map(str, valid))
+        raise ValueError(f"unknown {kind}(s) {', '.join(map(repr, unknown))}{where}; {kind}s are: {listed}")
+    return requested
+
+
+def scores_table(
+    agg_or_log: Any,
+    criterion: str,
+    *,
+    statistic: str = "median",
+    datasets: Sequence[Any] | None = None,
+    learners: Sequence[Any] | None = None,
+    incomplete: Literal["use", "exclude"] = "use",
+) -> pd.DataFrame:
+    """The data sets x learners table of one criterion (seed 000's scores table).
+
+    Parameters
+    ----------
+    agg_or_log : DataFrame or Aggregator
+        An aggregate (:func:`~stats.cells._aggregate.aggregate`), an
+        :class:`~stats.cells._incremental.Aggregator` or a raw log (aggregated here).
+    criterion : str
+        The criterion to tabulate.
+    statistic : {"median", "mean", "min", "q1", "q3", "max", "sd", "count"}
+        The summary of each cell's repeats and folds; seed 000 uses the median.
+    datasets, learners : sequence, optional
+        The rows and columns, in this order; default every data set of the log
+        and every learner with a result for ``criterion``, in label order.
+    incomplete : {"use", "exclude"}
+        What to do with a data set that has an incomplete cell (fewer results
+        than expected, see the module docstring): use it and flag it in
+        ``attrs["incomplete"]`` (default), or leave it out.
+
+    Returns
+    -------
+    DataFrame
+        Rows: the selected data sets with a result for every selected learner;
+        columns: the selected learners. ``attrs["excluded"]`` maps each
+        left-out data set to the reason ("no pd result for learner knn");
+        ``attrs["incomplete"]`` maps each data set with an incomplete cell that
+        was kept to the reason ("learner svm has 40 of 100 results").
+
+    Raises
+    ------
+    ValueError
+        Unknown criterion, data set or learner (a learner without a result for
+        ``criterion`` is unknown to it), naming the valid ones.
+
+    Examples
+    --------
+    >>> log = pd.DataFrame({"dataset": ["a", "a", "a", "b"], "repeat": 1, "fold": [1, 2, 1, 1],
+    ...                     "learner": ["x", "x", "y", "x"], "criterion": "pd", "value": [0.1, 0.3, 0.5, 0.2]})
+    >>> table = scores_table(log, "pd")
+    >>> table.round(3).to_dict("index")
+    {'a': {'x': 0.2, 'y': 0.5}}
+    >>> table.attrs["excluded"], table.attrs["incomplete"]
+    ({'b': 'no pd result for learner y'}, {'a': 'learner y has 1 of 2 results'})
+    """
+    check_choice("statistic", statistic, COLUMNS)
+    check_choice("incomplete", incomplete, ("use", "exclude"))
+    agg = _as_aggregate(agg_or_log)
+    counts = _counts(agg)
+    criteria = _labels(counts.index, 0)
+    if criterion not in criteria:
+        raise ValueError(f"criterion {criterion!r} is not in the log; criteria are: {', '.join(map(str, criteria))}")
+    part = counts.xs(criterion, level="criterion")
+    rows = _select("data set", datasets, _labels(counts.index, 1), "")
+    cols = _select("learner", learners, _labels(part.index, 1), f" for criterion {criterion!r}")
+    n, e = (part[k].unstack().reindex(index=rows, columns=cols).to_numpy() for k in ("count", "expected"))
+    excluded: dict[Any, str] = {}
+    flagged: dict[Any, str] = {}
+    for i in np.flatnonzero((n < e).any(axis=1)):  # only the data sets with a gap
+        lacking = [str(cols[j]) for j in np.flatnonzero(n[i] == 0)]
+        if len(lacking) == len(cols):
+            excluded[rows[i]] = f"no {criterion} results"
+        elif lacking:
+            excluded[rows[i]] = f"no {criterion} result for learner{'s' * (len(lacking) > 1)} {', '.join(lacking)}"
+        else:
+            reason = "; ".join(_reason(criterion, cols[j], n[i, j], e[i, j]) for j in np.flatnonzero(n[i] < e[i]))
+            (excluded if incomplete == "exclude" else flagged)[rows[i]] = reason
+    values = agg.xs(criterion, level="criterion")[statistic].unstack().reindex(index=rows, columns=cols)
+    table = values.drop(index=list(excluded))
+    table.index.name, table.columns.name = "dataset", None
+    table.attrs.update(criterion=criterion, statistic=statistic, excluded=excluded, incomplete=flagged)
+    return table

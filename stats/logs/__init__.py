@@ -1,0 +1,19 @@
+"""Log I/O: read cross-validation logs (long and wide format, gzip, stdin) into one tidy frame,
+naming every problem, and follow logs that are still being written.
+"""
+
+from stats.logs._progress import Progress
+from stats.logs._read import LoadCancelled, LogError, LogProblem, read_logs
+from stats.logs._sources import Decompression
+from stats.logs._watch import LogWatcher, WatchUpdate
+
+__all__ = [
+    "Decompression",
+    "LoadCancelled",
+    "LogError",
+    "LogProblem",
+    "LogWatcher",
+    "Progress",
+    "WatchUpdate",
+    "read_logs",
+]

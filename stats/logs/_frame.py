@@ -1,0 +1,218 @@
+"""Parts of log files -> one tidy frame's columns, and the warnings about names.
+
+Label columns become pandas Categoricals whose categories are the names in the
+order they first appear. A wide-format line becomes one row per criterion
+column. Duplicate results are found by :mod:`stats.logs._duplicates`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from stats.logs._duplicates import KEY, LABELS, Locate
+from stats.logs._formats import LogProblem, LogSpec
+from stats.logs._parse import Coded, Part
+from stats.names import INVISIBLE, has_controls, printable, show_invisible, without_invisible
+
+
+@dataclass
+class _Entry:
+    """Where a part's rows went: rows ``row_start ...`` came from lines of ``file``."""
+
+    file: int
+    first_line: int
+    per_line: int  # rows per line: 1, or the wide format's number of criteria
+    row_start: int
+    lines: np.ndarray | None  # 0-based line of each part row (None: row i is line i)
+
+
+class Labels:
+    """Names -> integer codes, numbered in order of first appearance; only ever grows."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, dict[str, int]] = {name: {} for name in LABELS}
+
+    def lut(self, name: str, values: list[str | None]) -> np.ndarray:
+        """Codes of ``values``; invisible characters (BOM, zero-width) are not part of a name
+        (:data:`stats.names.INVISIBLE`): ``'\\ufeffiris'`` is ``iris``."""
+        ids = self.ids[name]
+        clean = [v if v is None or not INVISIBLE.search(v) else without_invisible(v) for v in values]
+        return np.array([-1 if v is None else ids.setdefault(v, len(ids)) for v in clean], np.int64)
+
+    def mark(self) -> dict[str, int]:
+        """How many names each column has: :meth:`rollback` forgets the names added since."""
+        return {name: len(ids) for name, ids in self.ids.items()}
+
+    def rollback(self, mark: dict[str, int]) -> None:
+        """Forget the names added since ``mark`` (the last ones: a dict pops in reverse order of insertion)."""
+        for name, size in mark.items():
+            ids = self.ids[name]
+            while len(ids) > size:
+                ids.popitem()
+
+    def categories(self, name: str) -> pd.Index:
+        return pd.Index(list(self.ids[name]), dtype="str")
+
+    def names(self, name: str) -> list[str]:
+        return list(self.ids[name])
+
+
+class Columns:
+    """The frame's columns, filled part by part as the parts arrive (in file order).
+
+    Names become codes at once (the parts' arrays are then freed), into arrays allocated for
+    the expected number of rows (``reserve``; pages never written cost no memory) and trimmed
+    in place at the end. Wide-format metadata columns appear with the first wide part.
+    """
+
+    def __init__(self, labels: Labels) -> None:
+        self.labels = labels
+        self.size = 0
+        self.entries: list[_Entry] = []
+        self.arrays: dict[str, np.ndarray] = {}
+        #: Warnings found while adding parts: (file index, line, reason).
+        self.notes: list[tuple[int, int, str]] = []
+        self._new({k: v for k, v in _DTYPES.items() if k in KEY or k == "value"}, 1 << 16)
+
+    def _new(self, dtypes: dict[str, type], capacity: int) -> None:
+        for name, dtype in dtypes.items():
+            array: np.ndarray = np.empty(capacity, dtype)
+            array[: self.size] = _FILL.get(name, 0)
+            self.arrays[name] = array
+
+    def reserve(self, rows: int) -> None:
+        """Make room for ``rows`` more rows (one allocation and copy, if any)."""
+        need = self.size + rows
+        for name, array in self.arrays.items():
+            if len(array) < need:
+                bigger = np.empty(max(need, 2 * len(array)), array.dtype)
+                bigger[: self.size] = array[: self.size]
+                self.arrays[name] = bigger
+
+    def add(self, file: int, first_line: int, spec: LogSpec, part: Part) -> None:
+        """Append a part's rows (a wide line gives one row per criterion)."""
+        k = len(spec.criteria) if spec.wide else 1
+        n = part.n_rows
+        if spec.wide and "goal" not in self.arrays:
+            self._new({name: _DTYPES[name] for name in WIDE}, len(self.arrays["value"]))
+        self.reserve(n * k)
+        rows = slice(self.size, self.size + n * k)
+        for name in self.arrays:
+            target = self.arrays[name][rows]
+            role = name.removesuffix("_na")
+            if name == "criterion" and spec.wide:
+                lut = self.labels.lut(name, list(spec.criteria))
+                self._room(name, lut, rows)[:] = np.tile(lut, n)
+            elif name == "value":
+                values = [part.fields[i] for i in spec.value_fields]
+                target[:] = values[0] if k == 1 else np.column_stack(values).ravel()
+            elif name in ("repeat", "fold"):
+                column = part.fields[spec.roles[name]]
+                target[:] = column if k == 1 else np.repeat(column, k)
+            elif role not in spec.roles:  # goal, train or test, absent from this file
+                target[:] = _FILL.get(name, 0)
+            else:
+                coded = part.fields[spec.roles[role]]
+                if name in LABELS:
+                    self._note_invisible(file, first_line, name, coded, part)
+                    lut = self.labels.lut(name, coded.values)
+                    target = self._room(name, lut, rows)
+                elif name.endswith("_na"):
+                    lut = np.array([v is None for v in coded.values])
+                else:
+                    lut = np.array([v or 0 for v in coded.values], np.int64)
+                _put(target, lut, coded.codes, k)
+        self.entries.append(_Entry(file, first_line, k, self.size, part.lines))
+        self.size += n * k
+        part.fields = []
+
+    def _note_invisible(self, file: int, first_line: int, kind: str, coded: Coded, part: Part) -> None:
+        """A warning at the first line of each name holding invisible characters."""
+        for i, value in enumerate(coded.values):
+            if value is None or not INVISIBLE.search(value):
+                continue
+            rows = np.flatnonzero(np.asarray(coded.codes) == i)
+            if not len(rows):
+                continue
+            row = int(rows[0])
+            line = first_line + (int(part.lines[row]) if part.lines is not None else row)
+            reason = (
+                f"{kind} '{show_invisible(value)}' holds invisible characters (byte-order mark or "
+                f"zero-width): read as '{printable(without_invisible(value))}'"
+            )
+            self.notes.append((file, line, reason))
+
+    def _room(self, name: str, lut: np.ndarray, rows: slice) -> np.ndarray:
+        """The rows' slice of a label column, widened first (int8 -> int16 -> int32) if the codes
+        in ``lut`` do not fit."""
+        array = self.arrays[name]
+        if len(lut) and lut.max() > np.iinfo(array.dtype).max:
+            array = self.arrays[name] = array.astype(np.int16 if array.dtype == np.int8 else np.int32)
+        return array[rows]
+
+    def finish(self) -> dict[str, np.ndarray]:
+        """The filled arrays, trimmed in place to the rows read."""
+        for array in self.arrays.values():
+            array.resize(self.size, refcheck=False)
+        return self.arrays
+
+    def locate(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """File index and line number of the given rows."""
+        starts = np.array([e.row_start for e in self.entries])
+        which = np.searchsorted(starts, rows, side="right") - 1
+        files, lines = np.empty(len(rows), np.int64), np.empty(len(rows), np.int64)
+        for w in np.unique(which).tolist():
+            e = self.entries[w]
+            mask = which == w
+            local = (rows[mask] - e.row_start) // e.per_line
+            files[mask] = e.file
+            lines[mask] = e.first_line + (local if e.lines is None else e.lines[local])
+        return files, lines
+
+
+WIDE = ("goal", "train", "train_na", "test", "test_na")
+_DTYPES: dict[str, type] = {  # label codes widen as names arrive (pandas' own code widths)
+    "dataset": np.int8,
+    "repeat": np.int64,
+    "fold": np.int64,
+    "learner": np.int8,
+    "criterion": np.int8,
+    "value": np.float64,
+    "goal": np.int8,
+    "train": np.int64,
+    "train_na": np.bool_,
+    "test": np.int64,
+    "test_na": np.bool_,
+}
+_FILL = {"goal": -1, "train_na": True, "test_na": True}
+
+
+def _put(target: np.ndarray, lut: np.ndarray, codes: np.ndarray, k: int) -> None:
+    """``target[:] = lut[codes]``, each value repeated k times (a wide line's criteria)."""
+    if k == 1:
+        np.take(lut.astype(target.dtype, copy=False), codes, out=target)
+    else:
+        target[:] = np.repeat(lut[codes], k)
+
+
+def name_problems(labels: Labels, columns: dict[str, np.ndarray], locate: Locate, files: list[str]) -> list[LogProblem]:
+    """A warning at the first line of each name holding control characters or bidi overrides
+    (:mod:`stats.names`): kept as read, shown escaped in every output."""
+    problems = []
+    for kind in ("dataset", "learner", "criterion"):
+        codes = columns.get(kind)
+        if codes is None:
+            continue
+        for code, name in enumerate(labels.names(kind)):
+            if not has_controls(name):
+                continue
+            rows = np.flatnonzero(codes == code)
+            if not len(rows):
+                continue
+            f, line = (int(a[0]) for a in locate(rows[:1]))
+            reason = f"name contains control characters: {kind} '{printable(name)}' (shown escaped)"
+            problems.append(LogProblem(files[f], line, reason, "warning"))
+    return problems

@@ -1,0 +1,543 @@
+"""Follow logs that are still being written: each poll reads only what was appended.
+
+Polling only (``os.stat`` per file); no inotify, no textual, no rich.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from stats.logs._duplicates import KEY, resolve
+from stats.logs._formats import LogError, LogProblem, LogSpec
+from stats.logs._frame import Columns, Labels
+from stats.logs._parse import Part
+from stats.logs._progress import Meter, Progress
+from stats.logs._read import OnError, to_frame
+from stats.logs._sources import WORKERS, Source, expand, not_regular, read_source
+
+
+@dataclass(frozen=True)
+class WatchUpdate:
+    """What one :meth:`LogWatcher.poll` found.
+
+    Attributes
+    ----------
+    rows : pandas.DataFrame
+        The new rows, in the schema of :func:`stats.read_logs` plus ``file`` (category: the file
+        the row came from) and ``line`` (int64), duplicates among them resolved.
+    problems : list of LogProblem
+        New problems (errors, warnings), in file and line order.
+    added : list of str
+        Files seen for the first time.
+    reloaded : list of str
+        Files that shrank or were replaced (another inode): read again from the start. Drop your
+        earlier rows of these files; ``rows`` holds their rows now.
+    removed : list of str
+        Files that disappeared: drop your rows of these files.
+    superseded : list of (str, int)
+        ``(file, line)`` of earlier rows that a new row replaces (same dataset, repeat, fold,
+        learner and criterion: the later line wins), in file and line order. Drop them.
+    resolved : list of LogProblem
+        Problems of whole paths reported by an earlier poll that hold no more (the directory
+        has ``*.dat`` files again, the file is back): take them off your list.
+    """
+
+    rows: pd.DataFrame
+    problems: list[LogProblem] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    reloaded: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    superseded: list[tuple[str, int]] = field(default_factory=list)
+    resolved: list[LogProblem] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        """Whether anything (rows, problems, files) changed."""
+        return bool(
+            len(self.rows)
+            or self.problems
+            or self.added
+            or self.reloaded
+            or self.removed
+            or self.superseded
+            or self.resolved
+        )
+
+
+@dataclass
+class _File:
+    """What the watcher knows of one file: identity, bytes read (complete lines), next line."""
+
+    index: int
+    identity: tuple[int, int, int]  # device, inode, and mtime for gzip files (read whole)
+    offset: int = 0
+    next_line: int = 1
+    spec: LogSpec | None = None
+    seen: bytes = b""  # the bytes just before ``offset``: a rewrite in place changes them
+    mtime: int = 0
+    head: bytes = b""  # the first bytes read (up to HEAD): a rewrite in place changes them too
+
+
+@dataclass
+class _Plan:
+    """One file a poll reads: bytes ``[state.offset, stop)``, into ``state`` (a copy, kept once
+    the poll is done)."""
+
+    source: Source
+    state: _File
+    stop: int
+    gz: bool
+    mtime: int
+
+
+class LogWatcher:
+    """Follow growing logs: files, directories (new ``*.dat`` files are picked up) and globs.
+
+    Parameters
+    ----------
+    paths : str, path-like, or a sequence of them
+        As for :func:`stats.read_logs`, except ``-`` (standard input cannot be watched).
+    on_error : {"skip", "raise"}
+        ``"raise"`` raises :class:`LogError` for the first error of a poll, after the poll's
+        rows were taken in (so the next poll goes on from there).
+
+    Notes
+    -----
+    Each :meth:`poll` stats every file. A file that grew is read from where the last poll
+    stopped: only the appended bytes are parsed, and line numbers go on from there. A last line
+    without its newline is left for the next poll (it is being written; it is not reported as
+    torn). A file that shrank or whose inode changed (truncated, or replaced by a rename) is read
+    again whole and listed in ``reloaded``; its earlier rows are void (so is a file rewritten in
+    place, found by the 64 bytes before where the last poll stopped). A gzip file is read whole
+    whenever it changes. Duplicates are resolved as :func:`stats.read_logs` does, across polls
+    too: the row read later wins and the earlier is listed in ``superseded``. An empty file is
+    not a problem here (a run has just started). :meth:`frame` is the current state: every
+    valid row, duplicates resolved.
+
+    The keys of the rows held are indexed (packed into one integer each, kept as a few sorted
+    runs), so a poll that brings new rows costs time in proportion to the new rows (times the
+    log of the rows held) when they duplicate nothing; only a poll that brings a duplicate (or
+    keys that do not pack: negative, or very large repeat, fold or label counts) resolves it
+    over all the rows held. A poll that finds nothing new costs one ``stat`` per file (and a
+    64-byte read when a file's modification time changed).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> log = folder / "iris.dat"
+    >>> _ = log.write_text("iris,1,1,nb,accuracy,0.9\\niris,1,1,tree,acc")
+    >>> watcher = LogWatcher(folder)
+    >>> update = watcher.poll()
+    >>> len(update.rows), update.added == [str(log)]
+    (1, True)
+    >>> with log.open("a") as f:
+    ...     _ = f.write("uracy,0.8\\n")
+    >>> update = watcher.poll()
+    >>> update.rows[["learner", "value", "line"]].to_dict("records")
+    [{'learner': 'tree', 'value': 0.8, 'line': 2}]
+    """
+
+    def __init__(self, paths: Any, *, on_error: OnError = "skip") -> None:
+        if on_error not in ("raise", "skip"):
+            raise ValueError(f"on_error must be 'raise' or 'skip', got {on_error!r}")
+        self.paths = tuple(paths) if isinstance(paths, (list, tuple)) else (paths,)
+        if any(os.fspath(p) == "-" for p in self.paths):
+            raise ValueError("standard input ('-') cannot be watched")
+        self.on_error = on_error
+        self.labels = Labels()
+        self._files: dict[str, _File] = {}
+        self._names: list[str] = []  # file index -> name; a name keeps its index
+        self._index: dict[str, int] = {}
+        self._batches: list[dict[str, np.ndarray]] = []  # current rows, with "file" and "line"
+        # The keys of the rows held, packed (_pack), as sorted runs of decreasing size (each
+        # under half the one before, so O(log n) runs); None when some key does not pack.
+        self._runs: list[np.ndarray] | None = []
+        self._stale = False  # whether rows were dropped since the index was built
+        self._reported: dict[str, LogProblem] = {}  # path-level problems already reported
+
+    def poll(self, *, progress: Progress | None = None) -> WatchUpdate:
+        """Read what changed since the last poll (the first poll reads everything).
+
+        Parameters
+        ----------
+        progress : callable ``progress(done, total)``, optional
+            As for :func:`stats.read_logs`, over the bytes this poll parses: ``total`` is the
+            sum of the bytes appended to the files that grew (up to their last newline) and of
+            the whole sizes of the files read from the start (new, reloaded, or gzip). Called with
+            ``done = 0`` first, after each block of 4 MB, and last with ``done == total``.
+            Whatever it raises (:class:`stats.LoadCancelled` by convention) stops the poll and
+            propagates unchanged; a cancelled poll changes nothing in the watcher, so the next
+            poll reads what this one would have.
+
+        Returns
+        -------
+        WatchUpdate
+            What changed.
+
+        Raises
+        ------
+        LogError
+            With ``on_error="raise"``, for the first error of the poll (after taking the poll in).
+        LoadCancelled
+            Or whatever else ``progress`` raises, unchanged.
+        """
+        sources, path_problems = expand(self.paths)
+        problems = [p for p in path_problems if str(p) not in self._reported]
+        now = {str(p) for p in path_problems}
+        resolved = [p for key, p in self._reported.items() if key not in now]
+        current = {s.name for s in sources}
+        removed = [name for name in self._files if name not in current]
+        added: list[str] = []
+        reloaded: list[str] = []
+        plans: list[_Plan] = []
+        for source in sources:
+            problems.extend(self._plan(source, plans, added, reloaded))
+        unnamed = [plan.state for plan in plans if plan.state.index < 0]
+        for index, state in enumerate(unnamed, start=len(self._names)):
+            state.index = index  # the index the file's name gets once the poll is done
+        # Read everything before changing anything: a poll stopped by an exception leaves no trace.
+        mark = self.labels.mark()
+        table = Columns(self.labels)
+        sizes = [plan.stop - plan.state.offset for plan in plans]
+        meter = Meter(progress, sizes)
+        try:
+            meter.report(0)
+            vanished = []
+            for plan, size in zip(plans, sizes):
+                try:
+                    problems.extend(self._read(plan, table, meter.source(size)))
+                except FileNotFoundError:  # gone between the plan and the read: as if not listed
+                    vanished.append(plan)
+                meter.next(size)
+        except BaseException:
+            self.labels.rollback(mark)
+            raise
+        self._reported = {str(p): p for p in path_problems}
+        gone = {plan.source.name for plan in vanished}
+        plans = [plan for plan in plans if plan.source.name not in gone]
+        added = [name for name in added if name not in gone]
+        for name in removed + reloaded:
+            self._drop(self._files.pop(name).index)
+        for plan in plans:
+            name = plan.source.name
+            if name not in self._index:
+                self._index[name] = len(self._names)
+                self._names.append(name)
+            self._files[name] = plan.state
+        problems.extend(LogProblem(self._names[f], line, reason, "warning") for f, line, reason in table.notes)
+        new, superseded, duplicates = self._resolve(self._new_rows(table))
+        problems = _ordered(problems + duplicates, self._names)
+        update = WatchUpdate(self._frame([new]), problems, added, reloaded, removed, superseded, resolved)
+        errors = [p for p in problems if p.severity == "error"]
+        if self.on_error == "raise" and errors:
+            raise LogError(errors[0])
+        return update
+
+    def frame(self) -> pd.DataFrame:
+        """Every current row (duplicates resolved, reloaded files replaced), with file and line."""
+        return self._frame(self._batches)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def _plan(self, source: Source, plans: list[_Plan], added: list[str], reloaded: list[str]) -> list[LogProblem]:
+        """What to read of one file (nothing is changed): appended lines, or all of it."""
+        path = Path(source.name)
+        try:
+            st = os.stat(path)
+            if not stat.S_ISREG(st.st_mode):  # a FIFO would block the poll for ever (stats.logs._sources)
+                return [LogProblem(source.name, None, not_regular(st.st_mode))]
+            gz = _is_gzip(path)
+            identity = (st.st_dev, st.st_ino, st.st_mtime_ns if gz else 0)
+            state = self._files.get(source.name)
+            if state is None:
+                fresh = True
+            elif st.st_size == state.offset and st.st_mtime_ns == state.mtime and state.identity == identity:
+                return []
+            else:
+                fresh = (
+                    state.identity != identity  # replaced (another inode)
+                    or st.st_size < state.offset  # truncated
+                    or (st.st_size == state.offset and not gz)  # rewritten without growing
+                    or _tail(path, state.offset) != state.seen  # rewritten in place ...
+                    or _head(path, state.offset) != state.head  # ... anywhere in what is held
+                )
+            stop = st.st_size if gz else _last_newline(path, 0 if fresh else state.offset, st.st_size)
+        except FileNotFoundError:
+            return []  # listed, then gone (rotation): the next poll sees it removed, no error
+        except OSError as exc:
+            return [LogProblem(source.name, None, (exc.strerror or str(exc)).lower())]
+        if state is None:
+            added.append(source.name)
+        elif fresh:
+            reloaded.append(source.name)
+        state = replace(state) if state is not None and not fresh else _File(self._index.get(source.name, -1), identity)
+        plans.append(_Plan(source, state, stop, gz, st.st_mtime_ns))
+        return []
+
+    @staticmethod
+    def _read(plan: _Plan, table: Columns, progress: Callable[[int], None] | None) -> list[LogProblem]:
+        """Read the planned bytes of one file into ``table``; ``plan.state`` follows."""
+        state, path = plan.state, Path(plan.source.name)
+        index = state.index
+
+        def sink(first_line: int, spec: LogSpec, part: Part) -> None:
+            table.add(index, first_line, spec, part)
+
+        with ExitStack() as stack:
+            stream = None if plan.gz else stack.enter_context(_Window(path, state.offset, plan.stop))
+            pool = stack.enter_context(ThreadPoolExecutor(WORKERS)) if WORKERS > 1 else None
+            got = read_source(
+                plan.source,
+                sink,
+                pool=pool,
+                stop_at_error=False,
+                spec=state.spec,
+                first_line=state.next_line,
+                final=False,
+                stream=stream,
+                size=plan.stop - state.offset,
+                progress=progress,
+            )
+        state.spec, state.next_line, state.offset = got.spec, got.next_line, plan.stop
+        state.seen, state.mtime = (b"" if plan.gz else _tail(path, plan.stop)), plan.mtime
+        state.head = b"" if plan.gz else _head(path, plan.stop)
+        return got.problems
+
+    @staticmethod
+    def _new_rows(table: Columns) -> dict[str, np.ndarray]:
+        columns = dict(table.finish())
+        columns["file"], columns["line"] = table.locate(np.arange(table.size))
+        return columns
+
+    # -- state ---------------------------------------------------------------------------------
+
+    def _drop(self, index: int) -> None:
+        """Forget the rows of one file (and index the keys of the rows left afresh)."""
+        self._batches = [{k: v[b["file"] != index] for k, v in b.items()} for b in self._batches]
+        self._batches = [b for b in self._batches if len(b["file"])]
+        self._stale = True  # the index is rebuilt when next needed
+
+    def _reindex(self) -> None:
+        """Index the keys of all the rows held (one run), or disable the index if some do not pack."""
+        self._stale = False
+        runs: list[np.ndarray] = []
+        for batch in self._batches:
+            keys = _pack(batch)
+            if keys is None:
+                self._runs = None
+                return
+            runs.append(keys if _increasing(keys) else np.sort(keys))
+        self._runs = []
+        if runs:
+            keys = runs[0] if len(runs) == 1 else np.sort(np.concatenate(runs), kind="stable")
+            self._add_run(keys)
+
+    def _add_run(self, keys: np.ndarray) -> None:
+        """Add distinct keys, none of them indexed yet, as a run; merge runs to keep O(log n) of them."""
+        assert self._runs is not None
+        if not len(keys):
+            return
+        runs = self._runs
+        runs.append(keys if _increasing(keys) else np.sort(keys))
+        while len(runs) > 1 and 2 * len(runs[-1]) >= len(runs[-2]):
+            last = runs.pop()
+            runs[-1] = np.sort(np.concatenate([runs[-1], last]), kind="stable")  # two sorted runs: timsort merges
+
+    def _fresh(self, keys: np.ndarray) -> np.ndarray:
+        """Which of the (packed) keys are not indexed."""
+        fresh = np.ones(len(keys), bool)
+        for run in self._runs or ():
+            at = np.searchsorted(run, keys)
+            np.minimum(at, len(run) - 1, out=at)
+            fresh &= run[at] != keys
+        return fresh
+
+    def _compact(self) -> None:
+        """When many batches are held, merge neighbours as the runs are (each under half the size
+        of the one before), keeping the rows' order: O(log n) batches are left."""
+        if len(self._batches) <= _BATCHES:
+            return
+        merged: list[dict[str, np.ndarray]] = []
+        for b in self._batches:
+            merged.append(b)
+            while len(merged) > 1 and 2 * len(merged[-1]["file"]) >= len(merged[-2]["file"]):
+                pair = merged[-2:]
+                names = dict.fromkeys(k for b in pair for k in b)
+                merged[-2:] = [{k: np.concatenate([_widen(b, k) for b in pair]) for k in names}]
+        self._batches = merged
+
+    def _resolve(
+        self, new: dict[str, np.ndarray]
+    ) -> tuple[dict[str, np.ndarray], list[tuple[str, int]], list[LogProblem]]:
+        """Resolve duplicates of the new rows, among them and against the rows held; keep the result.
+
+        Returns the new rows left, the (file, line) of held rows they replace, and the warnings.
+        New rows whose keys are all distinct and not indexed are simply kept; otherwise
+        :meth:`_resolve_all` resolves them over all the rows held.
+        """
+        if not len(new["file"]):
+            return new, [], []
+        if self._stale:
+            self._reindex()
+        keys = _pack(new) if self._runs is not None else None
+        if keys is None:
+            self._runs = None
+            return self._resolve_all(new)
+        distinct = keys if _increasing(keys) else np.sort(keys)
+        if (distinct[1:] == distinct[:-1]).any() or not self._fresh(distinct).all():
+            result = self._resolve_all(new)
+            # The rows held have distinct keys before and after: the index gains the new keys only.
+            distinct = np.unique(distinct)
+            self._add_run(distinct[self._fresh(distinct)])
+            return result
+        self._batches.append(new)
+        self._compact()
+        self._add_run(distinct)
+        return new, [], []
+
+    def _resolve_all(
+        self, new: dict[str, np.ndarray]
+    ) -> tuple[dict[str, np.ndarray], list[tuple[str, int]], list[LogProblem]]:
+        """:meth:`_resolve` over all the rows held (the new rows have or may have duplicates)."""
+        batches = [*self._batches, new]
+        keys = {k: np.concatenate([_widen(b, k) for b in batches]) for k in (*KEY, "file", "line")}
+
+        def locate(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return keys["file"][rows], keys["line"][rows]
+
+        names = {k: self.labels.names(k) for k in ("dataset", "learner", "criterion")}
+        keep, problems = resolve(keys, names, locate, self._names)
+        superseded: list[tuple[str, int]] = []
+        if keep is not None:
+            held = len(keys["file"]) - len(new["file"])
+            files, lines = locate(np.flatnonzero(~keep[:held]))
+            superseded = [(self._names[f], n) for f, n in sorted(zip(files.tolist(), lines.tolist()))]
+            bounds = np.cumsum([0] + [len(b["file"]) for b in batches]).tolist()
+            batches = [{k: v[keep[a:b]] for k, v in batch.items()} for batch, a, b in zip(batches, bounds, bounds[1:])]
+        self._batches = [b for b in batches if len(b["file"])]
+        self._compact()
+        return batches[-1], superseded, problems
+
+    def _frame(self, batches: list[dict[str, np.ndarray]]) -> pd.DataFrame:
+        wide = any("goal" in b for b in self._batches + batches)
+        names = [*KEY, "value", *(_WIDE if wide else ()), "file", "line"]
+        columns = {
+            k: np.concatenate([_widen(b, k) for b in batches] or [np.empty(0, _EMPTY.get(k, np.int64))]) for k in names
+        }
+        frame = to_frame(self.labels, {k: v for k, v in columns.items() if k not in ("file", "line")})
+        frame["file"] = pd.Categorical.from_codes(columns["file"], categories=pd.Index(self._names, dtype="str"))
+        frame["line"] = columns["line"].astype(np.int64)
+        return frame
+
+
+_WIDE = ("goal", "train", "train_na", "test", "test_na")
+_EMPTY = {"value": np.float64, "train_na": np.bool_, "test_na": np.bool_}
+_MISSING = {"goal": -1, "train_na": True, "test_na": True}
+
+
+# Bits of each key column (KEY's order) in a packed key: 64 in all.
+_BITS = {"dataset": 16, "repeat": 11, "fold": 11, "learner": 16, "criterion": 10}
+_BATCHES = 64  # batches held at most before the later ones are merged
+
+
+def _pack(batch: dict[str, np.ndarray]) -> np.ndarray | None:
+    """The batch's keys as one uint64 per row (ordered as the keys are), or None if some do not fit."""
+    key = np.zeros(len(batch[KEY[0]]), np.uint64)
+    for k in KEY:
+        column, bits = batch[k], _BITS[k]
+        if len(column) and (int(column.min()) < 0 or int(column.max()) >= 1 << bits):
+            return None
+        key <<= np.uint64(bits)
+        key |= column.astype(np.uint64)
+    return key
+
+
+def _increasing(keys: np.ndarray) -> bool:
+    """Whether the keys strictly increase (seed 000's loop writes them so): sorted, and distinct."""
+    return bool(len(keys) < 2 or (keys[1:] > keys[:-1]).all())
+
+
+def _widen(batch: dict[str, np.ndarray], key: str) -> np.ndarray:
+    """A batch's column; a long-only batch gets the wide metadata columns as missing."""
+    if key in batch:
+        return batch[key]
+    n = len(batch["file"])
+    return np.full(n, _MISSING.get(key, 0), np.bool_ if key.endswith("_na") else np.int64)
+
+
+def _ordered(problems: list[LogProblem], names: list[str]) -> list[LogProblem]:
+    rank = {name: i for i, name in enumerate(names)}
+    return sorted(problems, key=lambda p: (rank.get(p.file, -1), p.line or 0))
+
+
+def _is_gzip(path: Path) -> bool:
+    with open(path, "rb") as f:
+        return f.read(2) == b"\x1f\x8b"
+
+
+#: Bytes at the start of a file compared at each poll that finds it changed (with the 64 bytes
+#: before the end of what was read): a rewrite in place is seen, not taken for an append.
+HEAD = 1 << 16
+
+
+def _head(path: Path, offset: int) -> bytes:
+    """The first ``min(offset, HEAD)`` bytes of the file."""
+    with open(path, "rb") as f:
+        return f.read(min(offset, HEAD))
+
+
+def _tail(path: Path, offset: int, size: int = 64) -> bytes:
+    """The ``size`` bytes before ``offset`` (fewer near the start)."""
+    with open(path, "rb") as f:
+        f.seek(max(0, offset - size))
+        return f.read(min(offset, size))
+
+
+def _last_newline(path: Path, start: int, stop: int) -> int:
+    """Position after the last newline in ``[start, stop)`` of the file (``start`` if none)."""
+    with open(path, "rb") as f:
+        end = stop
+        while end > start:
+            begin = max(start, end - (1 << 16))
+            f.seek(begin)
+            chunk = f.read(end - begin)
+            cut = chunk.rfind(b"\n")
+            if cut >= 0:
+                return begin + cut + 1
+            end = begin
+    return start
+
+
+class _Window(io.RawIOBase):
+    """Bytes ``[start, stop)`` of a file, as a stream (complete lines only: ``stop`` follows a newline)."""
+
+    def __init__(self, path: Path, start: int, stop: int) -> None:
+        super().__init__()
+        self.file = open(path, "rb")  # noqa: SIM115 - closed with the stream
+        self.file.seek(start)
+        self.stop, self.left = stop, stop - start
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer)[: self.left]
+        n = self.file.readinto(view) or 0
+        self.left -= n
+        return n
+
+    def close(self) -> None:
+        self.file.close()
+        super().close()

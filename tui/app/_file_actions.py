@@ -1,0 +1,101 @@
+"""The app's file dialogs: export the current view as CSV (``e``) and save the selection as a view
+spec (``s``). Ask for a path, confirm before overwriting, write atomically, say where it went.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tui.app._screens import ConfirmScreen, ExportScreen
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from tui.view import Analysis, Selection
+
+    _Base = App[None]
+else:
+    _Base = object
+
+
+class FileActions(_Base):
+    """Mixed into the app: needs ``analysis``, ``selection``, ``view`` and ``clock``."""
+
+    analysis: Analysis | None
+    selection: Selection | None
+    view: str
+    clock: Callable[[], datetime]
+
+    def action_export(self) -> None:
+        from tui.render import default_export_name, export_frame
+
+        analysis, view = self.analysis, self.view
+        if analysis is None:
+            self.notify("nothing to export yet", severity="warning")
+            return
+        try:
+            frame = export_frame(analysis, view)
+        except Exception as exc:  # noqa: BLE001 - reported, never a traceback
+            self.notify(f"cannot export the {view} view: {exc}", severity="error", markup=False)
+            return
+        name = default_export_name(analysis.selection.criterion, view, now=self.clock())
+        self._ask_path(
+            name,
+            "Export the current view as CSV",
+            lambda target, ok, raw: self._write(frame, target, overwrite=ok, raw=raw),
+            raw_option=True,
+        )
+
+    def action_save_spec(self) -> None:
+        from tui.render import stamped_name
+        from tui.view import save_spec
+
+        selection = self.selection
+        if selection is None:
+            self.notify("nothing to save yet", severity="warning")
+            return
+        name = stamped_name(selection.criterion, "view", ".toml", now=self.clock())
+
+        def save(target: Path, _overwrite: bool, _raw: bool) -> None:
+            try:
+                written = save_spec(selection, target)
+            except OSError as exc:
+                self.notify(f"saving the view spec failed: {exc}", severity="error", markup=False)
+                return
+            self.notify(f"saved {written} (rankboard report --spec {written.name})", markup=False)
+
+        self._ask_path(name, "Save the current selection as a view spec (TOML)", save)
+
+    def _ask_path(
+        self, default: str, prompt: str, write: Callable[[Path, bool, bool], None], *, raw_option: bool = False
+    ) -> None:
+        """Ask for a path (default ``default``); confirm before overwriting; then
+        ``write(path, overwrite, raw)`` (``raw``: the dialog's raw-CSV box, with ``raw_option``)."""
+
+        def chosen(choice: tuple[str, bool] | None) -> None:
+            if not choice:
+                return
+            path, raw = choice
+            target = Path(path).expanduser()
+            if target.exists():
+                self.push_screen(
+                    ConfirmScreen(f"{target} exists. Overwrite it?"),
+                    lambda ok: write(target, True, raw) if ok else None,
+                )
+            else:
+                write(target, False, raw)
+
+        self.push_screen(ExportScreen(default, prompt, raw_option=raw_option), chosen)
+
+    def _write(self, frame: Any, target: Path, *, overwrite: bool, raw: bool = False) -> None:
+        from tui.render import write_csv
+
+        try:
+            written = write_csv(frame, target, overwrite=overwrite, raw=raw)
+        except (OSError, ValueError) as exc:
+            self.notify(f"export failed: {exc}", severity="error", markup=False)
+            return
+        self.notify(f"exported {Path(written).resolve()}", markup=False)

@@ -1,0 +1,151 @@
+"""The keys that change the selection: control, direction, include/exclude, alpha, procedure,
+rope, deltas, criterion and pair (from the sidebar and the pairs table), and the filter.
+
+Each changes the app's one ``selection`` reactive (``dataclasses.replace``); the app analyses it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from tui.app.widgets import FoldsPanel, PairsPanel, RanksPanel, Sidebar
+from tui.view import PROCEDURES, default_higher_is_better
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from tui.view import Model, Selection
+
+    _Base = App[None]
+else:
+    _Base = object
+
+ALPHAS = (0.10, 0.05, 0.01)
+#: The ropes ``o`` cycles through (a spec or ``report --rope`` takes any value >= 0).
+ROPES = (0.0, 0.005, 0.01, 0.02, 0.05)
+
+
+class SelectionActions(_Base):
+    """Mixed into the app: needs ``selection``, ``model`` and ``view``."""
+
+    selection: Selection | None
+    model: Model | None
+    view: str
+
+    def _change(self, **changes: Any) -> None:
+        if self.selection is None:
+            self.notify("nothing loaded yet", severity="warning")
+            return
+        self.selection = replace(self.selection, **changes)
+
+    def on_sidebar_criterion_chosen(self, message: Sidebar.CriterionChosen) -> None:
+        self._choose_criterion(message.criterion)
+
+    def _choose_criterion(self, criterion: str) -> None:
+        """Switch to ``criterion`` with its default direction (the chosen data sets and learners stay
+        chosen; the analysis leaves out, with a note, those without results for it)."""
+        # the rope is the criterion's: a new criterion starts from its own default
+        self._change(criterion=criterion, higher_is_better=default_higher_is_better(criterion), rope=None)
+
+    def on_pairs_panel_pair_chosen(self, message: PairsPanel.PairChosen) -> None:
+        self._change(pair=message.pair)
+
+    def _cursor(self) -> tuple[str, str] | None:
+        current = self.query_one(Sidebar).current()
+        if current is None and self.view == "ranks":
+            learner = self.query_one(RanksPanel).learner_under_cursor()
+            current = ("learners", learner) if learner else None
+        if current is None and self.view == "folds":
+            learner = self.query_one(FoldsPanel).learner_under_cursor()
+            current = ("learners", learner) if learner else None
+        return current
+
+    def action_control(self) -> None:
+        current = self._cursor()
+        if current is None or current[0] != "learners":
+            self.notify("move the cursor to a learner (sidebar or ranks table) first", severity="warning")
+            return
+        self._change(control=current[1])
+        self.notify(f"control {current[1]}")
+
+    def action_direction(self) -> None:
+        if self.selection is not None:
+            higher = not self.selection.higher_is_better
+            self._change(higher_is_better=higher)
+            self.notify(f"{self.selection.criterion}: {'higher' if higher else 'lower'} is better")
+
+    def _toggle_target(self) -> tuple[str, str] | None:
+        """What space toggles: the sidebar's name under the cursor; in the ranks table the row's
+        data set (on the average-rank row, the column's learner)."""
+        current = self.query_one(Sidebar).current()
+        if current is None and self.view == "ranks":
+            panel = self.query_one(RanksPanel)
+            dataset = panel.dataset_under_cursor()
+            learner = panel.learner_under_cursor()
+            current = ("datasets", dataset) if dataset else ("learners", learner) if learner else None
+        return current or self._cursor()
+
+    def action_toggle(self) -> None:
+        current = self._toggle_target()
+        if current is None or self.selection is None or self.model is None:
+            self.notify("move the cursor to a data set or learner first", severity="warning")
+            return
+        kind, name = current
+        if kind == "criteria":
+            self._choose_criterion(name)
+            return
+        chosen = set(getattr(self.selection, kind))
+        chosen ^= {name}
+        what = "data set" if kind == "datasets" else "learner"
+        message = f"{'included' if name in chosen else 'excluded'} {what} {name}"
+        changes: dict[str, Any] = {kind: tuple(n for n in getattr(self.model, kind) if n in chosen)}
+        if kind == "learners" and name == self.selection.control and name not in chosen:
+            changes["control"] = None  # say so: the best-ranked learner becomes the control
+            message += " (it was the control: the best-ranked learner is the control now)"
+        self._change(**changes)
+        self.notify(message)
+
+    def action_alpha(self) -> None:
+        if self.selection is not None:
+            alpha = self.selection.alpha
+            i = min(range(len(ALPHAS)), key=lambda j: abs(ALPHAS[j] - alpha))
+            self._change(alpha=ALPHAS[(i + 1) % len(ALPHAS)])
+            self.notify(f"alpha {ALPHAS[(i + 1) % len(ALPHAS)]:g}")
+
+    def action_procedure(self) -> None:
+        if self.selection is not None:
+            i = PROCEDURES.index(self.selection.procedure)
+            procedure = PROCEDURES[(i + 1) % len(PROCEDURES)]
+            self._change(procedure=procedure)
+            self.notify(f"pairs procedure {procedure}: the verdict, the marks and the CD bars follow it")
+
+    def action_deltas(self) -> None:
+        """x: the quartile charts show the per-fold differences against the control, or the values."""
+        if self.selection is not None:
+            deltas = not self.selection.deltas
+            self._change(deltas=deltas)
+            self.notify("quartiles: deltas against the control" if deltas else "quartiles: values")
+
+    def action_rope(self) -> None:
+        """o: the next rope of :data:`ROPES` after the one in use (the criterion's default at first)."""
+        if self.selection is None:
+            return
+        current = self.selection.rope
+        if current is None:
+            current = self.model.default_rope(self.selection.criterion) if self.model is not None else -1.0
+        rope = next((r for r in ROPES if r > current + 1e-12), ROPES[0])
+        self._change(rope=rope)
+        self.notify(f"rope {rope:g} (Bayesian tests of the folds view)")
+
+    def action_copy(self) -> None:
+        """y: the value under the cursor at full precision to the clipboard (Textual's OSC 52)."""
+        text = self.query_one(RanksPanel).exact_under_cursor() if self.view == "ranks" else None
+        if text is None:
+            self.notify("move the cursor to a cell of the ranks table first", severity="warning")
+            return
+        self.copy_to_clipboard(text)
+        self.notify(f"copied: {text}")
+
+    def action_filter(self) -> None:
+        self.query_one(Sidebar).open_filter()

@@ -1,0 +1,36 @@
+"""The widgets of the explorer: the sidebar, the six view panels, the load bar and the status line."""
+
+from tui.app.widgets._base import Plain, cell, literal, num, text_table
+from tui.app.widgets._folds import FoldsPanel
+from tui.app.widgets._loading import LoadBar
+from tui.app.widgets._pairs import PairsPanel
+from tui.app.widgets._problems import ProblemsPanel
+from tui.app.widgets._quartile_lines import QuartileLines, quartile_lines
+from tui.app.widgets._quartiles import QuartilesPanel
+from tui.app.widgets._ranks import RanksPanel, RanksRows, ranks_rows
+from tui.app.widgets._report import CDPanel, TestsPanel
+from tui.app.widgets._sidebar import NameList, Sidebar
+from tui.app.widgets._status import StatusLine
+
+__all__ = [
+    "Plain",
+    "cell",
+    "literal",
+    "num",
+    "text_table",
+    "QuartileLines",
+    "quartile_lines",
+    "CDPanel",
+    "FoldsPanel",
+    "LoadBar",
+    "NameList",
+    "PairsPanel",
+    "ProblemsPanel",
+    "QuartilesPanel",
+    "RanksPanel",
+    "RanksRows",
+    "Sidebar",
+    "StatusLine",
+    "TestsPanel",
+    "ranks_rows",
+]

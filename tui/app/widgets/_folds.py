@@ -1,0 +1,194 @@
+"""View 6: every learner against the control from the fold-level results (``stats.fold_comparison``).
+
+At the top, the settings and the verdict sentence of the learner under the cursor (Bayesian
+signed-rank across data sets); then the totals per learner (Weka's wins/ties/losses of the
+corrected resampled t, and the signed-rank probabilities); then a row per data set and learner:
+the mean difference against the control, the corrected t's p and its mark (``v`` better, ``*``
+worse at alpha) and a bar of the Bayesian correlated t-test's probabilities (``+`` better, ``=``
+equivalent, ``-`` worse: symbols, so they survive NO_COLOR). The line under the tables gives
+every number of the row under the cursor.
+"""
+
+from __future__ import annotations
+
+import math
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.reactive import reactive
+from textual.widgets import DataTable, Static
+
+from stats import fmt_p, fmt_stat
+from tui.app.widgets._base import Plain, literal
+from tui.app.widgets._ranks import VimTable
+from tui.render import NO_FOLDS, prob
+from tui.view import FoldsView
+
+BAR = 6  # cells of the probability bar
+MARK_STYLE = {"v": "bold green", "*": "bold red"}
+
+
+def prob_bar(better: float, equivalent: float, worse: float, width: int = BAR) -> str:
+    """Three probabilities as ``width`` cells of ``+``, ``=`` and ``-`` (largest remainders, so the
+    cells add up to ``width``; a probability >= 1/(2 width) gets at least its rounded share).
+
+    >>> prob_bar(0.5, 0.25, 0.25, 4), prob_bar(1.0, 0.0, 0.0, 6), prob_bar(0.02, 0.0, 0.98, 6)
+    ('++=-', '++++++', '------')
+    """
+    if not all(math.isfinite(p) for p in (better, equivalent, worse)):
+        return "?" * width
+    shares = [better * width, equivalent * width, worse * width]
+    cells = [int(s) for s in shares]
+    for i in sorted(range(3), key=lambda k: shares[k] - cells[k], reverse=True)[: width - sum(cells)]:
+        cells[i] += 1
+    return "+" * cells[0] + "=" * cells[1] + "-" * cells[2]
+
+
+def detail(view: FoldsView, dataset: str, learner: str) -> Text:
+    """Every number of one data set and learner against the control, in one line."""
+    key = (dataset, learner)
+    out = Text(no_wrap=True)
+    out.append_text(literal(dataset))
+    out.append(": ")
+    out.append_text(literal(learner))
+    out.append(" vs ")
+    out.append_text(literal(view.control))
+    if key not in view.table.index:
+        out.append(": not compared (see the notes)")
+        return out
+    r = view.table.loc[key]
+    mark = {"v": " v (better)", "*": " * (worse)"}.get(str(r["mark"]), "")
+    out.append(
+        f": mean diff {r['mean_difference']:+.6g} over {int(r['runs'])} runs ({int(r['folds'])} folds); "
+        f"corrected t {fmt_stat(r['statistic'])}, p {fmt_p(r['pvalue'])}{mark}; "
+        f"P(better) {r['p_better']:.4f}, P(equiv.) {r['p_equivalent']:.4f}, P(worse) {r['p_worse']:.4f}"
+    )
+    return out
+
+
+class Body(Plain, Static):
+    pass
+
+
+def _right(text: str, style: str = "") -> Text:
+    return Text(text, justify="right", style=style)
+
+
+class FoldsPanel(Vertical):
+    """Shows ``view`` (a :class:`FoldsView`, or None)."""
+
+    view: reactive[FoldsView | None] = reactive(None, always_update=True, init=False)
+
+    def compose(self) -> ComposeResult:
+        yield Body(id="folds-head")
+        yield VimTable(id="folds-totals", zebra_stripes=True, cursor_type="row")
+        yield VimTable(id="folds-table", zebra_stripes=True, cursor_type="row", fixed_columns=2)
+        yield Body(id="folds-detail")
+
+    @property
+    def plain(self) -> str:
+        out = [self.query_one("#folds-head", Body).plain]
+        for table in self.query(VimTable):
+            out.append(" | ".join(str(c.label.plain) for c in table.columns.values()))
+            out += [
+                " | ".join(c.plain if isinstance(c, Text) else str(c) for c in table.get_row_at(i))
+                for i in range(table.row_count)
+            ]
+        out.append(self.query_one("#folds-detail", Body).plain)
+        return "\n".join(out)
+
+    def watch_view(self, view: FoldsView | None) -> None:
+        totals, table = self.query_one("#folds-totals", VimTable), self.query_one("#folds-table", VimTable)
+        totals.clear(columns=True)
+        table.clear(columns=True)
+        if view is None:
+            self.query_one("#folds-head", Body).show(
+                Text("no fold-level comparison for this selection (2 learners needed)")
+            )
+            self.query_one("#folds-detail", Body).show(Text(""))
+            return
+        for label in ("learner", "w/t/l", "P(better)", "P(equiv.)", "P(worse)", "data sets"):
+            totals.add_column(Text(label), key=label)
+        for r in view.totals.itertuples():
+            totals.add_row(
+                literal(r.Index),
+                _right(f"{r.wins}/{r.ties}/{r.losses}"),
+                *(_right(prob(p)) for p in (r.p_better, r.p_equivalent, r.p_worse)),
+                _right(str(r.datasets)),
+                key=str(r.Index),
+            )
+        for label in ("data set", "learner", "mean diff", "p", "", "Bayes"):
+            table.add_column(Text(label), key=label)
+        for r in view.table.itertuples():
+            mark = str(r.mark)
+            table.add_row(
+                literal(r.Index[0]),
+                literal(r.Index[1]),
+                _right(f"{r.mean_difference:+.3g}"),
+                _right(fmt_p(r.pvalue)),
+                Text(mark or " ", style=MARK_STYLE.get(mark, "")),
+                Text(prob_bar(r.p_better, r.p_equivalent, r.p_worse)),
+                key=f"{r.Index[0]}\0{r.Index[1]}",
+            )
+        self._refresh_text()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._refresh_text()
+
+    def on_descendant_focus(self) -> None:
+        self._refresh_text()  # the sentence and the detail follow the focused table's cursor
+
+    def learner_under_cursor(self) -> str | None:
+        """The learner of the row under the cursor of the focused table (the totals' by default),
+        for the sentence shown and for ``c`` and ``space``."""
+        view = self.view
+        if view is None or view.totals.empty:
+            return None
+        cell = self.cell_under_cursor()
+        if cell is not None:
+            return cell[1]
+        totals = self.query_one("#folds-totals", VimTable)
+        row = min(totals.cursor_row, len(view.totals) - 1)
+        return str(view.totals.index[max(row, 0)])
+
+    def _refresh_text(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        learner = self.learner_under_cursor()
+        head = Text(no_wrap=False)
+        direction = "higher" if view.higher_is_better else "lower"
+        head.append("against ")
+        head.append_text(literal(view.control, "bold"))
+        head.append(f" ({view.criterion}, {direction} is better) rope {view.rope:g} (o) alpha {view.alpha:g}")
+        if view.table.empty:
+            head.append(f"\n{NO_FOLDS}", style="bold yellow")
+            self.query_one("#folds-head", Body).show(head)
+            self.query_one("#folds-detail", Body).show(Text(""))
+            return
+        names = [str(x) for x in view.totals.index]
+        if learner in names:
+            head.append("\n")
+            head.append_text(literal(view.sentences[names.index(learner)], "bold"))
+        self.query_one("#folds-head", Body).show(head)
+        cell = self.cell_under_cursor()
+        if cell is not None:
+            line = detail(view, *cell)
+        else:
+            line = Text("v/* corrected resampled t at alpha; Bayes: + better = equivalent - worse", style="dim")
+        if view.notes:
+            more = f" (+{len(view.notes) - 1} more: report --view folds)" if len(view.notes) > 1 else ""
+            line.append("\nnote: ", style="yellow")
+            line.append_text(literal(view.notes[0] + more))
+        self.query_one("#folds-detail", Body).show(line)
+
+    def cell_under_cursor(self) -> tuple[str, str] | None:
+        """(data set, learner) of the per-data-set row under the cursor when that table has focus."""
+        table = self.query_one("#folds-table", VimTable)
+        if not table.row_count or not table.has_focus:
+            return None
+        key = str(list(table.rows)[table.cursor_row].value)
+        dataset, _, learner = key.partition("\0")
+        return dataset, learner

@@ -1,0 +1,109 @@
+"""View 4: the all-pairs APV matrix of one procedure, two-sample tests of one pair, contrast estimation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import DataTable
+
+from stats import PROCEDURE_NAMES, fmt_p
+from tui.app.widgets._base import literal, num, text_table
+from tui.app.widgets._ranks import Note, VimTable
+from tui.view import PairsView
+
+
+def _result(name: str, result: object) -> Text:
+    """A test's result as it prints itself ("Sign test: 3 wins of 9, ..."); a string (why the test
+    could not run) after the test's name."""
+    if isinstance(result, str):
+        return Text(f"{name}: ", style="bold", no_wrap=True) + literal(result)
+    return literal(str(result))
+
+
+def apv_cell(value: float, alpha: float) -> Text:
+    """An adjusted p-value, marked ``*`` (bold red) when rejected at ``alpha``: the symbol
+    carries the meaning without colour (NO_COLOR, monochrome terminals)."""
+    rejected = bool(pd.notna(value) and float(value) <= alpha)
+    shown = fmt_p(float(value)) if pd.notna(value) else "-"  # the reports' p-value rule
+    return Text(shown + ("*" if rejected else " "), style="bold red" if rejected else "", justify="right")
+
+
+def frame_text(frame: pd.DataFrame, alpha: float | None = None, marked: tuple[str, ...] = ()) -> Text:
+    """A DataFrame of numbers as a text table; the ``marked`` columns hold adjusted p-values and
+    get :func:`apv_cell`'s mark at ``alpha`` (raw p-values and statistics are never marked)."""
+    rows = []
+    for idx, values in frame.iterrows():
+        row: list[Text | str] = [literal(idx)]
+        for column, v in zip(frame.columns, values):
+            if alpha is not None and column in marked and isinstance(v, float):
+                row.append(apv_cell(v, alpha))
+            elif column == "p" and isinstance(v, float):
+                row.append(Text(fmt_p(v) + " "))  # a raw p-value: the same rule, never marked
+            else:
+                row.append(Text((num(v, 4) if isinstance(v, float) else str(v)) + " "))
+        rows.append(row)
+    return text_table([""] + [literal(c) for c in frame.columns], rows)
+
+
+class PairsPanel(VerticalScroll):
+    """Shows ``view`` (a PairsView or None); Enter on a matrix cell posts :class:`PairChosen`."""
+
+    @dataclass
+    class PairChosen(Message):
+        pair: tuple[str, str]
+
+    view: reactive[PairsView | None] = reactive(None, always_update=True, init=False)
+    alpha: float = 0.05
+
+    def compose(self) -> ComposeResult:
+        yield Note(id="pairs-head")
+        yield VimTable(id="pairs-table", fixed_columns=1)  # names stay when scrolled
+        yield Note(id="pairs-detail")
+
+    def watch_view(self, view: PairsView | None) -> None:
+        table = self.query_one(VimTable)
+        table.clear(columns=True)
+        head, detail = self.query_one("#pairs-head", Note), self.query_one("#pairs-detail", Note)
+        if view is None:
+            head.show(Text("no pairs for this selection"))
+            detail.show(Text(""))
+            return
+        name = PROCEDURE_NAMES[view.procedure]
+        head_text = Text(f"{name} adjusted p-values (APVs); * rejected at alpha = {self.alpha:g}", no_wrap=True)
+        if view.replaced:
+            head_text.append(f"\n{view.replaced}", style="bold yellow")
+        head_text.append("\nenter picks the pair, m cycles the procedure")
+        head.show(head_text)
+        table.add_column(Text(""), key="")
+        for learner in view.matrix.columns:
+            table.add_column(literal(learner), key=str(learner))
+        for learner, values in view.matrix.iterrows():
+            cells = [literal(learner)]
+            cells.extend(apv_cell(v, self.alpha) for v in values)
+            table.add_row(*cells, key=str(learner))
+        a, b = view.pair
+        text = Text("\npair: ", style="bold", no_wrap=True)
+        text.append_text(literal(b))
+        text.append(" vs ")
+        text.append_text(literal(a))
+        text.append("\n")
+        text.append_text(_result("Wilcoxon signed-ranks", view.wilcoxon) + "\n")
+        text.append_text(_result("sign test", view.sign) + "\n")
+        text.append("\ncontrast estimation (row - column, medians of differences)\n", style="bold")
+        text.append_text(frame_text(view.contrast))
+        detail.show(text)
+
+    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
+        event.stop()
+        row, col = event.coordinate.row, event.coordinate.column
+        if col == 0:
+            return
+        learners = list(self.view.matrix.columns) if self.view is not None else []
+        if row < len(learners) and col - 1 < len(learners) and row != col - 1:
+            self.post_message(self.PairChosen((learners[row], learners[col - 1])))

@@ -1,0 +1,24 @@
+"""The headless renderers of an :class:`~tui.view.Analysis`: text, Markdown, LaTeX, JSON and CSV,
+and the atomic, never-overwriting output of ``rankboard report``.
+"""
+
+from tui.render._csv import default_export_name, export_frame, stamped_name, write_csv
+from tui.render._output import OutputRefused, check_output, write_output
+from tui.render._report import FORMATS, render_report
+from tui.render._text import NO_FOLDS, chart_decimals, prob, value_decimals
+
+__all__ = [
+    "FORMATS",
+    "NO_FOLDS",
+    "OutputRefused",
+    "chart_decimals",
+    "check_output",
+    "default_export_name",
+    "export_frame",
+    "prob",
+    "render_report",
+    "stamped_name",
+    "value_decimals",
+    "write_csv",
+    "write_output",
+]

@@ -1,0 +1,147 @@
+"""Export a view's raw numbers as CSV (full precision, never the formatted strings).
+
+Columns per view (:func:`export_frame`):
+
+``quartiles``
+    criterion, scope, learner, n, min, q1, median, q3, max (rows in view order); for the charts
+    of deltas, also mean, sd and ``against`` (the control the differences are taken against).
+``ranks``
+    dataset, then per learner ``<learner> median`` and ``<learner> rank``; a
+    last row with dataset = "average rank", the average ranks in the rank
+    columns and empty (NaN) medians.
+``tests``
+    one row per hypothesis "control vs learner": learner, z, p,
+    bonferroni, holm, hochberg, hommel, holland, rom, finner, li (the APVs of
+    ``stats.control_test``).
+``pairs``
+    one row per pair: a, b, z, p, nemenyi, holm, shaffer, bergmann.
+``cd``
+    learner, average_rank (best first), then one boolean column
+    ``clique <i>`` (i = 1, 2, ...) per maximal clique, True for its members.
+``folds``
+    one row per data set and learner against the control: dataset, learner, control, runs,
+    folds, mean_difference, statistic, pvalue, mark, p_better, p_equivalent, p_worse; then one
+    row per learner with dataset "all data sets": wins, ties, losses, datasets and the Bayesian
+    signed-rank test's probabilities.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from stats.names import spreadsheet_safe
+from tui.atomic import write_text_atomic
+from tui.view import VIEWS, Analysis
+
+
+def _check_view(view: str) -> None:
+    if view not in VIEWS:
+        raise ValueError(f"view must be one of {', '.join(map(repr, VIEWS))}; got {view!r}")
+
+
+def export_frame(analysis: Analysis, view: str) -> pd.DataFrame:
+    """The raw numbers of ``view`` (see the module docstring for the columns).
+
+    Raises
+    ------
+    ValueError
+        Unknown ``view``, or the view is empty (the analysis' ``problem`` says why).
+    """
+    _check_view(view)
+    part = getattr(analysis, view)
+    if part is None:
+        why = analysis.problem or "it has no results"
+        raise ValueError(f"nothing to export in the {view} view: {why}")
+    if view == "quartiles":
+        rows = [(part.criterion, r.scope, r.learner, r.n, r.min, r.q1, r.median, r.q3, r.max) for r in part.rows]
+        cols = ["criterion", "scope", "learner", "n", "min", "q1", "median", "q3", "max"]
+        frame = pd.DataFrame(rows, columns=cols).astype({"n": np.int64})
+        if part.deltas is not None:
+            frame = frame.assign(mean=[r.mean for r in part.rows], sd=[r.sd for r in part.rows], against=part.deltas)
+        return frame
+    if view == "folds":
+        per = part.table.reset_index().assign(control=part.control)
+        totals = part.totals.reset_index().assign(dataset="all data sets", control=part.control)
+        cols = ["dataset", "learner", "control", "runs", "folds", "mean_difference", "statistic", "pvalue", "mark"]
+        cols += ["p_better", "p_equivalent", "p_worse", "wins", "ties", "losses", "datasets"]
+        frame = pd.concat([per, totals], ignore_index=True).reindex(columns=cols)
+        for c in ("runs", "folds", "wins", "ties", "losses", "datasets"):
+            frame[c] = frame[c].astype("Int64")  # counts stay integers; blank where they do not apply
+        frame[["dataset", "learner", "control"]] = frame[["dataset", "learner", "control"]].astype(str)
+        frame["mark"] = frame["mark"].fillna("").astype(str)
+        return frame
+    if view == "ranks":
+        out: dict[str, list[Any]] = {"dataset": [*map(str, part.medians.index), "average rank"]}
+        for name in part.medians.columns:
+            out[f"{name} median"] = [*part.medians[name].to_numpy(np.float64), np.nan]
+            out[f"{name} rank"] = [*part.ranks[name].to_numpy(np.float64), float(part.average[name])]
+        return pd.DataFrame(out)
+    if view == "tests":
+        table = part.control_table
+        frame = table.reset_index(names="learner")
+        frame["learner"] = frame["learner"].astype(str)
+        return frame
+    if view == "pairs":
+        cols = ["a", "b", "z", "p", "nemenyi", "holm", "shaffer", "bergmann"]
+        return part.table[cols].reset_index(drop=True)
+    frame = pd.DataFrame(
+        {"learner": [str(x) for x in part.ranks.index], "average_rank": part.ranks.to_numpy(np.float64)}
+    )
+    for i, clique in enumerate(part.cliques, start=1):
+        frame[f"clique {i}"] = frame["learner"].isin(clique)
+    return frame
+
+
+def default_export_name(criterion: str, view: str, now: datetime | None = None) -> str:
+    """``rankboard-<criterion>-<view>-<YYYYmmdd-HHMMSS>.csv``; the criterion keeps only [A-Za-z0-9._-].
+
+    >>> default_export_name("pd/pf ratio", "ranks", datetime(2026, 1, 2, 3, 4, 5))
+    'rankboard-pd_pf_ratio-ranks-20260102-030405.csv'
+    """
+    _check_view(view)
+    return stamped_name(criterion, view, ".csv", now)
+
+
+def stamped_name(criterion: str, kind: str, suffix: str, now: datetime | None = None) -> str:
+    """``rankboard-<criterion>-<kind>-<YYYYmmdd-HHMMSS><suffix>``, the criterion made filename-safe.
+
+    >>> stamped_name("pd", "view", ".toml", datetime(2026, 1, 2, 3, 4, 5))
+    'rankboard-pd-view-20260102-030405.toml'
+    """
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", str(criterion)).strip("._") or "criterion"
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    return f"rankboard-{safe}-{kind}-{stamp}{suffix}"
+
+
+def csv_text(frame: pd.DataFrame, *, raw: bool = False) -> str:
+    """``frame`` as the CSV an export writes: no index, LF line ends, floats at full precision.
+
+    Names from the logs (string cells and column headers) pass :func:`stats.names.spreadsheet_safe`:
+    control characters escaped, and a cell a spreadsheet would evaluate (``=``, ``+``, ``-``, ``@``,
+    tab, CR, not a number) prefixed with ``'`` unless ``raw``.
+    """
+    safe = frame.rename(columns=lambda c: spreadsheet_safe(str(c), raw=raw))
+    for column in safe.columns:
+        if safe[column].dtype == object or pd.api.types.is_string_dtype(safe[column]):
+            safe[column] = safe[column].map(lambda v: spreadsheet_safe(v, raw=raw))
+    return safe.to_csv(index=False, lineterminator="\n", float_format=None)
+
+
+def write_csv(frame: pd.DataFrame, path: str | Path, *, overwrite: bool = False, raw: bool = False) -> Path:
+    """Write ``frame`` (:func:`csv_text`) to ``path`` atomically and return the absolute path.
+
+    See :func:`tui.atomic.write_text_atomic`: a reader never sees a partial file, no temporary
+    file is left behind, and without ``overwrite`` an existing file is never replaced.
+
+    Raises
+    ------
+    FileExistsError
+        ``path`` exists and ``overwrite`` is False.
+    """
+    return write_text_atomic(csv_text(frame, raw=raw), path, overwrite=overwrite)

@@ -1,0 +1,343 @@
+"""JSON rendering of an :class:`~tui.view._types.Analysis`: one document, numbers as JSON numbers.
+
+Numbers are the analysis' own floats (hence exactly :mod:`stats`'); they are
+never strings. A number that is not finite becomes ``null``: NaN means "not
+computed" (e.g. a quartile of a learner without results) and +/-inf means an
+unbounded statistic (Iman-Davenport's F is +inf when every data set ranks the
+learners identically; its p-value is then 0). ``SCHEMA`` is the JSON Schema
+(draft 2020-12 subset) of the document for ``view="all"``; a single view keeps
+the common keys (``criterion`` .. ``problem``) and that view's keys.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pandas as pd
+
+from tui.render._text import check_view
+from tui.view import PROCEDURES, Analysis
+
+_NUM = {"type": ["number", "null"]}
+_STR_LIST = {"type": "array", "items": {"type": "string"}}
+_TEST = {
+    "type": "object",
+    "required": ["statistic", "pvalue", "df"],
+    "properties": {"statistic": _NUM, "pvalue": _NUM, "df": {"type": ["array", "number"]}},
+}
+_APVS = ("bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li")
+_PAIR_APVS = ("nemenyi", "holm", "shaffer", "bergmann")
+_BAYES = ("p_better", "p_equivalent", "p_worse")
+_FOLD_NUMBERS = ("mean_difference", "statistic", "pvalue", *_BAYES)
+
+
+def _row_schema(keys: tuple[str, ...], strings: tuple[str, ...]) -> dict[str, Any]:
+    props: dict[str, Any] = {k: {"type": "string"} for k in strings}
+    props.update({k: _NUM for k in keys})
+    return {"type": "object", "required": [*strings, *keys], "properties": props}
+
+
+SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "rankboard report",
+    "type": "object",
+    "required": [
+        "criterion",
+        "higher_is_better",
+        "alpha",
+        "test",
+        "datasets",
+        "learners",
+        "excluded",
+        "problem",
+        "notes",
+        "quartiles",
+        "ranks",
+        "rank_table",
+        "friedman",
+        "iman_davenport",
+        "aligned",
+        "quade",
+        "critical_difference",
+        "verdict",
+        "control",
+        "pairs",
+        "cd",
+        "folds",
+    ],
+    "properties": {
+        "criterion": {"type": "string"},
+        "higher_is_better": {"type": "boolean"},
+        "alpha": {"type": "number"},
+        "test": {"type": "string"},
+        "datasets": _STR_LIST,
+        "learners": _STR_LIST,
+        "excluded": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["dataset", "reason"],
+                "properties": {"dataset": {"type": "string"}, "reason": {"type": "string"}},
+            },
+        },
+        "problem": {"type": ["string", "null"]},
+        "notes": _STR_LIST,
+        "quartiles": {
+            "type": ["array", "null"],
+            "items": {
+                **_row_schema(("min", "q1", "median", "q3", "max"), ("scope", "learner")),
+                "properties": {
+                    **_row_schema(("min", "q1", "median", "q3", "max"), ("scope", "learner"))["properties"],
+                    "n": {"type": "integer"},
+                },
+            },
+        },
+        "ranks": {"type": ["object", "null"], "additionalProperties": {"type": "number"}},
+        "rank_table": {
+            "type": ["array", "null"],
+            "items": {
+                "type": "object",
+                "required": ["dataset", "median", "rank"],
+                "properties": {
+                    "dataset": {"type": "string"},
+                    "median": {"type": "object", "additionalProperties": _NUM},
+                    "rank": {"type": "object", "additionalProperties": {"type": "number"}},
+                },
+            },
+        },
+        "friedman": {"type": ["object", "null"], **{k: v for k, v in _TEST.items() if k != "type"}},
+        "iman_davenport": {"type": ["object", "null"], **{k: v for k, v in _TEST.items() if k != "type"}},
+        "aligned": {"type": ["object", "null"], **{k: v for k, v in _TEST.items() if k != "type"}},
+        "quade": {"type": ["object", "null"], **{k: v for k, v in _TEST.items() if k != "type"}},
+        "critical_difference": _NUM,
+        "verdict": {
+            "type": ["object", "null"],
+            "required": ["outcome", "winners", "losers", "procedure", "message"],
+            "properties": {
+                "outcome": {"type": "string", "enum": ["no difference", "different"]},
+                "winners": _STR_LIST,
+                "losers": _STR_LIST,
+                "procedure": {"type": "string", "enum": list(PROCEDURES)},
+                "message": {"type": "string"},
+            },
+        },
+        "control": {
+            "type": ["object", "null"],
+            "required": ["name", "test", "rows"],
+            "properties": {
+                "name": {"type": "string"},
+                "test": {"type": "string"},
+                "rows": {"type": "array", "items": _row_schema(("z", "p", *_APVS), ("learner",))},
+            },
+        },
+        "pairs": {
+            "type": ["object", "null"],
+            "required": ["test", "bergmann", "rows"],
+            "properties": {
+                "test": {"type": "string"},
+                "bergmann": {"type": "string", "description": "'exact', or what the bergmann column holds and why"},
+                "rows": {"type": "array", "items": _row_schema(("z", "p", *_PAIR_APVS), ("a", "b"))},
+            },
+        },
+        "deltas": {
+            "type": ["string", "null"],
+            "description": "with --deltas: the control the quartile rows are per-fold differences against "
+            "(positive: better; the rows then also hold mean and sd)",
+        },
+        "folds": {
+            "type": ["object", "null"],
+            "required": ["control", "rope", "alpha", "sentences", "totals", "rows", "notes"],
+            "properties": {
+                "control": {"type": "string"},
+                "rope": {"type": "number"},
+                "alpha": {"type": "number"},
+                "sentences": _STR_LIST,
+                "totals": {
+                    "type": "array",
+                    "items": {
+                        **_row_schema(_BAYES, ("learner",)),
+                        "properties": {
+                            **_row_schema(_BAYES, ("learner",))["properties"],
+                            **{k: {"type": "integer"} for k in ("wins", "ties", "losses", "datasets")},
+                        },
+                    },
+                },
+                "rows": {
+                    "type": "array",
+                    "items": {
+                        **_row_schema(_FOLD_NUMBERS, ("dataset", "learner", "mark")),
+                        "properties": {
+                            **_row_schema(_FOLD_NUMBERS, ("dataset", "learner", "mark"))["properties"],
+                            **{k: {"type": "integer"} for k in ("runs", "folds")},
+                        },
+                    },
+                },
+                "notes": _STR_LIST,
+            },
+        },
+        "cd": {
+            "type": ["object", "null"],
+            "required": ["ranks", "procedure", "basis", "cliques"],
+            "properties": {
+                "ranks": {"type": "object", "additionalProperties": {"type": "number"}},
+                "procedure": {"type": "string", "enum": list(PROCEDURES)},
+                "basis": {"type": "string"},
+                "cliques": {"type": "array", "items": _STR_LIST},
+            },
+        },
+    },
+}
+
+#: The keys each view adds to the common ones.
+VIEW_KEYS = {
+    "quartiles": ("quartiles", "deltas"),
+    "ranks": ("ranks", "rank_table"),
+    "tests": ("friedman", "iman_davenport", "aligned", "quade", "critical_difference", "verdict", "control"),
+    "pairs": ("pairs",),
+    "cd": ("critical_difference", "cd"),
+    "folds": ("folds",),
+}
+COMMON = ("criterion", "higher_is_better", "alpha", "test", "datasets", "learners", "excluded", "problem", "notes")
+
+
+def num(x: Any) -> float | int | None:
+    """A JSON number: ints stay ints, floats stay floats, non-finite becomes None."""
+    if x is None:
+        return None
+    if isinstance(x, (bool,)):
+        raise TypeError("a boolean is not a number")
+    if isinstance(x, int):
+        return x
+    f = float(x)
+    if f.is_integer() and not isinstance(x, float) and abs(f) < 2**53:
+        return int(f)
+    return f if math.isfinite(f) else None
+
+
+def _df(df: Any) -> Any:
+    return [num(d) for d in df] if isinstance(df, tuple) else num(df)
+
+
+def _records(frame: pd.DataFrame, strings: tuple[str, ...]) -> list[dict[str, Any]]:
+    return [
+        {c: (str(v) if c in strings else num(v)) for c, v in zip(frame.columns, row)}
+        for row in frame.itertuples(index=False)
+    ]
+
+
+def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
+    """The document as Python values (what :func:`render_json` serialises)."""
+    views = check_view(view)
+    sel = analysis.selection
+    # Read only the views shown (each is computed when first read); the common keys need the ranks.
+    r = analysis.ranks
+    t = analysis.tests if "tests" in views else None
+    p = analysis.pairs if "pairs" in views else None
+    c = analysis.cd if "cd" in views else None
+    q = analysis.quartiles if "quartiles" in views else None
+    f = analysis.folds if "folds" in views else None
+    doc: dict[str, Any] = {
+        "criterion": sel.criterion,
+        "higher_is_better": sel.higher_is_better,
+        "alpha": num(sel.alpha),
+        "test": sel.test,
+        "datasets": [str(d) for d in r.medians.index] if r is not None else list(sel.datasets),
+        "learners": [str(x) for x in r.medians.columns] if r is not None else list(sel.learners),
+        "excluded": [{"dataset": d, "reason": why} for d, why in r.excluded.items()] if r is not None else [],
+        "notes": list(analysis.notes),
+        "quartiles": None
+        if q is None
+        else [
+            {
+                "scope": x.scope,
+                "learner": x.learner,
+                "n": int(x.n),
+                **{k: num(getattr(x, k)) for k in ("min", "q1", "median", "q3", "max")},
+                **({k: num(getattr(x, k)) for k in ("mean", "sd")} if q.deltas is not None else {}),
+            }
+            for x in q.rows
+        ],
+        "deltas": None if q is None else q.deltas,
+        "folds": None
+        if f is None
+        else {
+            "control": f.control,
+            "rope": num(f.rope),
+            "alpha": num(f.alpha),
+            "sentences": list(f.sentences),
+            "totals": _records(
+                f.totals.reset_index()[["learner", "wins", "ties", "losses", "datasets", *_BAYES]],
+                ("learner",),
+            ),
+            "rows": _records(
+                f.table.reset_index()[["dataset", "learner", "mark", "runs", "folds", *_FOLD_NUMBERS]],
+                ("dataset", "learner", "mark"),
+            ),
+            "notes": list(f.notes),
+        },
+        "ranks": None if r is None else {str(k): num(v) for k, v in r.average.items()},
+        "rank_table": None
+        if r is None
+        else [
+            {
+                "dataset": str(d),
+                "median": {str(k): num(v) for k, v in r.medians.loc[d].items()},
+                "rank": {str(k): num(v) for k, v in r.ranks.loc[d].items()},
+            }
+            for d in r.medians.index
+        ],
+        "critical_difference": num(t.cd) if t is not None else num(c.cd) if c is not None else None,
+        "verdict": None
+        if t is None
+        else {
+            "outcome": t.outcome,
+            "winners": list(t.winners),
+            "losers": list(t.losers),
+            "procedure": sel.procedure,
+            "message": t.verdict,
+        },
+        "control": None
+        if t is None
+        else {
+            "name": t.control,
+            "test": sel.test,
+            "rows": _records(t.control_table.reset_index(names="learner"), ("learner",)),
+        },
+        "pairs": None
+        if p is None
+        else {
+            "test": sel.test,
+            "bergmann": str(p.table.attrs.get("bergmann", "exact")),
+            "rows": _records(p.table[["a", "b", "z", "p", *_PAIR_APVS]], ("a", "b")),
+        },
+        "cd": None
+        if c is None
+        else {
+            "ranks": {str(k): num(v) for k, v in c.ranks.items()},
+            "procedure": c.procedure,
+            "basis": c.basis + (f"; {c.replaced}" if c.replaced else ""),
+            "cliques": [list(x) for x in c.cliques],
+        },
+    }
+    for name in ("friedman", "iman_davenport", "aligned", "quade"):
+        if t is None:
+            doc[name] = None
+        else:
+            row = t.omnibus.loc[name]
+            doc[name] = {"statistic": num(row["statistic"]), "pvalue": num(row["pvalue"]), "df": _df(row["df"])}
+    doc["problem"] = analysis.problem  # after the views were read: a view a limit of stats left empty says why
+    keep = {*COMMON, *(k for v in views for k in VIEW_KEYS[v])}
+    out = {k: doc[k] for k in SCHEMA["required"] if k in keep}
+    if "quartiles" in views and doc["deltas"] is not None:  # only when asked for: earlier documents stay as they were
+        out["deltas"] = doc["deltas"]
+    return out
+
+
+def render_json(analysis: Analysis, view: str = "all", *, source: str = "", ascii: bool = False) -> str:
+    """The document as indented JSON (``allow_nan=False``: a non-finite number can never slip through)."""
+    doc = report_dict(analysis, view)
+    if source:
+        doc = {"source": source, **doc}
+    return json.dumps(doc, indent=2, ensure_ascii=True, allow_nan=False) + "\n"

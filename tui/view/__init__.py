@@ -1,0 +1,46 @@
+"""The view model (no Textual): a :class:`Selection` in, an :class:`Analysis` of every view out;
+the loader that turns logs into a :class:`Model`, and view specs saved as TOML.
+"""
+
+from tui.view._cd import render_cd
+from tui.view._loader import Loader, LoadResult, format_problem
+from tui.view._model import LOWER_IS_BETTER, Model, default_higher_is_better, default_selection
+from tui.view._spec import load_spec, save_spec, selection_from_spec
+from tui.view._types import (
+    PROCEDURES,
+    VIEWS,
+    Analysis,
+    CDView,
+    FoldsView,
+    PairsView,
+    QuartileRow,
+    QuartilesView,
+    RanksView,
+    Selection,
+    TestsView,
+)
+
+__all__ = [
+    "Analysis",
+    "CDView",
+    "FoldsView",
+    "LOWER_IS_BETTER",
+    "LoadResult",
+    "Loader",
+    "Model",
+    "PROCEDURES",
+    "PairsView",
+    "QuartileRow",
+    "QuartilesView",
+    "RanksView",
+    "Selection",
+    "TestsView",
+    "VIEWS",
+    "default_higher_is_better",
+    "default_selection",
+    "format_problem",
+    "load_spec",
+    "render_cd",
+    "save_spec",
+    "selection_from_spec",
+]

@@ -1,0 +1,95 @@
+"""The logs behind the app: poll them (all of them on reload), build a Model when they changed.
+
+No Textual here: the app calls :meth:`Loader.load` in a thread worker and turns what it
+returns into messages. Progress and cancellation go through ``stats.LogWatcher.poll``'s
+``progress`` callback (raise ``stats.LoadCancelled`` from it to stop at the next block).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from stats import Aggregator, LogProblem, LogWatcher
+from stats.logs import Progress
+from stats.names import printable_lines
+from tui.view._model import Model
+from tui.view._types import Selection
+
+
+def format_problem(problem: LogProblem) -> str:
+    """``file:line: reason`` for an error, ``file:line: warning: reason`` for a warning."""
+    if problem.severity == "error":
+        return str(problem)  # escaped (stats.names)
+    where = f"{problem.file}:{problem.line}" if problem.line is not None else problem.file
+    return printable_lines(f"{where}: warning: {problem.reason}")
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    """A new Model of the logs, its default selection, and what the poll found."""
+
+    model: Model
+    default: Selection | None  # None: the logs hold no results
+    problems: tuple[str, ...]  # "file:line: reason" of this poll
+    files: int  # files read so far
+    lines: int  # results in the model
+    resolved: tuple[str, ...] = ()  # problems of earlier polls that hold no more
+
+
+class Loader:
+    """A ``stats.LogWatcher`` over ``paths``, the files it has seen, and a lock (one load at a time).
+
+    ``stale``: a Model is owed even if the next poll finds nothing new (the app sets it when it
+    drops a load's result, e.g. on Esc, and clears it when it takes one).
+    """
+
+    def __init__(self, paths: Sequence[str]) -> None:
+        self.paths = [str(p) for p in paths]
+        self.watcher: LogWatcher | None = None
+        self.files: set[str] = set()
+        self.stale = False
+        self.aggregator: Aggregator | None = None  # kept up to date with each poll's new rows
+        self._lock = threading.Lock()
+
+    def load(
+        self,
+        *,
+        reload: bool,
+        progress: Progress | None = None,
+        phase: Callable[[str], None] | None = None,
+    ) -> LoadResult | None:
+        """Poll (a fresh watcher on ``reload``); the new Model, or None when nothing changed.
+
+        ``progress(done, total)`` follows the bytes read (and may raise to cancel: the
+        exception propagates and the watcher is left as it was); ``phase(text)`` is told when
+        reading is over and the summarising starts.
+        """
+        with self._lock:
+            if reload or self.watcher is None:
+                self.watcher = LogWatcher(self.paths)
+                self.files = set()
+            update = self.watcher.poll(progress=progress)
+            self.files |= set(update.added)
+            self.files -= set(update.removed)
+            if not (update.changed or reload or self.stale):
+                return None
+            files = len(self.files)
+            # Appended rows refresh only the cells they touch (last wins, as in the watcher), and
+            # the model is made from the aggregator alone; a reloaded or removed file drops rows,
+            # which the aggregator cannot: rebuild it from all the rows held then.
+            if reload or self.aggregator is None or update.reloaded or update.removed:
+                frame = self.watcher.frame()
+                log = frame.drop(columns=[c for c in ("file", "line") if c in frame.columns])
+                if phase is not None:
+                    phase(f"summarising {len(log):,} lines")
+                self.aggregator = Aggregator(log)
+            elif len(update.rows):
+                self.aggregator.add(update.rows.drop(columns=["file", "line"], errors="ignore"))
+            model = Model.from_aggregator(self.aggregator)
+            lines = int(self.aggregator.table["count"].sum())
+        default = model.default_selection() if model.criteria else None
+        problems = tuple(format_problem(p) for p in update.problems)
+        resolved = tuple(format_problem(p) for p in update.resolved)
+        return LoadResult(model, default, problems, files, lines, resolved)

@@ -1,0 +1,452 @@
+"""The view model: a selection in, the tables and the verdict of every view out.
+
+Nothing here imports textual or rich and nothing statistical is computed here:
+every number comes from :mod:`stats`. The app and the headless report build
+their screens from the same :class:`Analysis`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, cast
+
+import numpy as np
+import pandas as pd
+
+import stats
+from tui.view._cd import render_cd
+from tui.view._quartiles import deltas_view, quartiles_view, with_control
+from tui.view._tests import (
+    best_ranked,
+    pairs_view,
+    pairwise_table,
+    ranks_view,
+    replaced_note,
+    safety_message,
+    tests_view,
+)
+from tui.view._types import (
+    PROCEDURES,
+    TESTS,
+    Analysis,
+    CDView,
+    FoldsView,
+    PairsView,
+    QuartileRow,
+    QuartilesView,
+    RanksView,
+    Selection,
+    TestsView,
+    ViewParts,
+)
+
+__all__ = [
+    "LOWER_IS_BETTER",
+    "PROCEDURES",
+    "TESTS",
+    "Analysis",
+    "CDView",
+    "FoldsView",
+    "Model",
+    "PairsView",
+    "QuartileRow",
+    "QuartilesView",
+    "RanksView",
+    "Selection",
+    "TestsView",
+    "default_higher_is_better",
+    "default_selection",
+]
+
+#: Criteria where smaller is better unless the user says otherwise (a name equal
+#: to one of these or ending with it: "pf", "runtime", "test_error", "mmre").
+LOWER_IS_BETTER = ("pf", "runtime", "error", "mre", "mmre")
+#: Entries kept per cache of a Model (scores tables, safety sentences, quartile views).
+CACHE_SIZE = 16
+
+
+def default_higher_is_better(criterion: str) -> bool:
+    """False for pf, runtime and error-like criteria (see :data:`LOWER_IS_BETTER`), else True."""
+    name = str(criterion).lower()
+    return not any(name == low or name.endswith(low) for low in LOWER_IS_BETTER)
+
+
+def _present(column: pd.Series) -> tuple[str, ...]:
+    """Labels that occur in ``column``: category order for a categorical, else first appearance."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = column.cat.codes.to_numpy()
+        cats = column.cat.categories
+        used = np.bincount(codes[codes >= 0] if (codes < 0).any() else codes, minlength=len(cats))
+        return tuple(str(cats[i]) for i in np.flatnonzero(used).tolist())
+    return tuple(str(x) for x in pd.unique(column))
+
+
+def _present_in(index: pd.MultiIndex, level: str) -> tuple[str, ...]:
+    """Labels of ``level`` that some row of ``index`` has, in the level's order."""
+    i = index.names.index(level)
+    used = np.bincount(np.asarray(index.codes[i]), minlength=len(index.levels[i]))
+    return tuple(str(index.levels[i][j]) for j in np.flatnonzero(used).tolist())
+
+
+def default_selection(log: pd.DataFrame, criterion: str | None = None) -> Selection:
+    """Every data set and every learner with a result for ``criterion`` (default: the log's first).
+
+    The direction is :func:`default_higher_is_better`; ``ValueError`` when the
+    log is empty or lacks ``criterion``.
+    """
+    criteria = _present(log["criterion"])
+    if not criteria:
+        raise ValueError("the log holds no results")
+    criterion = _check_criterion(criteria, criterion)
+    column = log["criterion"]
+    if len(criteria) == 1:
+        mask: Any = slice(None)
+    elif isinstance(column.dtype, pd.CategoricalDtype):  # codes, not 5 million strings
+        mask = column.cat.codes.to_numpy() == column.cat.categories.get_loc(criterion)
+    else:
+        mask = column.astype(str).to_numpy() == criterion
+    return Selection(
+        criterion=criterion,
+        higher_is_better=default_higher_is_better(criterion),
+        datasets=_present(log["dataset"]),
+        learners=_present(log["learner"][mask]),
+    )
+
+
+def _check_criterion(criteria: tuple[str, ...], criterion: str | None) -> str:
+    """``criterion`` (default: the first of ``criteria``); ValueError naming them if it is not one."""
+    criterion = criteria[0] if criterion is None else str(criterion)
+    if criterion not in criteria:
+        raise ValueError(f"criterion {criterion!r} is not in the log; criteria are: {', '.join(criteria)}")
+    return criterion
+
+
+class Model:
+    """One loaded log and its aggregate (``stats.cells._aggregate``, computed once); cheap to query.
+
+    Parameters
+    ----------
+    log : DataFrame
+        What ``stats.read_logs`` returns.
+    agg : DataFrame, optional
+        Its aggregate when the caller already has it (e.g. from a ``stats.Aggregator``).
+
+    Notes
+    -----
+    The scores table, the quartiles view and the safety sentence of the last
+    :data:`CACHE_SIZE` selections are cached, so changing alpha, the control,
+    the test, the procedure or the pair recomputes only the tests. An
+    :class:`Analysis` computes each view when it is first read (the view on screen,
+    the views a report prints). The frames of an :class:`Analysis` may be shared
+    with that cache: treat them as read-only.
+    """
+
+    def __init__(self, log: pd.DataFrame, agg: pd.DataFrame | None = None) -> None:
+        names = tuple(_present(log[k]) for k in ("criterion", "dataset", "learner"))
+        aggregator = stats.Aggregator(log)  # its table is stats.cells._aggregate(log); its snapshot the raw results
+        self._setup(aggregator.table if agg is None else agg, aggregator.snapshot(), names)
+
+    @classmethod
+    def from_aggregator(cls, aggregator: stats.Aggregator) -> Model:
+        """The model of the log ``aggregator`` summarises, without the log itself.
+
+        The aggregate is the aggregator's table and the raw results (pooled for the "overall"
+        quartiles) come from :meth:`stats.Aggregator.snapshot`, so following a growing log
+        needs no pass over all of its rows. Names come in the aggregator's label order.
+        """
+        agg = aggregator.table
+        index = cast(pd.MultiIndex, agg.index)
+        names = tuple(_present_in(index, k) for k in ("criterion", "dataset", "learner"))
+        model = cls.__new__(cls)
+        model._setup(agg, aggregator.snapshot(), names)
+        return model
+
+    def _setup(self, agg: pd.DataFrame, raw: Any, names: tuple[tuple[str, ...], ...]) -> None:
+        self._agg = agg
+        self._raw = raw  # stats' CellValues: .gather(criterion, learner, datasets)
+        self._criteria, self._datasets, self._learners = names
+        self._by_criterion: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
+        self._by_measured: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self._lock = threading.Lock()
+        # Small caches keyed by what each part depends on, so that changing alpha, the
+        # control, the test, the procedure or the pair does not recompute the rest.
+        self._cache: dict[str, OrderedDict[Any, Any]] = {
+            "scores": OrderedDict(),
+            "safety": OrderedDict(),
+            "pairwise": OrderedDict(),
+            "q": OrderedDict(),
+            "results": OrderedDict(),
+            "folds": OrderedDict(),
+        }
+
+    @property
+    def criteria(self) -> tuple[str, ...]:
+        return self._criteria
+
+    @property
+    def datasets(self) -> tuple[str, ...]:
+        return self._datasets
+
+    @property
+    def learners(self) -> tuple[str, ...]:
+        return self._learners
+
+    def default_selection(self, criterion: str | None = None) -> Selection:
+        """:func:`default_selection` of the log, from the aggregate (no pass over the log's rows).
+
+        Learners come in the log's label order (category order, as ``read_logs`` gives them).
+        """
+        if not self._criteria:
+            raise ValueError("the log holds no results")
+        criterion = _check_criterion(self._criteria, criterion)
+        return Selection(
+            criterion=criterion,
+            higher_is_better=default_higher_is_better(criterion),
+            datasets=self._datasets,
+            learners=self.learners_for(criterion),
+        )
+
+    def datasets_for(self, criterion: str) -> tuple[str, ...]:
+        """The data sets with a result for ``criterion``, in the log's order."""
+        return self._measured(criterion)[0]
+
+    def learners_for(self, criterion: str) -> tuple[str, ...]:
+        """The learners with a result for ``criterion``, in the log's order."""
+        return self._measured(criterion)[1]
+
+    def _measured(self, criterion: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(data sets, learners) with a result for ``criterion``, once per criterion (each toggle asks)."""
+        if criterion not in self._by_measured:
+            index = self._part(criterion)[1].index
+            datasets = set(index.get_level_values("dataset").astype(str))
+            learners = set(index.get_level_values("learner").astype(str))
+            self._by_measured[criterion] = (
+                tuple(d for d in self._datasets if d in datasets),
+                tuple(x for x in self._learners if x in learners),
+            )
+        return self._by_measured[criterion]
+
+    def _scores(self, sub: pd.DataFrame, sel: Selection, learners: tuple[str, ...]) -> pd.DataFrame:
+        """``stats.scores_table`` of the selection; a selected data set without any result for the
+        criterion (it is measured on some data sets only) is left out with that reason."""
+        known = set(self.datasets_for(sel.criterion))
+        absent = [d for d in sel.datasets if d not in known]
+        if len(absent) == len(sel.datasets):
+            raise ValueError(f"no {sel.criterion} results on the selected data sets")
+        datasets = [d for d in sel.datasets if d in known]
+        scores = stats.scores_table(sub, sel.criterion, datasets=datasets, learners=learners)
+        if absent:
+            excluded = {**scores.attrs["excluded"], **{d: f"no {sel.criterion} results" for d in absent}}
+            scores.attrs["excluded"] = {d: excluded[d] for d in sel.datasets if d in excluded}  # selection order
+        return scores
+
+    def _part(self, criterion: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """(the aggregate's rows of ``criterion``, the same indexed by dataset, learner), cached."""
+        if criterion not in self._by_criterion:
+            sub = self._agg.loc[[criterion]]
+            self._by_criterion[criterion] = (sub, sub.droplevel("criterion"))
+        return self._by_criterion[criterion]
+
+    def default_rope(self, criterion: str) -> float:
+        """``stats.default_rope`` of the criterion's values, from the aggregate's per-cell min and max
+        (every value lies in [0, 1] exactly when every cell's min and max do): no pass over the results."""
+        sub = self._part(criterion)[0]
+        return stats.default_rope(np.concatenate([sub["min"].to_numpy(float), sub["max"].to_numpy(float)]))
+
+    def _results(self, criterion: str) -> pd.DataFrame:
+        """Every fold-level result of ``criterion`` (``CellValues.results``), cached."""
+        return self._cached("results", criterion, lambda: self._raw.results(criterion))
+
+    def _fold_call(
+        self,
+        fn: Callable[..., Any],
+        sel: Selection,
+        datasets: list[str],
+        learners: tuple[str, ...],
+        control: str,
+        **options: Any,
+    ) -> Any:
+        """``fn(results, criterion, control, learners=, datasets=, higher_is_better=, **options)`` on
+        the fold-level results of ``sel.criterion`` (``stats.fold_comparison``, ``stats.fold_deltas``)."""
+        results = self._results(sel.criterion)
+        return fn(
+            results,
+            sel.criterion,
+            control,
+            learners=learners,
+            datasets=datasets,
+            higher_is_better=sel.higher_is_better,
+            **options,
+        )
+
+    def _folds(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> FoldsView:
+        """``stats.fold_comparison`` of ``learners`` against ``control`` on ``datasets``."""
+        key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, sel.rope, sel.alpha)
+
+        def make() -> FoldsView:
+            result = self._fold_call(
+                stats.fold_comparison, sel, datasets, learners, control, rope=sel.rope, alpha=sel.alpha
+            )
+            return FoldsView(
+                criterion=sel.criterion,
+                higher_is_better=sel.higher_is_better,
+                control=control,
+                rope=result.rope,
+                alpha=result.alpha,
+                table=result.table,
+                totals=result.totals,
+                sentences=tuple(result.sentence().splitlines()),
+                notes=result.notes,
+            )
+
+        return self._cached("folds", key, make)
+
+    def _deltas(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> Any:
+        """The quartiles view of the per-fold differences against ``control`` (seed 004), cached."""
+        key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, "deltas")
+
+        def make() -> Any:
+            deltas = self._fold_call(stats.fold_deltas, sel, datasets, learners, control)
+            return deltas_view(deltas, sel.criterion, sel.higher_is_better, control, learners, datasets)
+
+        return self._cached("q", key, make)
+
+    def _cached(self, kind: str, key: Any, make: Callable[[], Any]) -> Any:
+        cache = self._cache[kind]
+        with self._lock:  # views are computed in the app's workers, maybe two at once
+            if key in cache:
+                cache.move_to_end(key)
+                return cache[key]
+        value = make()
+        with self._lock:
+            value = cache.setdefault(key, value)  # one made meanwhile by another thread wins: one object per key
+            cache.move_to_end(key)
+            if len(cache) > CACHE_SIZE:
+                cache.popitem(last=False)
+        return value
+
+    def analyze(self, selection: Selection) -> Analysis:
+        """The views of ``selection``; an untestable selection gives ``problem``, never an exception.
+
+        Only the scores table and the average ranks are computed here; each view is computed
+        when it is first read (:class:`~tui.view._types.Analysis`), so showing the ranks never
+        runs the all-pairs procedures of the pairs view.
+        """
+        sel = selection
+
+        notes: tuple[str, ...] = ()
+
+        def fail(problem: str) -> Analysis:
+            return Analysis(sel, 0, len(sel.learners), problem, notes)
+
+        if sel.criterion not in self._criteria:
+            known = ", ".join(self._criteria) or "none"
+            return fail(f"criterion {sel.criterion!r} is not in the log (criteria: {known})")
+        if not sel.datasets:
+            return fail("no data set is selected")
+        if not sel.learners:
+            return fail("no learner is selected")
+        sub, per_cell = self._part(sel.criterion)
+        # A learner of the log without results for this criterion is left out, with a note (one
+        # not in the log at all is an error of the selection: stats.scores_table names it).
+        have = set(self.learners_for(sel.criterion))
+        absent = [x for x in sel.learners if x not in have and x in self._learners]
+        learners = tuple(x for x in sel.learners if x not in absent)
+        if absent:
+            notes = (f"left out: no {sel.criterion} results for learner{'s' * (len(absent) > 1)} {', '.join(absent)}",)
+        if not learners:
+            return fail(f"no {sel.criterion} results for the selected learners")
+        table_key = (sel.criterion, sel.datasets, learners)
+        try:
+            scores = self._cached("scores", table_key, lambda: self._scores(sub, sel, learners))
+        except ValueError as exc:
+            return fail(str(exc))
+        n, k = scores.shape
+        tested = [str(d) for d in scores.index]
+        problem = _untestable(n, k, scores.attrs.get("excluded", {}))
+        average = None if problem else stats.average_ranks(scores, higher_is_better=sel.higher_is_better).ranks
+        if sel.control in learners or average is None:
+            control = sel.control
+        else:
+            control = best_ranked(average)
+
+        def quartiles() -> QuartilesView:
+            view = self._cached(
+                "q",
+                (*table_key, sel.higher_is_better),
+                lambda: quartiles_view(
+                    self._raw,
+                    per_cell,
+                    sel.criterion,
+                    sel.higher_is_better,
+                    sel.datasets,
+                    learners,
+                    tested or sel.datasets,
+                    None,
+                ),
+            )
+            # The same object for the same control: a view showing it need not be drawn again.
+            return self._cached(
+                "q", (*table_key, sel.higher_is_better, "control", control), lambda: with_control(view, control)
+            )
+
+        # The fold-level views need neither complete data sets nor a testable table: every
+        # selected data set with results, the control (or, untestable, the first learner).
+        measured = set(self.datasets_for(sel.criterion))  # once: not per data set (500 x 10 ms)
+        with_results = [d for d in sel.datasets if d in measured]
+        fold_control = control if control in learners else learners[0]
+        makers: dict[str, Callable[[], Any]] = {"quartiles": quartiles}
+        if sel.deltas:
+            makers["quartiles"] = lambda: self._deltas(sel, with_results, learners, fold_control)
+        if len(learners) >= 2:
+            makers["folds"] = lambda: self._folds(sel, with_results, learners, fold_control)
+        if problem is None and average is not None:
+            avg = average
+
+            def pairwise() -> pd.DataFrame:  # one table for the verdict, the pairs and the CD bars
+                key = (*table_key, sel.higher_is_better, sel.test)
+                return self._cached("pairwise", key, lambda: pairwise_table(scores, sel))
+
+            def tests() -> TestsView:
+                safety = self._cached("safety", (*table_key, sel.alpha), lambda: safety_message(scores, sel.alpha))
+                return tests_view(scores, sel, avg, safety, pairwise)
+
+            makers.update(
+                ranks=lambda: ranks_view(scores, sel.higher_is_better),
+                tests=tests,
+                pairs=lambda: pairs_view(scores, sel, avg, pairwise()),
+                cd=lambda: _cd_view(avg, n, sel, pairwise),
+            )
+        return Analysis(sel, n, k, problem, notes, ViewParts(makers), fold_control)
+
+
+def _cd_view(average: pd.Series, n: int, sel: Selection, pairwise: Callable[[], pd.DataFrame]) -> CDView:
+    """Average ranks best first, Nemenyi's CD (``stats.critical_difference``, the tests view's
+    CD), the bars of ``sel.procedure`` (:mod:`stats.groups`) and the drawn diagram."""
+    ordered = average.sort_values(kind="stable")
+    cd = float(stats.critical_difference(len(ordered), n, alpha=sel.alpha))
+    replaced = None
+    if sel.procedure == "nemenyi":
+        cliques = stats.cd_groups(ordered, cd)
+        basis = "bars: average ranks closer than CD (Nemenyi)"
+    else:
+        table = pairwise()
+        cliques = stats.apv_groups(ordered, table, sel.procedure, alpha=sel.alpha)
+        ranks = "" if sel.test == "friedman" else f", {stats.RANKS_NAMES[sel.test]} ranks"
+        basis = f"bars: no pair rejected by {stats.PROCEDURE_NAMES[sel.procedure]} (alpha = {sel.alpha:g}{ranks})"
+        replaced = replaced_note(table, sel.procedure)
+    names = tuple(tuple(str(x) for x in c) for c in cliques)
+    lines = tuple(render_cd(ordered, cd, cliques=names))
+    return CDView(ordered, cd, names, lines, sel.procedure, basis, replaced)
+
+
+def _untestable(n: int, k: int, excluded: dict[Any, str]) -> str | None:
+    """Why a table of ``n`` data sets x ``k`` learners cannot be tested, or None."""
+    if k < 2:
+        return f"the tests need at least 2 learners; {k} {'is' if k == 1 else 'are'} selected"
+    if n < 2:
+        left = f" after leaving out {len(excluded)} with missing results" if excluded else ""
+        return f"the tests need at least 2 complete data sets; {n} remain{'s' * (n == 1)}{left}"
+    return None

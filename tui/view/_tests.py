@@ -1,0 +1,143 @@
+"""The ranks, tests and pairs views: every number from :mod:`stats`, arranged here."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+import stats
+from tui.view._types import PairsView, RanksView, Selection, TestsView
+
+OMNIBUS = ("friedman", "iman_davenport", "aligned", "quade")
+
+
+def ranks_view(scores: pd.DataFrame, higher: bool) -> RanksView:
+    """Medians, ranks, average ranks, the best learner(s) of each data set and the left-out data sets."""
+    ranks = stats.ranks(scores, higher_is_better=higher)
+    average = stats.average_ranks(scores, higher_is_better=higher).ranks
+    low = ranks.to_numpy().min(axis=1, keepdims=True)
+    cols = [str(c) for c in ranks.columns]
+    best = {
+        str(d): tuple(c for c, hit in zip(cols, row) if hit) for d, row in zip(ranks.index, ranks.to_numpy() == low)
+    }
+    excluded = {str(d): str(why) for d, why in scores.attrs.get("excluded", {}).items()}
+    return RanksView(medians=scores, ranks=ranks, average=average, best=best, excluded=excluded)
+
+
+def best_ranked(average: pd.Series) -> str:
+    """The learner with the lowest average rank (ties: the first in column order)."""
+    return str(average.index[int(np.argmin(average.to_numpy()))])
+
+
+def safety_message(scores: pd.DataFrame, alpha: float) -> str:
+    """``stats.parametric_safety``'s sentence, or why it could not be assessed (fewer than 3 data sets)."""
+    n = scores.shape[0]
+    if n < 3:
+        return f"parametric safety not assessed: it needs at least 3 data sets, got {n}"
+    return stats.parametric_safety(scores, alpha=alpha).message
+
+
+def pairwise_table(scores: pd.DataFrame, sel: Selection) -> pd.DataFrame:
+    """``stats.pairwise_test`` on ``sel.test`` ranks; above Bergmann-Hommel's exact limit its
+    column holds Shaffer's APVs and ``attrs["bergmann"]`` says so (the views name it)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.BergmannLimitWarning)
+        test: Any = sel.test  # validated by Selection
+        return stats.pairwise_test(scores, test=test, higher_is_better=sel.higher_is_better)
+
+
+def replaced_note(table: pd.DataFrame, procedure: str) -> str | None:
+    """Why ``procedure``'s column holds another procedure's APVs, or None."""
+    note = table.attrs.get("bergmann", "exact")
+    if procedure != "bergmann" or note == "exact":
+        return None
+    return f"Shaffer stands in for Bergmann-Hommel (exact up to {stats.MAX_EXACT_K} learners)"
+
+
+def tests_view(
+    scores: pd.DataFrame, sel: Selection, average: pd.Series, safety: str, pairwise: Callable[[], pd.DataFrame]
+) -> TestsView:
+    """Verdict, omnibus tests, CD and the control table (``stats.control_test``).
+
+    The verdict follows ``sel.procedure``: Nemenyi's CD rule, or the procedure's APVs from
+    ``pairwise()`` (the very table of the pairs view), so that it agrees with that view.
+    """
+    higher, alpha = sel.higher_is_better, sel.alpha
+    n, k = scores.shape
+    results: dict[str, Any] = {
+        "friedman": stats.friedman(scores, higher_is_better=higher),
+        "iman_davenport": stats.iman_davenport(scores, higher_is_better=higher),
+        "aligned": stats.friedman_aligned(scores, higher_is_better=higher),
+        "quade": stats.quade(scores, higher_is_better=higher),
+    }
+    omnibus = pd.DataFrame(
+        {
+            "statistic": [float(results[t].statistic) for t in OMNIBUS],
+            "pvalue": [float(results[t].pvalue) for t in OMNIBUS],
+            "df": pd.Series([results[t].df for t in OMNIBUS], dtype=object).to_numpy(),
+        },
+        index=pd.Index(OMNIBUS, name="test"),
+    )
+    rule: Any = sel.procedure
+    table_ = None if rule == "nemenyi" else pairwise()
+    v = stats.verdict(scores, alpha=alpha, higher_is_better=higher, rule=rule, pairwise=table_)
+    control = sel.control if sel.control is not None and sel.control in scores.columns else best_ranked(average)
+    test: Any = sel.test  # validated by Selection
+    table = stats.control_test(scores, control, test=test, alpha=alpha, higher_is_better=higher)
+    return TestsView(
+        verdict=v.message,
+        outcome=v.outcome,
+        winners=v.winners,
+        losers=v.losers,
+        omnibus=omnibus,
+        cd=float(stats.critical_difference(k, n, alpha=alpha)),
+        control=str(control),
+        control_table=table,
+        safety=safety,
+    )
+
+
+def _two_sample(fn: Any, a: np.ndarray, b: np.ndarray, higher: bool) -> Any:
+    try:
+        return fn(a, b, higher_is_better=higher)
+    except ValueError as exc:
+        return f"not computable: {exc}"
+
+
+def default_pair(average: pd.Series, requested: Sequence[str] | None) -> tuple[str, str]:
+    """``requested`` when both are selected and distinct, else the best versus the second best."""
+    names = [str(x) for x in average.index]
+    if requested is not None and len(requested) == 2 and requested[0] != requested[1]:
+        if requested[0] in names and requested[1] in names:
+            return (str(requested[0]), str(requested[1]))
+    order = average.sort_values(kind="stable").index
+    return (str(order[0]), str(order[1]))
+
+
+def pairs_view(scores: pd.DataFrame, sel: Selection, average: pd.Series, table: pd.DataFrame) -> PairsView:
+    """The k x k matrix of ``sel.procedure`` APVs (``table``, on ``sel.test`` ranks), two-sample
+    tests, contrasts."""
+    higher = sel.higher_is_better
+    names = list(scores.columns)
+    pos = {name: i for i, name in enumerate(names)}
+    m = np.full((len(names), len(names)), np.nan)
+    ia = table["a"].map(pos).to_numpy(int)
+    ib = table["b"].map(pos).to_numpy(int)
+    m[ia, ib] = m[ib, ia] = table[sel.procedure].to_numpy(np.float64)
+    matrix = pd.DataFrame(m, index=pd.Index(names), columns=pd.Index(names))
+    pair = default_pair(average, sel.pair)
+    a, b = scores[pair[0]].to_numpy(np.float64), scores[pair[1]].to_numpy(np.float64)
+    return PairsView(
+        procedure=sel.procedure,
+        replaced=replaced_note(table, sel.procedure),
+        matrix=matrix,
+        table=table,
+        pair=pair,
+        wilcoxon=_two_sample(stats.wilcoxon, a, b, higher),
+        sign=_two_sample(stats.sign_test, a, b, higher),
+        contrast=stats.contrast_estimation(scores, higher_is_better=higher),
+    )

@@ -1,0 +1,301 @@
+"""The plain values the views render: a selection in, an analysis out.
+
+Frozen dataclasses (and :class:`ViewParts`, which computes each view of an
+analysis when it is first asked for); nothing here imports textual or rich, so
+the headless report and the app render the very same numbers. Re-exported by
+:mod:`tui.view._model`, which builds them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+#: The six views, in the order of their keys (1-6) and of ``--view all``.
+VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd", "folds")
+
+#: Omnibus rank tests whose average ranks give the control table's z.
+TESTS = ("friedman", "aligned", "quade")
+#: All-pairs procedures of the pairs matrix (``stats.pairwise_test`` columns).
+PROCEDURES = ("nemenyi", "holm", "shaffer", "bergmann")
+
+
+def _choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What the user looks at: one criterion, its direction, the data sets and learners, options.
+
+    ``control`` None (or a learner no longer selected) means the best-ranked
+    learner; ``pair`` None (or a pair not both selected) means the best versus
+    the second best. ``test`` picks the ranks behind the z statistics of the
+    control table and of the pairs matrix. ``rope`` is the region of practical
+    equivalence of the fold-level Bayesian tests (None: ``stats.default_rope``
+    of the criterion's values). ``deltas`` turns the quartile charts into charts
+    of the per-fold differences against the control. Invalid ``test``,
+    ``procedure``, ``alpha`` or ``rope`` raise ``ValueError`` at construction (a
+    programming error, not bad data).
+    """
+
+    criterion: str
+    higher_is_better: bool
+    datasets: tuple[str, ...]
+    learners: tuple[str, ...]
+    control: str | None = None
+    alpha: float = 0.05
+    test: str = "friedman"
+    procedure: str = "holm"
+    pair: tuple[str, str] | None = None
+    rope: float | None = None
+    deltas: bool = False
+
+    def __post_init__(self) -> None:
+        _choice("test", self.test, TESTS)
+        _choice("procedure", self.procedure, PROCEDURES)
+        if isinstance(self.alpha, bool) or not 0.0 < float(self.alpha) < 1.0:
+            raise ValueError(f"alpha must be between 0 and 1 (exclusive), got {self.alpha!r}")
+        if self.rope is not None and (isinstance(self.rope, bool) or not 0.0 <= float(self.rope) < float("inf")):
+            raise ValueError(f"rope must be a finite number >= 0 (or None for the default), got {self.rope!r}")
+        object.__setattr__(self, "datasets", tuple(self.datasets))
+        object.__setattr__(self, "learners", tuple(self.learners))
+        if self.pair is not None:
+            object.__setattr__(self, "pair", tuple(self.pair))
+
+
+@dataclass(frozen=True)
+class QuartileRow:
+    """One learner's five-number summary in one scope ("overall" or a data set); ``mean`` and
+    ``sd`` are set for the charts of deltas (seed 004's ``#rx`` chart prints them)."""
+
+    scope: str
+    learner: str
+    n: int
+    min: float
+    q1: float
+    median: float
+    q3: float
+    max: float
+    mean: float = float("nan")
+    sd: float = float("nan")
+
+
+@dataclass(frozen=True, eq=False)
+class QuartilesView:
+    """Seed 000's quartile charts: "overall" first, then flagged data sets, then the others.
+
+    Within a scope the rows are best first (by median). ``tau`` maps each data
+    set to Kendall's tau of its learner medians against the overall medians
+    (NaN when it cannot be computed); ``flagged`` are the data sets with
+    ``tau < TAU_FLAG`` (most discordant first); ``warning`` is set when more
+    than ``WARN_SHARE`` of the data sets are flagged. ``lo``/``hi`` is the axis
+    shared by every chart; ``control_median`` the control's median per scope
+    (NaN where the control has no result). ``deltas`` names the control when the
+    rows are charts of per-fold differences against it (seed 004's deltas: the
+    axis is centred at 0, positive is better than the control), else None.
+    """
+
+    criterion: str
+    higher_is_better: bool
+    rows: tuple[QuartileRow, ...]
+    scopes: tuple[str, ...]
+    tau: dict[str, float]
+    flagged: tuple[str, ...]
+    warning: str | None
+    lo: float
+    hi: float
+    control_median: dict[str, float]
+    deltas: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class RanksView:
+    """Data sets x learners: medians, ranks (1 = best), average ranks, best per row, left-out data sets."""
+
+    medians: pd.DataFrame
+    ranks: pd.DataFrame
+    average: pd.Series
+    best: dict[str, tuple[str, ...]]
+    excluded: dict[str, str]
+
+
+@dataclass(frozen=True, eq=False)
+class TestsView:
+    """The verdict sentence, the four omnibus tests, the CD, the control table and the safety notice.
+
+    ``omnibus``: rows friedman, iman_davenport, aligned, quade; columns
+    statistic, pvalue, df (an int, or a (df1, df2) tuple for the F tests).
+    ``control_table``: ``stats.control_test`` output; a hypothesis is rejected
+    when its APV <= alpha.
+    """
+
+    verdict: str
+    outcome: str
+    winners: tuple[str, ...]
+    losers: tuple[str, ...]
+    omnibus: pd.DataFrame
+    cd: float
+    control: str
+    control_table: pd.DataFrame
+    safety: str
+
+
+@dataclass(frozen=True, eq=False)
+class PairsView:
+    """All-pairs APVs of one procedure as a k x k matrix, and the two-sample tests of one pair.
+
+    ``wilcoxon`` and ``sign`` are ``stats.wilcoxon`` / ``stats.sign_test``
+    results of ``pair[1]`` against ``pair[0]``, or a one-sentence string when
+    stats cannot compute them. ``replaced`` says what stands in for the procedure and why
+    (Bergmann-Hommel above its exact limit), or is None.
+    """
+
+    procedure: str
+    replaced: str | None
+    matrix: pd.DataFrame
+    table: pd.DataFrame
+    pair: tuple[str, str]
+    wilcoxon: Any
+    sign: Any
+    contrast: pd.DataFrame
+
+
+@dataclass(frozen=True, eq=False)
+class CDView:
+    """Average ranks (best first), Nemenyi's CD, the groups joined by bars and the drawn diagram.
+
+    ``cliques`` are the maximal groups with no significant pair under ``procedure`` (Nemenyi's
+    CD, or the APVs of Holm, Shaffer or Bergmann-Hommel at ``alpha``; see :mod:`stats.groups`);
+    ``basis`` says so in a line for the views; ``replaced`` what stands in for the procedure
+    and why (Bergmann-Hommel above its exact limit), or None.
+    """
+
+    ranks: pd.Series
+    cd: float
+    cliques: tuple[tuple[str, ...], ...]
+    lines: tuple[str, ...]
+    procedure: str = "nemenyi"
+    basis: str = "bars: average ranks closer than CD (Nemenyi)"
+    replaced: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class FoldsView:
+    """Each learner against the control from the fold-level results (``stats.fold_comparison``).
+
+    ``table``: index (dataset, learner); runs, folds, mean_difference (positive: the learner is
+    better), statistic and pvalue of the corrected resampled t, mark (``v`` better, ``*`` worse
+    at alpha, Weka's Experimenter), and the Bayesian correlated t-test's p_better,
+    p_equivalent, p_worse. ``totals``: index learner; wins, ties, losses, datasets and the
+    Bayesian signed-rank test across data sets. ``sentences``: one verdict line per learner.
+    """
+
+    criterion: str
+    higher_is_better: bool
+    control: str
+    rope: float
+    alpha: float
+    table: pd.DataFrame
+    totals: pd.DataFrame
+    sentences: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+class ViewParts:
+    """The views of one analysis, each computed when it is first asked for, once (thread-safe).
+
+    ``makers`` maps a view name (one of :data:`VIEWS`) to the function computing it; a view
+    without a maker is None. A maker that raises ``ValueError`` (a limit of :mod:`stats`) leaves
+    its view None and its message in :attr:`failure` (the first such message).
+    """
+
+    def __init__(self, makers: Mapping[str, Callable[[], Any]] | None = None) -> None:
+        self._makers = dict(makers or {})
+        self._values: dict[str, Any] = {}
+        self._lock = threading.RLock()
+        self.failure: str | None = None
+
+    def done(self, name: str) -> bool:
+        """Whether view ``name`` needs no computation any more (computed, or nothing to compute)."""
+        return name in self._values or name not in self._makers
+
+    def get(self, name: str) -> Any:
+        """View ``name``, computed now if it was not."""
+        if name in self._values:
+            return self._values[name]
+        with self._lock:  # an app worker and the event loop may ask at once: compute once
+            if name not in self._values:
+                make = self._makers.get(name)
+                try:
+                    self._values[name] = None if make is None else make()
+                except ValueError as exc:
+                    self._values[name] = None
+                    self.failure = self.failure or str(exc)
+            return self._values[name]
+
+
+@dataclass(frozen=True, eq=False)
+class Analysis:
+    """Everything the views show for one selection; each view is computed when first read.
+
+    ``quartiles``, ``ranks``, ``tests``, ``pairs``, ``cd`` and ``folds`` are properties: reading one
+    computes that view (and only it: the ranks view never runs an all-pairs procedure);
+    :meth:`prepare` computes some ahead (the app does it in a worker). ``problem`` is None, or
+    one sentence saying why the selection cannot be tested (then ``ranks``, ``tests``,
+    ``pairs`` and ``cd`` are None; the quartiles are shown whenever there are results), or
+    why a view that was computed is empty (a limit of :mod:`stats`). ``notes``: what was left
+    out of the selection and why (a learner without results for the criterion). ``control``:
+    the control the views use (the selection's, or the best-ranked learner when it names none).
+    """
+
+    selection: Selection
+    n_datasets: int
+    n_learners: int
+    untestable: str | None = None
+    notes: tuple[str, ...] = ()
+    parts: ViewParts = field(default_factory=ViewParts, repr=False)
+    control: str | None = None  # the control in use: the selection's, or the best-ranked learner
+
+    @property
+    def problem(self) -> str | None:
+        return self.untestable or self.parts.failure
+
+    @property
+    def quartiles(self) -> QuartilesView | None:
+        return self.parts.get("quartiles")
+
+    @property
+    def ranks(self) -> RanksView | None:
+        return self.parts.get("ranks")
+
+    @property
+    def tests(self) -> TestsView | None:
+        return self.parts.get("tests")
+
+    @property
+    def pairs(self) -> PairsView | None:
+        return self.parts.get("pairs")
+
+    @property
+    def cd(self) -> CDView | None:
+        return self.parts.get("cd")
+
+    @property
+    def folds(self) -> FoldsView | None:
+        return self.parts.get("folds")
+
+    def ready(self, view: str) -> bool:
+        """Whether showing ``view`` needs no more computation."""
+        return self.parts.done(view)
+
+    def prepare(self, *views: str) -> Analysis:
+        """Compute ``views`` now (e.g. off the event loop); returns self."""
+        for view in views:
+            self.parts.get(view)
+        return self
