@@ -163,7 +163,7 @@ def main() -> None:
     ours_ranks = stats.average_ranks(df).ranks
     theirs = ar_result.rankdf["meanrank"].reindex(ours_ranks.index).astype(float)
     ranks_agree = bool(np.allclose(ours_ranks.to_numpy(), theirs.to_numpy()))
-    bergmann_note = stats.pairwise_test(df).attrs["bergmann"]
+    bergmann_note = stats.pairwise_test(df).bergmann
 
     print(f"bench_analysis: the whole analysis of one view, {n} data sets x {k} learners")
     print(

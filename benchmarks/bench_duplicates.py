@@ -51,7 +51,7 @@ t = time.perf_counter()
 log = read_logs(sys.argv[1], on_error="skip")
 seconds = time.perf_counter() - t
 print(json.dumps({"seconds": seconds, "peak": status("VmHWM") - base, "rows": len(log),
-                  "problems": len(log.attrs["problems"])}))
+                  "problems": len(log.problems)}))
 """
 
 

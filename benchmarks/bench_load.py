@@ -87,7 +87,7 @@ peak_load = _rss("VmHWM") - base
 if aggregate is not None:
     table = aggregate(df)
 t2 = time.perf_counter()
-assert len(df) == int(sys.argv[2]) and not df.attrs["problems"], (len(df), df.attrs["problems"][:3])
+assert len(df) == int(sys.argv[2]) and not df.problems, (len(df), df.problems[:3])
 print(json.dumps({"load": t1 - t0, "aggregate": t2 - t1 if aggregate else None, "time": t2 - t0,
                   "base": base, "peak": _rss("VmHWM") - base, "peak_load": peak_load}))
 """,

@@ -8,11 +8,12 @@ This package never imports textual or rich; it is usable on its own.
 """
 
 from stats._format import fmt_p, fmt_stat, p_is
+from stats._result import LogRead
 from stats.adjust import CONTROL_METHODS, PAIRWISE_METHODS, adjust, rom_coefficients
 from stats.agreement import kendall_tau
 from stats.assumptions import levene, normality, parametric_safety, ttest_win_loss_tie
 from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_s, shaffer_t
-from stats.cells import Aggregator, Completeness, aggregate, completeness, scores_table
+from stats.cells import Aggregator, Completeness, ScoresTable, aggregate, completeness, scores_table
 from stats.contrast import contrast_estimation
 from stats.critical import critical_difference, q_alpha
 from stats.effect_size import EffectSize, HodgesLehmann, a12, cliffs_delta, hodges_lehmann
@@ -42,10 +43,12 @@ from stats.omnibus import (
     iman_davenport,
     quade,
 )
-from stats.pairwise_two_sample import pairwise_wilcoxon
+from stats.pairwise_two_sample import PairwiseTwoSample, pairwise_wilcoxon
 from stats.plateau import Plateau, learning_curve, plateau
 from stats.posthoc import (
     BergmannLimitWarning,
+    ControlTest,
+    PairwiseTest,
     control_test,
     control_test_from_ranks,
     pairwise_test,
@@ -61,6 +64,11 @@ from stats.two_sample import mann_whitney, sign_test, wilcoxon
 from stats.verdict import PROCEDURE_NAMES, RANKS_NAMES, Verdict, verdict
 
 __all__ = [
+    "ControlTest",
+    "LogRead",
+    "PairwiseTest",
+    "PairwiseTwoSample",
+    "ScoresTable",
     "fmt_p",
     "fmt_stat",
     "p_is",

@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from stats._result import table_of
+
 #: Significant digits kept by :func:`snap`.
 SNAP_DIGITS = 12
 
@@ -152,6 +154,7 @@ def as_table(
         repeats a learner name.
     """
     check_bool("higher_is_better", higher_is_better)
+    scores = table_of(scores)  # a ScoresTable is its table
     if isinstance(scores, pd.DataFrame):
         frame = scores
     else:

@@ -8,11 +8,13 @@ adjusted with :func:`stats.adjust` (Holm by default).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
+from stats._result import TableResult
 from stats._table import as_table, check_choice
 from stats.adjust import Method, adjust
 from stats.bergmann import MAX_EXACT_K, pairs
@@ -23,6 +25,16 @@ TESTS = ("wilcoxon", "sign")
 ADJUST_METHODS = ("bonferroni", "holm", "hochberg", "hommel", "holland", "finner", "shaffer", "bergmann")
 
 
+@dataclass(frozen=True, eq=False, repr=False)
+class PairwiseTwoSample(TableResult):
+    """:func:`pairwise_wilcoxon`'s result: ``table`` (one row per pair) and what produced it."""
+
+    test: str
+    method: str
+    n: int
+    option: str
+
+
 def pairwise_wilcoxon(
     scores: Any,
     *,
@@ -31,7 +43,7 @@ def pairwise_wilcoxon(
     test: Test = "wilcoxon",
     zero_method: str = "demsar",
     ties: str = "split",
-) -> pd.DataFrame:
+) -> PairwiseTwoSample:
     """All k(k-1)/2 pairs compared by the Wilcoxon signed-ranks (or sign) test, with adjusted p-values.
 
     Parameters
@@ -55,13 +67,14 @@ def pairwise_wilcoxon(
 
     Returns
     -------
-    DataFrame
-        One row per pair in the order of :func:`stats.pairwise_test` ((0,1), (0,2), ..., (1,2),
+    PairwiseTwoSample
+        ``.table`` has one row per pair in the order of :func:`stats.pairwise_test` ((0,1), (0,2), ..., (1,2),
         ...), columns ``a``, ``b``, ``statistic`` (Wilcoxon's T = min(R+, R-), or the sign
         test's wins of ``b``), ``better`` (the learner with the larger rank sum R+ / R-, or
         more wins; "" when equal), ``p`` (two-sided, unadjusted) and the adjusted p-values in a
         column named ``f"{test}-{method}"`` (e.g. ``"wilcoxon-holm"``, ``"sign-holm"``).
-        ``attrs`` holds ``test``, ``method``, ``n`` and ``zero_method`` or ``ties``.
+        The result reads like its table and holds ``test``, ``method``, ``n`` and ``option``
+        (the ``zero_method`` of the Wilcoxon test, or the sign test's ``ties``).
 
     References
     ----------
@@ -107,6 +120,5 @@ def pairwise_wilcoxon(
         rows.append((table.learners[i], table.learners[j], statistic, better, p))
     out = pd.DataFrame(rows, columns=["a", "b", "statistic", "better", "p"])
     out[f"{test}-{method}"] = adjust(out["p"].to_numpy(), method)
-    option = {"zero_method": zero_method} if test == "wilcoxon" else {"ties": ties}
-    out.attrs.update(test=test, method=method, n=table.n, **option)
-    return out
+    option = zero_method if test == "wilcoxon" else ties
+    return PairwiseTwoSample(out, test=test, method=method, n=table.n, option=option)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 import warnings
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from stats._result import TableResult
 from stats._table import as_table, check_alpha, check_choice
 from stats.adjust import CONTROL_METHODS, adjust
 from stats.bergmann import MAX_EXACT_K, pairs
@@ -23,6 +25,31 @@ from stats.ranking import AverageRanks, check_average_ranks, rank_matrix
 
 Test = Literal["friedman", "aligned", "quade"]
 TESTS = ("friedman", "aligned", "quade")
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class ControlTest(TableResult):
+    """:func:`control_test`'s result: ``table`` (one row per other learner) and what produced it."""
+
+    control: str
+    test: str
+    alpha: float
+    se: float
+    n: int
+    ranks: pd.Series
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class PairwiseTest(TableResult):
+    """:func:`pairwise_test`'s result: ``table`` (one row per pair) and what produced it.
+
+    ``bergmann`` is ``"exact"``, or why the ``bergmann`` column holds Shaffer's values."""
+
+    test: str
+    se: float
+    n: int
+    ranks: pd.Series
+    bergmann: str
 
 
 class BergmannLimitWarning(UserWarning):
@@ -97,7 +124,7 @@ def control_test(
     test: Test = "friedman",
     alpha: float = 0.05,
     higher_is_better: bool = True,
-) -> pd.DataFrame:
+) -> ControlTest:
     """Compare every learner with a control: z, raw p and eight APVs (1 x N comparison).
 
     Parameters
@@ -109,17 +136,18 @@ def control_test(
     test : {"friedman", "aligned", "quade"}
         Whose average ranks and standard error give z.
     alpha : float, default 0.05
-        Rom's APVs depend on it; stored in ``attrs`` for the views.
+        Rom's APVs depend on it; kept as ``alpha`` for the views.
     higher_is_better : bool, default True
 
     Returns
     -------
-    DataFrame
-        Indexed by the other learners, sorted by raw p (most significant
-        first), with columns ``z``, ``p``, ``bonferroni``, ``holm``,
+    ControlTest
+        ``.table`` is indexed by the other learners, sorted by raw p (most
+        significant first), with columns ``z``, ``p``, ``bonferroni``, ``holm``,
         ``hochberg``, ``hommel``, ``holland``, ``rom``, ``finner``, ``li``.
         z = (R_other - R_control) / SE: positive when the control ranks better.
-        ``attrs`` holds ``control``, ``test``, ``alpha``, ``se``, ``n`` and ``ranks``.
+        The result reads like its table (``res["holm"]``, ``res.loc[...]``) and
+        holds ``control``, ``test``, ``alpha``, ``se``, ``n`` and ``ranks``.
 
     References
     ----------
@@ -132,7 +160,7 @@ def control_test(
 
 def control_test_from_ranks(
     ranks: Any, n: int, control: str, *, test: Test = "friedman", alpha: float = 0.05
-) -> pd.DataFrame:
+) -> ControlTest:
     """:func:`control_test` from average ranks as papers print them (Friedman ranks,
     average aligned ranks, or Quade's T_j) and the number of data sets N."""
     a = check_alpha(alpha)
@@ -151,8 +179,7 @@ def control_test_from_ranks(
     for method in CONTROL_METHODS:
         columns[method] = adjust(p, method, alpha=a)[order]
     out = pd.DataFrame(columns, index=pd.Index(r.index[keep][order], name="learner"))
-    out.attrs.update(control=control, test=test, alpha=a, se=se, n=n, ranks=r)
-    return out
+    return ControlTest(out, control=control, test=test, alpha=a, se=se, n=int(n), ranks=r)
 
 
 def pairwise_test(
@@ -160,23 +187,23 @@ def pairwise_test(
     *,
     test: Test = "friedman",
     higher_is_better: bool = True,
-) -> pd.DataFrame:
+) -> PairwiseTest:
     """All k(k-1)/2 pairwise comparisons with Nemenyi, Holm, Shaffer and Bergmann-Hommel APVs.
 
     Returns
     -------
-    DataFrame
-        One row per pair in column order (a before b), columns ``a``, ``b``,
-        ``z`` = (R_a - R_b) / SE (negative when ``a`` ranks better), ``p``,
-        ``nemenyi``, ``holm``, ``shaffer``, ``bergmann``. ``attrs`` holds
-        ``test``, ``se``, ``n``, ``ranks`` and ``bergmann`` ("exact" or the reason
-        it was replaced).
+    PairwiseTest
+        ``.table`` has one row per pair in column order (a before b), columns
+        ``a``, ``b``, ``z`` = (R_a - R_b) / SE (negative when ``a`` ranks better),
+        ``p``, ``nemenyi``, ``holm``, ``shaffer``, ``bergmann``. The result reads
+        like its table and holds ``test``, ``se``, ``n``, ``ranks`` and
+        ``bergmann`` ("exact" or the reason it was replaced).
 
     Notes
     -----
     Bergmann-Hommel is exact for k <= 12 (Bell(k) - 1 exhaustive sets). Above
     that the ``bergmann`` column holds Shaffer's APVs (valid, slightly less
-    powerful), a :class:`BergmannLimitWarning` is issued and ``attrs["bergmann"]``
+    powerful), a :class:`BergmannLimitWarning` is issued and ``.bergmann``
     says so.
 
     References
@@ -188,7 +215,7 @@ def pairwise_test(
     return pairwise_test_from_ranks(r, n, test=test)
 
 
-def pairwise_test_from_ranks(ranks: Any, n: int, *, test: Test = "friedman") -> pd.DataFrame:
+def pairwise_test_from_ranks(ranks: Any, n: int, *, test: Test = "friedman") -> PairwiseTest:
     """:func:`pairwise_test` from average ranks as papers print them and N."""
     r = _as_rank_series(ranks, n, test)
     if len(r) < 2 or r.index.has_duplicates:
@@ -212,5 +239,4 @@ def pairwise_test_from_ranks(ranks: Any, n: int, *, test: Test = "friedman") -> 
         note = f"Shaffer's APVs: exact Bergmann-Hommel is limited to k <= {MAX_EXACT_K} learners (k = {k})"
         warnings.warn(note, BergmannLimitWarning, stacklevel=2)
         out["bergmann"] = out["shaffer"]
-    out.attrs.update(test=test, se=se, n=n, ranks=r, bergmann=note)
-    return out
+    return PairwiseTest(out, test=test, se=se, n=int(n), ranks=r, bergmann=note)

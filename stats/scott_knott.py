@@ -17,6 +17,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from stats._format import Printable, p_is
+from stats._result import table_of
 from stats._table import as_sample, check_alpha, check_bool, check_choice, magnitude, snap
 from stats.effect_size import A12_BOUNDS, a12
 
@@ -70,6 +71,7 @@ class ScottKnottResult(Printable):
 
 def _samples(samples: Any, higher_is_better: bool) -> tuple[list[str], list[np.ndarray]]:
     check_bool("higher_is_better", higher_is_better)
+    samples = table_of(samples)
     if isinstance(samples, pd.DataFrame):
         if samples.columns.has_duplicates:
             raise ValueError("duplicate learner name(s) in the columns")

@@ -8,13 +8,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-import pandas as pd
 
 from stats._format import Printable, p_is
 from stats._table import check_alpha, check_choice
 from stats.critical import critical_difference
 from stats.omnibus import friedman, iman_davenport
-from stats.posthoc import BergmannLimitWarning, pairwise_test
+from stats.posthoc import BergmannLimitWarning, PairwiseTest, pairwise_test
 
 #: How the verdict names each rule and the ranks behind its z statistics.
 PROCEDURE_NAMES = {"nemenyi": "Nemenyi", "holm": "Holm", "shaffer": "Shaffer", "bergmann": "Bergmann-Hommel"}
@@ -73,7 +72,7 @@ def verdict(
     higher_is_better: bool = True,
     omnibus: Omnibus = "friedman",
     rule: LoserRule = "nemenyi",
-    pairwise: pd.DataFrame | None = None,
+    pairwise: PairwiseTest | None = None,
     test: Omnibus | None = None,
 ) -> Verdict:
     """Seed 000's verdict: "no difference" unless the omnibus test rejects at alpha;
@@ -91,9 +90,9 @@ def verdict(
         critical difference"). The others: a learner loses when the pair
         (best, learner) is rejected by that procedure's APV over all pairs
         (Friedman z statistics unless ``pairwise`` says otherwise).
-    pairwise : DataFrame, optional
-        :func:`stats.pairwise_test`'s table for these scores, to take the APVs of
-        ``rule`` from (its ``attrs["test"]`` names the ranks behind them: Friedman,
+    pairwise : PairwiseTest, optional
+        :func:`stats.pairwise_test`'s result for these scores, to take the APVs of
+        ``rule`` from (its ``test`` names the ranks behind them: Friedman,
         aligned or Quade). Pass the table a pairs view shows so that the verdict
         and the view agree; computed with Friedman ranks when omitted.
 
@@ -140,7 +139,6 @@ def verdict(
     losers = tuple(n for n, x in zip(names, lost) if x)
     ranks_test, replaced = "friedman", None
     if rule != "nemenyi":
-        ranks_test = str(pw.attrs.get("test", "friedman"))
-        note = pw.attrs.get("bergmann", "exact")
+        ranks_test, note = str(pw.test), pw.bergmann
         replaced = str(note) if rule == "bergmann" and note != "exact" else None
     return Verdict("different", winners, losers, best, a, test, pvalue, rule, cd, ranks_test, replaced)

@@ -173,7 +173,7 @@ def test_seed002_aligned_apv_table_from_its_printed_ranks(gh2010: pd.DataFrame) 
     wrong = 2 * sps.norm.sf((ranks["FH_GBML"] - ranks["PDFC"]) / np.sqrt(4 * 25 / 6))
     assert not matches_printed(wrong, ALIGNED_TABLE["p"][0])
     data = stats.control_test(gh2010, "PDFC", test="aligned")
-    assert data.attrs["ranks"].round(3).tolist() == [29.354, 46.771, 46.958, 70.917]
+    assert data.ranks.round(3).tolist() == [29.354, 46.771, 46.958, 70.917]
 
 
 def test_seed002_quade_apv_table_from_its_printed_ranks(gh2010: pd.DataFrame) -> None:
@@ -183,7 +183,7 @@ def test_seed002_quade_apv_table_from_its_printed_ranks(gh2010: pd.DataFrame) ->
     ranks = pd.Series([418, 761, 777.5, 1043.5], index=gh2010.columns) / 300
     _check(stats.control_test_from_ranks(ranks, 24, "PDFC", test="quade"), QUADE_TABLE)
     data = stats.control_test(gh2010, "PDFC", test="quade")
-    assert data.attrs["ranks"]["PDFC"] * 300 == pytest.approx(416.5)
+    assert data.ranks["PDFC"] * 300 == pytest.approx(416.5)
 
 
 @pytest.mark.parametrize(

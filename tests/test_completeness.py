@@ -44,8 +44,8 @@ def log() -> pd.DataFrame:
 def test_scores_table_keeps_complete_rows_and_says_why(log: pd.DataFrame) -> None:
     table = scores_table(log, "pd")
     assert table.index.tolist() == ["iris", "zoo"] and table.columns.tolist() == ["nb", "knn", "svm"]
-    assert table.attrs["excluded"] == {"wine": "no pd result for learner knn", "cars": "no pd results"}
-    assert table.attrs["incomplete"] == {"zoo": "learner svm has 2 of 4 results"}
+    assert table.excluded == {"wine": "no pd result for learner knn", "cars": "no pd results"}
+    assert table.incomplete == {"zoo": "learner svm has 2 of 4 results"}
     assert table.loc["iris", "nb"] == pytest.approx(0.25)  # median of 0.1, 0.2, 0.3, 0.4
     assert table.loc["zoo", "svm"] == pytest.approx(0.15)  # the median of what exists
     assert table.index.name == "dataset" and table.columns.name is None
@@ -54,18 +54,18 @@ def test_scores_table_keeps_complete_rows_and_says_why(log: pd.DataFrame) -> Non
 def test_incomplete_cells_can_exclude(log: pd.DataFrame) -> None:
     table = scores_table(log, "pd", incomplete="exclude")
     assert table.index.tolist() == ["iris"]
-    assert table.attrs["excluded"]["zoo"] == "learner svm has 2 of 4 results"
-    assert table.attrs["incomplete"] == {}
+    assert table.excluded["zoo"] == "learner svm has 2 of 4 results"
+    assert table.incomplete == {}
 
 
 def test_selection_sets_order_and_completeness(log: pd.DataFrame) -> None:
     table = scores_table(log, "pd", datasets=["zoo", "wine", "iris"], learners=["svm", "nb"])
     assert table.index.tolist() == ["zoo", "wine", "iris"]  # wine is complete without knn
-    assert table.columns.tolist() == ["svm", "nb"] and table.attrs["excluded"] == {}
+    assert table.columns.tolist() == ["svm", "nb"] and table.excluded == {}
     both = scores_table(log, "pd", learners=["knn", "svm"])
-    assert both.attrs["excluded"]["wine"] == "no pd result for learner knn"
+    assert both.excluded["wine"] == "no pd result for learner knn"
     missing_two = scores_table(log.drop(log.index[(log["dataset"] == "wine") & (log["learner"] == "svm")]), "pd")
-    assert missing_two.attrs["excluded"]["wine"] == "no pd result for learners knn, svm"
+    assert missing_two.excluded["wine"] == "no pd result for learners knn, svm"
 
 
 def test_other_statistics_and_inputs(log: pd.DataFrame) -> None:
@@ -74,7 +74,7 @@ def test_other_statistics_and_inputs(log: pd.DataFrame) -> None:
     means = scores_table(log, "acc", statistic="mean")
     assert means.loc["cars", "svm"] == pytest.approx(0.25)
     for source in (aggregate(log), Aggregator(log)):
-        pd.testing.assert_frame_equal(scores_table(source, "pd"), scores_table(log, "pd"))
+        pd.testing.assert_frame_equal(scores_table(source, "pd").table, scores_table(log, "pd").table)
 
 
 @pytest.mark.parametrize(
@@ -181,7 +181,7 @@ def test_reference_log_is_complete(baycomp: pd.DataFrame) -> None:
         "complete: no missing or incomplete cells",
     ]
     table = scores_table(baycomp, "accuracy")
-    assert table.shape == (54, 5) and table.attrs["excluded"] == {} and table.attrs["incomplete"] == {}
+    assert table.shape == (54, 5) and table.excluded == {} and table.incomplete == {}
     assert table.columns.tolist() == ["nbc", "aode", "hnb", "j48", "j48gr"]
     want = baycomp.pivot_table(index="dataset", columns="learner", values="value", aggfunc="median", sort=False)
     np.testing.assert_allclose(table.to_numpy(), want.loc[table.index, table.columns].to_numpy(), rtol=1e-12)
@@ -192,8 +192,8 @@ def test_reference_log_with_knocked_out_results(baycomp: pd.DataFrame) -> None:
     gone = (baycomp["dataset"] == "wine") & (baycomp["learner"] == "hnb")
     log = baycomp[~short & ~gone]
     table = scores_table(log, "accuracy")
-    assert table.attrs["incomplete"] == {"iris": "learner j48 has 40 of 100 results"}
-    assert table.attrs["excluded"] == {"wine": "no accuracy result for learner hnb"}
+    assert table.incomplete == {"iris": "learner j48 has 40 of 100 results"}
+    assert table.excluded == {"wine": "no accuracy result for learner hnb"}
     assert len(table) == 53
     found = completeness(log)
     assert found.design.loc[("iris", "j48"), "design"] == "4 x 10"
@@ -219,7 +219,7 @@ def test_a_data_set_is_kept_exactly_when_no_selected_cell_is_missing(cells: list
     have = log.groupby(["dataset", "learner"], observed=True).size().unstack()
     complete = have.notna().all(axis=1)
     assert sorted(table.index) == sorted(complete.index[complete])
-    assert sorted(table.attrs["excluded"]) == sorted(complete.index[~complete])
+    assert sorted(table.excluded) == sorted(complete.index[~complete])
     found = completeness(log)
     flagged = found.cells.reset_index()
-    assert set(flagged["dataset"]) >= set(table.attrs["incomplete"]) | set(table.attrs["excluded"])
+    assert set(flagged["dataset"]) >= set(table.incomplete) | set(table.excluded)

@@ -55,7 +55,7 @@ def test_tests_frame(analysis: Analysis) -> None:
 def test_pairs_frame(analysis: Analysis) -> None:
     f = export_frame(analysis, "pairs")
     assert list(f.columns) == ["a", "b", "z", "p", "nemenyi", "holm", "shaffer", "bergmann"]
-    pd.testing.assert_frame_equal(f, stats.pairwise_test(analysis.ranks.medians), check_like=False)
+    pd.testing.assert_frame_equal(f, stats.pairwise_test(analysis.ranks.medians).table, check_like=False)
 
 
 def test_cd_frame(analysis: Analysis) -> None:

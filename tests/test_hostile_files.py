@@ -25,7 +25,7 @@ GOOD = "iris,1,1,nb,accuracy,0.9\niris,1,1,knn,accuracy,0.8\n"
 
 def problems(*paths: Path | str) -> list[str]:
     log = stats.read_logs(*paths, on_error="skip")
-    return [str(p) for p in log.attrs["problems"]]
+    return [str(p) for p in log.problems]
 
 
 def test_an_oversized_line_is_a_problem_and_the_others_are_read(tmp_path: Path) -> None:
@@ -35,7 +35,7 @@ def test_an_oversized_line_is_a_problem_and_the_others_are_read(tmp_path: Path) 
     (tmp_path / "b.dat").write_text(GOOD.replace("iris", "wine") + "iris,1,3," + "n" * 200_000 + ",accuracy,zz\n")
     log = stats.read_logs(tmp_path, on_error="skip")
     assert len(log) == 4  # the good lines of both files
-    found = [str(p) for p in log.attrs["problems"]]
+    found = [str(p) for p in log.problems]
     assert found == [
         f"{tmp_path / 'a.dat'}:3: line too long: 1,048,576 characters (a result line has at most {MAX_LINE:,})",
         f"{tmp_path / 'b.dat'}:3: line too long: 200,021 characters (a result line has at most {MAX_LINE:,})",
@@ -108,7 +108,7 @@ def test_an_unreadable_directory_is_reported_to_a_real_user(tmp_path_factory: py
         os.chmod(root / "a.dat", 0o644)
         os.chmod(root / "locked", 0o000)
         code = "import sys, stats; print([str(p) for p in stats.read_logs(sys.argv[1], on_error='skip')"
-        code += ".attrs['problems']])"
+        code += ".problems])"
         try:
             run = subprocess.run(
                 [sys.executable, "-c", code, str(root)],
@@ -157,14 +157,14 @@ def test_byte_order_marks_and_zero_width_characters_are_not_part_of_a_name(tmp_p
     log = stats.read_logs(tmp_path / "cat.dat", on_error="skip")
     assert sorted(log["dataset"].unique()) == ["iris"] and sorted(log["learner"].unique()) == ["knn", "nb"]
     assert len(log) == 4
-    found = [str(p) for p in log.attrs["problems"]]
+    found = [str(p) for p in log.problems]
     assert found == [
         f"{tmp_path / 'cat.dat'}:3: dataset '\\ufeffiris' holds invisible characters (byte-order mark or "
         "zero-width): read as 'iris'",
         f"{tmp_path / 'cat.dat'}:4: learner 'kn\\u200bn' holds invisible characters (byte-order mark or "
         "zero-width): read as 'knn'",
     ]
-    assert all(p.severity == "warning" for p in log.attrs["problems"])
+    assert all(p.severity == "warning" for p in log.problems)
 
 
 def test_the_watcher_reads_invisible_characters_the_same_way(tmp_path: Path) -> None:
@@ -202,7 +202,7 @@ def test_a_compression_bomb_stops_at_the_limit_and_the_others_are_read(tmp_path:
     (tmp_path / "good.dat").write_text("wine,1,1,nb,accuracy,0.5\n")
     limits = stats.Decompression(max_ratio=50, min_bytes=6 << 20)  # after the first 4 MB block
     log = stats.read_logs(tmp_path, on_error="skip", decompression=limits)
-    found = [p for p in log.attrs["problems"] if p.severity == "error"]
+    found = [p for p in log.problems if p.severity == "error"]
     assert len(found) == 1 and found[0].file == str(tmp_path / "bomb.dat.gz")
     assert "decompressed data exceed 50 times the compressed size" in found[0].reason
     kept = (4 << 20) // 25  # the first 4 MiB block of 25-byte lines
@@ -212,10 +212,10 @@ def test_a_compression_bomb_stops_at_the_limit_and_the_others_are_read(tmp_path:
     assert any(
         p.reason == "decompressed data exceed 1,048,576 bytes (a compression bomb?): the rest is not read, "
         "nothing was read"
-        for p in capped.attrs["problems"]
+        for p in capped.problems
     )
     default = stats.read_logs(tmp_path, on_error="skip")  # 10 MB is under the default min_bytes
-    assert not [p for p in default.attrs["problems"] if p.severity == "error"]
+    assert not [p for p in default.problems if p.severity == "error"]
 
 
 # -- issue 13 item 8: numbers that parse as something else ----------------------------------

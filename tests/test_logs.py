@@ -6,6 +6,7 @@ lines each test writes, never from the reader's own output.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import io
 import re
@@ -49,7 +50,7 @@ def rows(log: pd.DataFrame) -> list[tuple]:
 
 
 def problems(log: pd.DataFrame) -> list[str]:
-    return [f"{p.severity}: {p}" for p in log.attrs["problems"]]
+    return [f"{p.severity}: {p}" for p in log.problems]
 
 
 # -- the frame -------------------------------------------------------------------------------
@@ -59,7 +60,7 @@ def test_reads_spaces_bom_crlf_and_quoted_commas(tmp_path: Path) -> None:
     f = write(tmp_path, "d.dat", '\ufeffiris, 1, 2, "nb, gaussian", pd, 0.5\r\niris,1,2,tree,pd,0.7\r\n')
     log = read_logs(f)
     assert rows(log) == [("iris", 1, 2, "nb, gaussian", "pd", 0.5), ("iris", 1, 2, "tree", "pd", 0.7)]
-    assert log.attrs["problems"] == [] and log.attrs["files"] == [str(f)] and log.attrs["lines"] == 2
+    assert log.problems == () and log.files == (str(f),) and log.lines == 2
 
 
 def test_schema_dtypes_and_categories_in_order_of_first_appearance(tmp_path: Path) -> None:
@@ -75,7 +76,7 @@ def test_schema_dtypes_and_categories_in_order_of_first_appearance(tmp_path: Pat
 
 def test_reference_log_is_a_complete_10x10_cv_without_problems() -> None:
     log = read_logs(REFERENCE / "baycomp_accuracies.dat")
-    assert len(log) == 27_000 and log.attrs["lines"] == 27_000 and log.attrs["problems"] == []
+    assert len(log) == 27_000 and log.lines == 27_000 and log.problems == ()
     assert log["dataset"].nunique() == 54 and log["learner"].nunique() == 5
     assert set(log["learner"].cat.categories) == {"nbc", "aode", "hnb", "j48", "j48gr"}
     assert list(log["criterion"].cat.categories) == ["accuracy"]
@@ -97,7 +98,7 @@ def test_bundled_sample_matches_seed_000_table() -> None:
 def test_wide_format_gives_one_row_per_criterion_and_keeps_metadata(tmp_path: Path) -> None:
     log = read_logs(write(tmp_path, "sonar.dat", SEED_004))
     assert list(log.columns) == [*LONG, "goal", "train", "test"]
-    assert len(log) == 6 * 4 and log.attrs["lines"] == 6 and log.attrs["problems"] == []
+    assert len(log) == 6 * 4 and log.lines == 6 and log.problems == ()
     assert rows(log.head(5)) == [
         ("q2s/sonar", 1, 1, "bayes", "accuracy", 63.77),
         ("q2s/sonar", 1, 1, "bayes", "pd", 61.29),
@@ -127,7 +128,7 @@ def test_long_and_wide_together_long_rows_have_missing_metadata(tmp_path: Path) 
     last = log.iloc[-1]
     assert (last["repeat"], last["criterion"], last["value"]) == (2, "pd", 0.5)
     assert pd.isna(last["goal"]) and pd.isna(last["train"]) and pd.isna(last["test"])
-    assert log.attrs["lines"] == 7
+    assert log.lines == 7
 
 
 def test_wide_header_needs_only_the_keys(tmp_path: Path) -> None:
@@ -158,8 +159,8 @@ def test_repeated_identical_wide_header_is_allowed_a_different_one_is_not(tmp_pa
     f = write(tmp_path, "w.dat", f"{head}\niris,nb,1,1,0.5\n{head}\niris,nb,1,2,0.6\n#data,learner,repeats,bin,pf\n")
     log = read_logs(f, on_error="skip")
     assert [r[2] for r in rows(log)] == [1, 2]
-    assert [(p.line, p.severity) for p in log.attrs["problems"]] == [(5, "error")]
-    assert "starts with '#'" in log.attrs["problems"][0].reason
+    assert [(p.line, p.severity) for p in log.problems] == [(5, "error")]
+    assert "starts with '#'" in log.problems[0].reason
 
 
 # -- problems, one kind at a time -------------------------------------------------------------
@@ -244,7 +245,7 @@ def test_torn_last_line_is_a_warning_and_is_dropped(tmp_path: Path, tail: str) -
     f = write(tmp_path, "d.dat", GOOD + tail)
     log = read_logs(f)  # a warning: no raise
     assert len(log) == 1
-    [p] = log.attrs["problems"]
+    [p] = log.problems
     assert (p.file, p.line, p.severity) == (str(f), 2, "warning")
     assert "the run died mid-write" in p.reason and "line dropped" in p.reason
 
@@ -254,7 +255,7 @@ def test_complete_looking_last_line_without_newline_is_kept_with_a_warning(tmp_p
     f = write(tmp_path, "d.dat", GOOD + "iris,1,2,nb,pd,0.9")
     log = read_logs(f)
     assert [r[-1] for r in rows(log)] == [0.5, 0.9]
-    [p] = log.attrs["problems"]
+    [p] = log.problems
     assert (p.line, p.severity) == (2, "warning") and "no newline at the end" in p.reason
 
 
@@ -278,7 +279,7 @@ def test_duplicate_in_a_file_later_line_wins_and_both_lines_are_named(tmp_path: 
     assert problems(log) == [
         f"warning: {f}:3: duplicate of line 1 (iris, repeat 1, fold 1, nb, pd): the later line wins"
     ]
-    assert log.attrs["lines"] == 2
+    assert log.lines == 2
 
 
 def test_duplicate_across_files_names_the_other_file(tmp_path: Path) -> None:
@@ -303,7 +304,7 @@ def test_three_copies_each_names_the_one_before(tmp_path: Path) -> None:
     f = write(tmp_path, "d.dat", "a,1,1,l,c,1\nb,1,1,l,c,2\na,1,1,l,c,3\nc,1,1,l,c,4\nd,1,1,l,c,5\na,1,1,l,c,6\n")
     log = read_logs(f)
     assert [r[-1] for r in rows(log)] == [2.0, 4.0, 5.0, 6.0]
-    assert [(p.line, p.reason.split(" (")[0]) for p in log.attrs["problems"]] == [
+    assert [(p.line, p.reason.split(" (")[0]) for p in log.problems] == [
         (3, "duplicate of line 1"),
         (6, "duplicate of line 3"),
     ]
@@ -320,7 +321,7 @@ def test_wide_duplicate_line_is_one_warning(tmp_path: Path) -> None:
     lines = SEED_004.splitlines(keepends=True)
     f = write(tmp_path, "w.dat", "".join(lines) + lines[1].replace("63.77", "64.00"))
     log = read_logs(f)
-    assert len(log) == 24 and log.attrs["lines"] == 6
+    assert len(log) == 24 and log.lines == 6
     assert problems(log) == [
         f"warning: {f}:8: duplicate of line 2 (q2s/sonar, repeat 1, fold 1, bayes, 4 criteria): the later line wins"
     ]
@@ -337,7 +338,7 @@ def test_directory_reads_every_dat_below_sorted(tmp_path: Path) -> None:
     write(tmp_path, "b/notes.txt", "not a log\n")
     log = read_logs(tmp_path)
     assert list(log["dataset"]) == ["a", "c", "z"]
-    assert log.attrs["files"] == [str(tmp_path / "a.dat"), str(tmp_path / "b/c.dat.gz"), str(tmp_path / "b/z.dat")]
+    assert log.files == (str(tmp_path / "a.dat"), str(tmp_path / "b/c.dat.gz"), str(tmp_path / "b/z.dat"),)
 
 
 def test_glob_patterns_are_expanded_here(tmp_path: Path) -> None:
@@ -352,7 +353,7 @@ def test_several_paths_in_order_and_a_file_named_twice_is_read_once(tmp_path: Pa
     a = write(tmp_path, "a.dat", "a,1,1,l,c,1\n")
     b = write(tmp_path, "b.dat", "b,1,1,l,c,1\n")
     log = read_logs(b, a, b)
-    assert list(log["dataset"]) == ["b", "a"] and log.attrs["problems"] == []
+    assert list(log["dataset"]) == ["b", "a"] and log.problems == ()
 
 
 def test_gzip_is_found_by_its_magic_bytes(tmp_path: Path) -> None:
@@ -367,12 +368,12 @@ def test_gzip_problems(tmp_path: Path) -> None:
     fake = write(tmp_path, "fake.dat.gz", GOOD)
     log = read_logs(cut, fake, on_error="skip")
     assert 0 < len(log) < 2000
-    assert [(p.file, p.line, p.severity) for p in log.attrs["problems"]][-2:] == [
+    assert [(p.file, p.line, p.severity) for p in log.problems][-2:] == [
         (str(cut), None, "warning"),
         (str(fake), None, "error"),
     ]
-    assert "compressed data ends early" in log.attrs["problems"][-2].reason
-    assert log.attrs["problems"][-1].reason == "the name ends in .gz but the file is not gzip data"
+    assert "compressed data ends early" in log.problems[-2].reason
+    assert log.problems[-1].reason == "the name ends in .gz but the file is not gzip data"
 
 
 @pytest.mark.parametrize("compress", [False, True])
@@ -381,7 +382,7 @@ def test_standard_input(monkeypatch: pytest.MonkeyPatch, compress: bool) -> None
     stdin = io.TextIOWrapper(io.BufferedReader(io.BytesIO(gzip.compress(data) if compress else data)))
     monkeypatch.setattr(sys, "stdin", stdin)
     log = read_logs("-")
-    assert [r[-1] for r in rows(log)] == [0.5, 0.7] and log.attrs["files"] == ["<stdin>"]
+    assert [r[-1] for r in rows(log)] == [0.5, 0.7] and log.files == ("<stdin>",)
 
 
 def test_missing_paths_are_errors_naming_them(tmp_path: Path) -> None:
@@ -413,7 +414,7 @@ def test_warnings_do_not_raise_and_problems_are_in_file_and_line_order(tmp_path:
     a = write(tmp_path, "a.dat", "iris,1,1,nb,pd,0.1\niris,1,1,nb,pd,0.2\niris,1,2,nb,pd,0.3")
     b = write(tmp_path, "b.dat", "")
     log = read_logs(a, b)
-    assert [(Path(p.file).name, p.line) for p in log.attrs["problems"]] == [("a.dat", 2), ("a.dat", 3), ("b.dat", None)]
+    assert [(Path(p.file).name, p.line) for p in log.problems] == [("a.dat", 2), ("a.dat", 3), ("b.dat", None)]
 
 
 # -- many blocks, the thread pool, the careful path ------------------------------------------
@@ -436,7 +437,7 @@ def test_line_numbers_hold_across_blocks_and_threads(tmp_path: Path, monkeypatch
     monkeypatch.setattr(parts, "add", lambda self, *a: used.append(self.window) or original(self, *a))
     log = read_logs(f, on_error="skip")
     assert used and min(used) > 0 or stats.logs._sources.WORKERS == 1  # blocks went through the pool
-    assert [p.line for p in log.attrs["problems"]] == [18, 252, 401]
+    assert [p.line for p in log.problems] == [18, 252, 401]
     assert len(log) == 600 and log["value"].tolist() == [float(f"0.{i:05d}") for i in range(600)]
 
 
@@ -496,7 +497,7 @@ def test_any_log_reads_as_the_spec_says(
     finally:
         stats.logs._sources.BLOCK = old
     assert sorted(rows(log), key=lambda r: r[-1]) == sorted(expected.values(), key=lambda r: r[-1])
-    assert [p.line for p in log.attrs["problems"] if p.severity == "error"] == bad_at
+    assert [p.line for p in log.problems if p.severity == "error"] == bad_at
 
 
 # -- strict reading and the scores table built from it -------------------------------------
@@ -512,14 +513,24 @@ def test_scores_table_is_the_median_and_leaves_out_incomplete_data_sets(tmp_path
     f = write(tmp_path, "d.dat", "a,1,1,x,pd,0.1\na,1,2,x,pd,0.3\na,2,1,x,pd,0.9\na,1,1,y,pd,0.5\nb,1,1,x,pd,0.2\n")
     table = scores_table(read_logs(f), "pd")
     assert table.index.tolist() == ["a"] and table.loc["a", "x"] == pytest.approx(0.3)
-    assert table.attrs["excluded"] == {"b": "no pd result for learner y"}
+    assert table.excluded == {"b": "no pd result for learner y"}
     with pytest.raises(ValueError, match="criterion 'pf'"):
         scores_table(read_logs(f), "pf")
 
 
-def test_frame_attrs_survive_pandas_operations_cheaply(tmp_path: Path) -> None:
+def test_read_logs_keeps_its_findings_as_fields_not_attrs(tmp_path: Path) -> None:
+    """The problems, files and lines are fields of a frozen result (pandas deep-copied ``attrs``
+    on every operation); the frame is ``.table``, and the result still reads like it."""
     f = write(tmp_path, "d.dat", "".join(f"a,1,{n},l,c,1\n" for n in range(1, 4)) + "a,1,1,l,c,2\n")
     log = read_logs(f)
-    subset = log[log["fold"] > 0]
-    assert subset.attrs["problems"][0] is log.attrs["problems"][0]  # shared, not deep-copied
+    assert isinstance(log, stats.LogRead) and isinstance(log.table, pd.DataFrame)
+    assert log.files == (str(f),) and log.lines == 3
+    assert [(p.line, p.severity) for p in log.problems] == [(4, "warning")]  # line 4 reruns line 1
+    assert log.table.attrs == {}
+    subset = log[log["fold"] > 0]  # reads like its table: a plain DataFrame comes out
+    assert isinstance(subset, pd.DataFrame) and len(log) == 3 and list(log) == list(log.table.columns)
     assert np.array_equal(subset["value"].to_numpy(), [1.0, 1.0, 2.0])
+    with pytest.raises(AttributeError, match=r"fields \(problems, files, lines\)"):
+        log.attrs  # noqa: B018
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        log.lines = 0  # type: ignore[misc]

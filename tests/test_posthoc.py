@@ -22,7 +22,7 @@ def test_seed002_c45_holm_table() -> None:
     # the reference (z = (R_0 - R_i) / SE, so the signs are opposite to ours).
     ranks = stats.AverageRanks([3.143, 2.000, 2.893, 1.964], n=14, learners=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"])
     table = stats.control_test(ranks, "C4.5", test="friedman")
-    assert round(table.attrs["se"], 3) == 0.488
+    assert round(table.se, 3) == 0.488
     assert table.index.tolist() == ["C4.5+m+cf", "C4.5+m", "C4.5+cf"]
     assert (-table["z"]).round(2).tolist() == [2.42, 2.34, 0.51]  # the slide divides by the rounded 0.488
     assert table["p"].round(3).tolist()[:2] == [0.016, 0.019]
@@ -138,10 +138,10 @@ def test_bergmann_limit_falls_back_to_shaffer() -> None:
     with pytest.warns(stats.BergmannLimitWarning, match="k <= 12"):
         table = stats.pairwise_test(scores)
     assert (table["bergmann"] == table["shaffer"]).all()
-    assert "Shaffer" in table.attrs["bergmann"]
+    assert "Shaffer" in table.bergmann
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert stats.pairwise_test(scores[:, :12]).attrs["bergmann"] == "exact"
+        assert stats.pairwise_test(scores[:, :12]).bergmann == "exact"
 
 
 def test_validation(gh2010: pd.DataFrame) -> None:

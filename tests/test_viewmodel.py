@@ -77,7 +77,7 @@ def test_c45_ranks_tests_and_cd(c45_analysis: Analysis) -> None:
     assert a.tests.outcome == "different" and a.tests.losers == ()
     assert a.tests.control == "C4.5+m+cf"
     expected = stats.control_test(a.ranks.medians, "C4.5+m+cf")
-    pd.testing.assert_frame_equal(a.tests.control_table, expected)
+    pd.testing.assert_frame_equal(a.tests.control_table, expected.table)
     assert a.tests.safety == stats.parametric_safety(a.ranks.medians).message
     assert list(a.cd.ranks.index) == ["C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"]
     assert a.cd.cliques == (("C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"),)  # span 1.214 < CD 1.254
@@ -135,7 +135,7 @@ def test_c45_control_and_test_choice(c45_log: pd.DataFrame) -> None:
     a = model.analyze(sel)
     assert a.tests is not None and a.tests.control == "C4.5"
     expected = stats.control_test(a.ranks.medians, "C4.5", test="quade", alpha=0.1)
-    pd.testing.assert_frame_equal(a.tests.control_table, expected)
+    pd.testing.assert_frame_equal(a.tests.control_table, expected.table)
     gone = dataclasses.replace(sel, learners=("C4.5+m", "C4.5+cf", "C4.5+m+cf"))  # control deselected
     assert model.analyze(gone).tests.control == "C4.5+m+cf"
 

@@ -11,7 +11,7 @@ from typing import TextIO
 
 import pandas as pd
 
-from stats import LogError, LogProblem, completeness, read_logs
+from stats import LogError, LogProblem, LogRead, completeness, read_logs
 from stats.names import printable_lines
 from tui.render import FORMATS, OutputRefused, check_output, render_report, write_output
 from tui.view import LOWER_IS_BETTER, VIEWS, Model, default_selection, format_problem, load_spec, selection_from_spec
@@ -161,9 +161,9 @@ def say(*parts: object, file: TextIO | None = None) -> None:
     print(printable_lines(" ".join(map(str, parts))), file=file or sys.stdout)
 
 
-def _load(paths: list[str]) -> tuple[pd.DataFrame, list[LogProblem]]:
+def _load(paths: list[str]) -> tuple[LogRead, list[LogProblem]]:
     log = read_logs(*paths, on_error="skip")
-    return log, list(log.attrs.get("problems", []))
+    return log, list(log.problems)
 
 
 def run_check(paths: list[str]) -> int:
@@ -174,7 +174,7 @@ def run_check(paths: list[str]) -> int:
     warnings = len(problems) - errors
     if problems:
         say()
-    say(f"{len(log.attrs.get('files', []))} file(s), {errors} error(s), {warnings} warning(s)")
+    say(f"{len(log.files)} file(s), {errors} error(s), {warnings} warning(s)")
     if len(log):
         say(completeness(log).summary())
     return 1 if errors else 0

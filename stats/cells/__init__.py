@@ -3,7 +3,7 @@ date as rows arrive, the raw values behind each cell, and which cells are comple
 """
 
 from stats.cells._aggregate import KEYS, aggregate
-from stats.cells._completeness import Completeness, completeness, scores_table
+from stats.cells._completeness import Completeness, ScoresTable, completeness, scores_table
 from stats.cells._incremental import Aggregator
 from stats.cells._values import CellValues
 
@@ -11,6 +11,7 @@ __all__ = [
     "Aggregator",
     "CellValues",
     "Completeness",
+    "ScoresTable",
     "KEYS",
     "aggregate",
     "completeness",

@@ -21,6 +21,8 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from stats._result import table_of
+
 #: Index levels of an aggregate, in order.
 KEYS = ("criterion", "dataset", "learner")
 #: Columns of an aggregate, in order.
@@ -195,7 +197,7 @@ def _frame(stats: np.ndarray, counts: np.ndarray, codes3: np.ndarray, levels: li
     return pd.DataFrame({"count": counts.astype(np.int64), **dict(zip(COLUMNS[1:], stats, strict=True))}, index)
 
 
-def aggregate(log: pd.DataFrame) -> pd.DataFrame:
+def aggregate(log: Any) -> pd.DataFrame:
     """Summarise each (criterion, dataset, learner) cell of a log.
 
     Parameters
@@ -226,6 +228,7 @@ def aggregate(log: pd.DataFrame) -> pd.DataFrame:
     >>> aggregate(log).iloc[0].round(3).tolist()
     [5.0, 1.0, 2.0, 3.0, 4.0, 5.0, 3.0, 1.581]
     """
+    log = table_of(log)  # read_logs' LogRead is its table
     values = _check_log(log)
     cell, counts, codes3, levels = _cells(log)
     order = _order(cell, len(codes3))

@@ -20,6 +20,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import pandas as pd
 
+from stats._result import LogRead, TableResult, table_of
 from stats._table import check_choice
 from stats.cells._aggregate import COLUMNS, KEYS, _codes, _index, aggregate
 from stats.cells._incremental import Aggregator
@@ -47,7 +48,7 @@ class Completeness:
     lines : int
         Number of results.
     file_lines : int or None
-        Number of result lines in the log files (``read_logs``' ``attrs["lines"]``), when known:
+        Number of result lines in the log files (``read_logs(...).lines``), when known:
         a wide-format line holds one result per criterion, so it can be fewer than ``lines``.
     """
 
@@ -135,6 +136,7 @@ def _as_aggregate(obj: Any) -> pd.DataFrame:
     """The aggregate of a log, an aggregate or an :class:`~stats.cells._incremental.Aggregator`."""
     if isinstance(obj, Aggregator):
         return obj.table
+    obj = table_of(obj)
     if not isinstance(obj, pd.DataFrame):
         raise TypeError(f"expected a log, an aggregate or an Aggregator, got {type(obj).__name__}")
     if list(obj.index.names) == list(KEYS) and "count" in obj.columns:
@@ -255,8 +257,7 @@ def completeness(log_or_agg: Any) -> Completeness:
     cells["status"] = np.where(cells["count"] == 0, "missing", "incomplete")
     triples = zip(cells.index, cells["count"], cells["expected"])
     cells["reason"] = [_reason(c, lrn, n, e) for (c, _, lrn), n, e in triples]
-    attrs = getattr(log_or_agg, "attrs", {})
-    file_lines = attrs.get("lines") if isinstance(attrs.get("lines"), int) else None
+    file_lines = log_or_agg.lines if isinstance(log_or_agg, LogRead) else None
     return Completeness(counts=counts, cells=cells, design=design, lines=int(agg["count"].sum()), file_lines=file_lines)
 
 
@@ -272,6 +273,20 @@ def _select(kind: str, requested: Sequence[Any] | None, valid: pd.Index, where: 
     return requested
 
 
+@dataclass(frozen=True, eq=False, repr=False)
+class ScoresTable(TableResult):
+    """:func:`scores_table`'s result: ``table`` (data sets x learners) and what was left out.
+
+    Every test of :mod:`stats` takes it as it is (it reads like its table)."""
+
+    criterion: str
+    statistic: str
+    #: each left-out data set -> why ("no pd result for learner knn")
+    excluded: dict[Any, str]
+    #: each kept data set with an incomplete cell -> why ("learner svm has 40 of 100 results")
+    incomplete: dict[Any, str]
+
+
 def scores_table(
     agg_or_log: Any,
     criterion: str,
@@ -280,7 +295,7 @@ def scores_table(
     datasets: Sequence[Any] | None = None,
     learners: Sequence[Any] | None = None,
     incomplete: Literal["use", "exclude"] = "use",
-) -> pd.DataFrame:
+) -> ScoresTable:
     """The data sets x learners table of one criterion (seed 000's scores table).
 
     Parameters
@@ -298,16 +313,17 @@ def scores_table(
     incomplete : {"use", "exclude"}
         What to do with a data set that has an incomplete cell (fewer results
         than expected, see the module docstring): use it and flag it in
-        ``attrs["incomplete"]`` (default), or leave it out.
+        ``.incomplete`` (default), or leave it out.
 
     Returns
     -------
-    DataFrame
-        Rows: the selected data sets with a result for every selected learner;
-        columns: the selected learners. ``attrs["excluded"]`` maps each
-        left-out data set to the reason ("no pd result for learner knn");
-        ``attrs["incomplete"]`` maps each data set with an incomplete cell that
-        was kept to the reason ("learner svm has 40 of 100 results").
+    ScoresTable
+        ``.table``: rows, the selected data sets with a result for every selected
+        learner; columns, the selected learners. ``.excluded`` maps each left-out
+        data set to the reason ("no pd result for learner knn"); ``.incomplete``
+        maps each data set with an incomplete cell that was kept to the reason
+        ("learner svm has 40 of 100 results"). The result reads like its table
+        and every test of :mod:`stats` takes it as it is.
 
     Raises
     ------
@@ -322,7 +338,7 @@ def scores_table(
     >>> table = scores_table(log, "pd")
     >>> table.round(3).to_dict("index")
     {'a': {'x': 0.2, 'y': 0.5}}
-    >>> table.attrs["excluded"], table.attrs["incomplete"]
+    >>> table.excluded, table.incomplete
     ({'b': 'no pd result for learner y'}, {'a': 'learner y has 1 of 2 results'})
     """
     check_choice("statistic", statistic, COLUMNS)
@@ -350,5 +366,4 @@ def scores_table(
     values = agg.xs(criterion, level="criterion")[statistic].unstack().reindex(index=rows, columns=cols)
     table = values.drop(index=list(excluded))
     table.index.name, table.columns.name = "dataset", None
-    table.attrs.update(criterion=criterion, statistic=statistic, excluded=excluded, incomplete=flagged)
-    return table
+    return ScoresTable(table, criterion=criterion, statistic=statistic, excluded=excluded, incomplete=flagged)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from stats._result import table_of
 from stats.cells._aggregate import (
     _BITS,
     KEYS,
@@ -67,6 +68,7 @@ class Aggregator:
 
     def replace(self, log: pd.DataFrame) -> None:
         """Rebuild everything from ``log`` (for a truncated, replaced or rewritten file)."""
+        log = table_of(log)  # read_logs' LogRead is its table
         values = _check_log(log, need=("repeat", "fold", "value"))
         run = _run_key(log["repeat"].to_numpy(), log["fold"].to_numpy())
         cell, counts, codes3, levels = _cells(log)

@@ -72,13 +72,6 @@ class LogProblem:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         return printable_lines(f"{where}: {self.reason}")
 
-    # Immutable: pandas deep-copies ``DataFrame.attrs`` on every operation; share, don't copy.
-    def __copy__(self) -> LogProblem:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> LogProblem:
-        return self
-
 
 class LogError(ValueError):
     """The first error of a log read with ``on_error="raise"``; the message is ``file:line: reason``."""

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from stats._result import LogRead
 from stats.logs._duplicates import compact, resolve
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels, name_problems
@@ -43,7 +44,7 @@ def read_logs(
     on_error: OnError = "raise",
     progress: Progress | None = None,
     decompression: Decompression = DECOMPRESSION,
-) -> pd.DataFrame:
+) -> LogRead:
     """Read cross-validation logs into one tidy frame, one row per result.
 
     Parameters
@@ -73,8 +74,8 @@ def read_logs(
 
     Returns
     -------
-    pandas.DataFrame
-        Columns ``dataset``, ``repeat``, ``fold``, ``learner``, ``criterion``, ``value``:
+    LogRead
+        ``.table``, a DataFrame with columns ``dataset``, ``repeat``, ``fold``, ``learner``, ``criterion``, ``value``:
         the three names are Categoricals (categories in order of first appearance), repeat and
         fold int64, value float64. A wide-format line gives one row per criterion column
         (``criterion`` = the column's name). When at least one wide file was read, three more
@@ -83,9 +84,10 @@ def read_logs(
         expanded), with duplicates resolved: when a (dataset, repeat, fold, learner, criterion)
         appears twice, within or across files, the later line wins (it is the rerun).
 
-        ``df.attrs["problems"]``: list of :class:`LogProblem` (errors and warnings) in file
-        and line order; ``df.attrs["files"]``: the files read; ``df.attrs["lines"]``: number of
-        result lines kept.
+        ``.problems``: the :class:`LogProblem` s (errors and warnings) in file and line order;
+        ``.files``: the files read; ``.lines``: the number of result lines kept. The result
+        reads like its table (``log["value"]``, ``len(log)``); every function of :mod:`stats`
+        that takes a log takes it as it is.
 
     Raises
     ------
@@ -193,11 +195,7 @@ def _frame(table: Columns, files: list[str], problems: list[LogProblem]) -> pd.D
         problems = sorted(problems + found, key=lambda p: (rank.get(p.file, -1), p.line or 0))
     if keep is not None:
         compact(columns, keep)  # in place: no second copy of the columns
-    frame = to_frame(table.labels, columns)
-    frame.attrs["problems"] = problems
-    frame.attrs["files"] = files
-    frame.attrs["lines"] = lines
-    return frame
+    return LogRead(to_frame(table.labels, columns), problems=tuple(problems), files=tuple(files), lines=lines)
 
 
 def to_frame(labels: Labels, columns: dict[str, np.ndarray]) -> pd.DataFrame:

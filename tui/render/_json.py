@@ -309,7 +309,7 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
         if p is None
         else {
             "test": sel.test,
-            "bergmann": str(p.table.attrs.get("bergmann", "exact")),
+            "bergmann": p.table.bergmann,
             "rows": _records(p.table[["a", "b", "z", "p", *_PAIR_APVS]], ("a", "b")),
         },
         "cd": None

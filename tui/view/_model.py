@@ -7,6 +7,7 @@ their screens from the same :class:`Analysis`.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -228,7 +229,7 @@ class Model:
             )
         return self._by_measured[criterion]
 
-    def _scores(self, sub: pd.DataFrame, sel: Selection, learners: tuple[str, ...]) -> pd.DataFrame:
+    def _scores(self, sub: pd.DataFrame, sel: Selection, learners: tuple[str, ...]) -> stats.ScoresTable:
         """``stats.scores_table`` of the selection; a selected data set without any result for the
         criterion (it is measured on some data sets only) is left out with that reason."""
         known = set(self.datasets_for(sel.criterion))
@@ -238,8 +239,9 @@ class Model:
         datasets = [d for d in sel.datasets if d in known]
         scores = stats.scores_table(sub, sel.criterion, datasets=datasets, learners=learners)
         if absent:
-            excluded = {**scores.attrs["excluded"], **{d: f"no {sel.criterion} results" for d in absent}}
-            scores.attrs["excluded"] = {d: excluded[d] for d in sel.datasets if d in excluded}  # selection order
+            excluded = {**scores.excluded, **{d: f"no {sel.criterion} results" for d in absent}}
+            in_order = {d: excluded[d] for d in sel.datasets if d in excluded}  # selection order
+            scores = dataclasses.replace(scores, excluded=in_order)
         return scores
 
     def _part(self, criterion: str) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -365,7 +367,7 @@ class Model:
             return fail(str(exc))
         n, k = scores.shape
         tested = [str(d) for d in scores.index]
-        problem = _untestable(n, k, scores.attrs.get("excluded", {}))
+        problem = _untestable(n, k, scores.excluded)
         average = None if problem else stats.average_ranks(scores, higher_is_better=sel.higher_is_better).ranks
         if sel.control in learners or average is None:
             control = sel.control
@@ -405,7 +407,7 @@ class Model:
         if problem is None and average is not None:
             avg = average
 
-            def pairwise() -> pd.DataFrame:  # one table for the verdict, the pairs and the CD bars
+            def pairwise() -> stats.PairwiseTest:  # one table for the verdict, the pairs and the CD bars
                 key = (*table_key, sel.higher_is_better, sel.test)
                 return self._cached("pairwise", key, lambda: pairwise_table(scores, sel))
 
@@ -422,7 +424,7 @@ class Model:
         return Analysis(sel, n, k, problem, notes, ViewParts(makers), fold_control)
 
 
-def _cd_view(average: pd.Series, n: int, sel: Selection, pairwise: Callable[[], pd.DataFrame]) -> CDView:
+def _cd_view(average: pd.Series, n: int, sel: Selection, pairwise: Callable[[], stats.PairwiseTest]) -> CDView:
     """Average ranks best first, Nemenyi's CD (``stats.critical_difference``, the tests view's
     CD), the bars of ``sel.procedure`` (:mod:`stats.groups`) and the drawn diagram."""
     ordered = average.sort_values(kind="stable")

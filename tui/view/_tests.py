@@ -15,7 +15,7 @@ from tui.view._types import PairsView, RanksView, Selection, TestsView
 OMNIBUS = ("friedman", "iman_davenport", "aligned", "quade")
 
 
-def ranks_view(scores: pd.DataFrame, higher: bool) -> RanksView:
+def ranks_view(scores: stats.ScoresTable, higher: bool) -> RanksView:
     """Medians, ranks, average ranks, the best learner(s) of each data set and the left-out data sets."""
     ranks = stats.ranks(scores, higher_is_better=higher)
     average = stats.average_ranks(scores, higher_is_better=higher).ranks
@@ -24,8 +24,8 @@ def ranks_view(scores: pd.DataFrame, higher: bool) -> RanksView:
     best = {
         str(d): tuple(c for c, hit in zip(cols, row) if hit) for d, row in zip(ranks.index, ranks.to_numpy() == low)
     }
-    excluded = {str(d): str(why) for d, why in scores.attrs.get("excluded", {}).items()}
-    return RanksView(medians=scores, ranks=ranks, average=average, best=best, excluded=excluded)
+    excluded = {str(d): str(why) for d, why in scores.excluded.items()}
+    return RanksView(medians=scores.table, ranks=ranks, average=average, best=best, excluded=excluded)
 
 
 def best_ranked(average: pd.Series) -> str:
@@ -41,25 +41,28 @@ def safety_message(scores: pd.DataFrame, alpha: float) -> str:
     return stats.parametric_safety(scores, alpha=alpha).message
 
 
-def pairwise_table(scores: pd.DataFrame, sel: Selection) -> pd.DataFrame:
+def pairwise_table(scores: stats.ScoresTable, sel: Selection) -> stats.PairwiseTest:
     """``stats.pairwise_test`` on ``sel.test`` ranks; above Bergmann-Hommel's exact limit its
-    column holds Shaffer's APVs and ``attrs["bergmann"]`` says so (the views name it)."""
+    column holds Shaffer's APVs and its ``bergmann`` says so (the views name it)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", stats.BergmannLimitWarning)
         test: Any = sel.test  # validated by Selection
         return stats.pairwise_test(scores, test=test, higher_is_better=sel.higher_is_better)
 
 
-def replaced_note(table: pd.DataFrame, procedure: str) -> str | None:
+def replaced_note(table: stats.PairwiseTest, procedure: str) -> str | None:
     """Why ``procedure``'s column holds another procedure's APVs, or None."""
-    note = table.attrs.get("bergmann", "exact")
-    if procedure != "bergmann" or note == "exact":
+    if procedure != "bergmann" or table.bergmann == "exact":
         return None
     return f"Shaffer stands in for Bergmann-Hommel (exact up to {stats.MAX_EXACT_K} learners)"
 
 
 def tests_view(
-    scores: pd.DataFrame, sel: Selection, average: pd.Series, safety: str, pairwise: Callable[[], pd.DataFrame]
+    scores: stats.ScoresTable,
+    sel: Selection,
+    average: pd.Series,
+    safety: str,
+    pairwise: Callable[[], stats.PairwiseTest],
 ) -> TestsView:
     """Verdict, omnibus tests, CD and the control table (``stats.control_test``).
 
@@ -96,7 +99,7 @@ def tests_view(
         omnibus=omnibus,
         cd=float(stats.critical_difference(k, n, alpha=alpha)),
         control=str(control),
-        control_table=table,
+        control_table=table.table,
         safety=safety,
     )
 
@@ -118,7 +121,9 @@ def default_pair(average: pd.Series, requested: Sequence[str] | None) -> tuple[s
     return (str(order[0]), str(order[1]))
 
 
-def pairs_view(scores: pd.DataFrame, sel: Selection, average: pd.Series, table: pd.DataFrame) -> PairsView:
+def pairs_view(
+    scores: stats.ScoresTable, sel: Selection, average: pd.Series, table: stats.PairwiseTest
+) -> PairsView:
     """The k x k matrix of ``sel.procedure`` APVs (``table``, on ``sel.test`` ranks), two-sample
     tests, contrasts."""
     higher = sel.higher_is_better

@@ -15,6 +15,8 @@ from typing import Any
 
 import pandas as pd
 
+import stats
+
 #: The six views, in the order of their keys (1-6) and of ``--view all``.
 VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd", "folds")
 
@@ -159,7 +161,7 @@ class PairsView:
     procedure: str
     replaced: str | None
     matrix: pd.DataFrame
-    table: pd.DataFrame
+    table: stats.PairwiseTest
     pair: tuple[str, str]
     wilcoxon: Any
     sign: Any
