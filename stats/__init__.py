@@ -34,6 +34,8 @@ from stats.metrics import Confusion, balance, balance_nd, confusion, evaluate
 from stats.multiple_sign import multiple_sign_test
 from stats.names import printable, spreadsheet_safe
 from stats.omnibus import (
+    OMNIBUS_NAMES,
+    OMNIBUS_SYMBOLS,
     AlignedRanksResult,
     FriedmanResult,
     ImanDavenportResult,
@@ -64,6 +66,8 @@ from stats.two_sample import mann_whitney, sign_test, wilcoxon
 from stats.verdict import PROCEDURE_NAMES, RANKS_NAMES, Verdict, verdict
 
 __all__ = [
+    "OMNIBUS_NAMES",
+    "OMNIBUS_SYMBOLS",
     "ControlTest",
     "LogRead",
     "PairwiseTest",

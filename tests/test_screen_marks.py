@@ -124,3 +124,20 @@ async def test_the_cd_panel_says_which_procedure_draws_its_bars() -> None:
         assert "bars: average ranks closer than CD (Nemenyi)" in app.query_one(CDPanel).plain
 
     await drive(scenario)
+
+
+async def test_the_tests_view_names_the_omnibus_tests_as_the_reports_do() -> None:
+    # Before: the screen said "aligned ranks" where every report said "Friedman aligned ranks";
+    # the names now live once, in stats.OMNIBUS_NAMES.
+    from tui.render import render_report
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "3")
+        plain = app.query_one(TestsPanel).plain
+        report = render_report(app.model, app.selection, view="tests", fmt="text")
+        for name in ("Friedman", "Iman-Davenport", "Friedman aligned ranks", "Quade"):
+            assert re.search(rf"^{re.escape(name)}\s+\d", plain, re.M), name  # a row of the screen's table
+            assert name in report
+        assert set(stats.OMNIBUS_NAMES.values()) == {"Friedman", "Iman-Davenport", "Friedman aligned ranks", "Quade"}
+
+    await drive(scenario, size=(120, 40))

@@ -37,13 +37,12 @@ from collections.abc import Callable, Sequence
 import pandas as pd
 
 import stats
-from stats import fmt_p, fmt_stat
+from stats import OMNIBUS_NAMES, fmt_p, fmt_stat
 from stats.names import printable
 from tui.render._text import (
     FOLDS_TABLE,
     FOLDS_TOTALS,
     NO_FOLDS,
-    OMNIBUS_NAMES,
     PAIR_PROCEDURES,
     apv_columns,
     chart_decimals,

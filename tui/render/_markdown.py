@@ -10,14 +10,12 @@ import re
 from collections.abc import Callable, Sequence
 
 import stats
-from stats import fmt_p, fmt_stat
+from stats import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, fmt_p, fmt_stat
 from stats.names import printable
 from tui.render._text import (
     FOLDS_TABLE,
     FOLDS_TOTALS,
     NO_FOLDS,
-    OMNIBUS_NAMES,
-    OMNIBUS_SYMBOLS,
     PAIR_PROCEDURES,
     apv_columns,
     cd_text,

@@ -13,18 +13,9 @@ from typing import Any
 
 import pandas as pd
 
-from stats import Quartiles, fmt_p, fmt_stat, p_is, quartile_chart
+from stats import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, Quartiles, fmt_p, fmt_stat, p_is, quartile_chart
 from tui.view import VIEWS, Analysis, FoldsView, QuartileRow, QuartilesView, TestsView, render_cd
 
-#: Printed names of the omnibus tests (rows of ``TestsView.omnibus``).
-OMNIBUS_NAMES = {
-    "friedman": "Friedman",
-    "iman_davenport": "Iman-Davenport",
-    "aligned": "Friedman aligned ranks",
-    "quade": "Quade",
-}
-#: The symbol of each omnibus statistic.
-OMNIBUS_SYMBOLS = {"friedman": "chi2", "iman_davenport": "F", "aligned": "T", "quade": "F"}
 PAIR_PROCEDURES = ("nemenyi", "holm", "shaffer", "bergmann")
 
 

@@ -12,7 +12,7 @@ import pandas as pd
 import stats
 from tui.view._types import PairsView, RanksView, Selection, TestsView
 
-OMNIBUS = ("friedman", "iman_davenport", "aligned", "quade")
+OMNIBUS = tuple(stats.OMNIBUS_NAMES)
 
 
 def ranks_view(scores: stats.ScoresTable, higher: bool) -> RanksView:

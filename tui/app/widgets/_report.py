@@ -10,13 +10,11 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 import stats
-from stats import fmt_p
+from stats import OMNIBUS_NAMES, fmt_p
 from tui.app.widgets._base import Plain, literal, num, text_table
 from tui.app.widgets._pairs import frame_text
 from tui.view import CDView, TestsView
 from tui.view import render_cd as draw_cd
-
-OMNIBUS = {"friedman": "Friedman", "iman_davenport": "Iman-Davenport", "aligned": "aligned ranks", "quade": "Quade"}
 
 
 def render_tests(view: TestsView, alpha: float) -> Text:
@@ -26,8 +24,10 @@ def render_tests(view: TestsView, alpha: float) -> Text:
     for name, row in view.omnibus.iterrows():
         df = row["df"]
         df_text = ", ".join(str(int(d)) for d in df) if isinstance(df, tuple) else str(df)
-        rows.append([OMNIBUS.get(str(name), str(name)), num(row["statistic"]), df_text, fmt_p(float(row["pvalue"]))])
-    out.append_text(text_table(["omnibus test", "statistic", "df", "p"], rows))
+        name_text = OMNIBUS_NAMES.get(str(name), str(name))
+        rows.append([name_text, num(row["statistic"]), df_text, fmt_p(float(row["pvalue"]))])
+    # "stat", not "statistic": the longest name (Friedman aligned ranks) and every p fit 48 columns
+    out.append_text(text_table(["omnibus test", "stat", "df", "p"], rows))
     out.append(f"\nNemenyi critical difference (alpha = {alpha:.2f}): CD = {num(view.cd)}\n\n")
     out.append("control ", style="bold")
     out.append_text(literal(view.control, "bold"))
