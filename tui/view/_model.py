@@ -13,20 +13,28 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, cast
 
-import numpy as np
 import pandas as pd
 
 import stats
-from tui.view._cd import render_cd
-from tui.view._quartiles import deltas_view, quartiles_view, with_control
+from tui.view._defaults import (
+    LOWER_IS_BETTER,
+    check_criterion,
+    default_higher_is_better,
+    default_selection,
+    labels_in_index,
+    labels_present,
+)
+from tui.view._fold_parts import FoldParts
+from tui.view._quartiles import quartiles_view, with_control
 from tui.view._tests import (
     best_ranked,
+    cd_view,
     pairs_view,
     pairwise_table,
     ranks_view,
-    replaced_note,
     safety_message,
     tests_view,
+    untestable,
 )
 from tui.view._types import (
     PROCEDURES,
@@ -61,70 +69,11 @@ __all__ = [
     "default_selection",
 ]
 
-#: Criteria where smaller is better unless the user says otherwise (a name equal
-#: to one of these or ending with it: "pf", "runtime", "test_error", "mmre").
-LOWER_IS_BETTER = ("pf", "runtime", "error", "mre", "mmre")
 #: Entries kept per cache of a Model (scores tables, safety sentences, quartile views).
 CACHE_SIZE = 16
 
 
-def default_higher_is_better(criterion: str) -> bool:
-    """False for pf, runtime and error-like criteria (see :data:`LOWER_IS_BETTER`), else True."""
-    name = str(criterion).lower()
-    return not any(name == low or name.endswith(low) for low in LOWER_IS_BETTER)
-
-
-def _present(column: pd.Series) -> tuple[str, ...]:
-    """Labels that occur in ``column``: category order for a categorical, else first appearance."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        codes = column.cat.codes.to_numpy()
-        cats = column.cat.categories
-        used = np.bincount(codes[codes >= 0] if (codes < 0).any() else codes, minlength=len(cats))
-        return tuple(str(cats[i]) for i in np.flatnonzero(used).tolist())
-    return tuple(str(x) for x in pd.unique(column))
-
-
-def _present_in(index: pd.MultiIndex, level: str) -> tuple[str, ...]:
-    """Labels of ``level`` that some row of ``index`` has, in the level's order."""
-    i = index.names.index(level)
-    used = np.bincount(np.asarray(index.codes[i]), minlength=len(index.levels[i]))
-    return tuple(str(index.levels[i][j]) for j in np.flatnonzero(used).tolist())
-
-
-def default_selection(log: pd.DataFrame, criterion: str | None = None) -> Selection:
-    """Every data set and every learner with a result for ``criterion`` (default: the log's first).
-
-    The direction is :func:`default_higher_is_better`; ``ValueError`` when the
-    log is empty or lacks ``criterion``.
-    """
-    criteria = _present(log["criterion"])
-    if not criteria:
-        raise ValueError("the log holds no results")
-    criterion = _check_criterion(criteria, criterion)
-    column = log["criterion"]
-    if len(criteria) == 1:
-        mask: Any = slice(None)
-    elif isinstance(column.dtype, pd.CategoricalDtype):  # codes, not 5 million strings
-        mask = column.cat.codes.to_numpy() == column.cat.categories.get_loc(criterion)
-    else:
-        mask = column.astype(str).to_numpy() == criterion
-    return Selection(
-        criterion=criterion,
-        higher_is_better=default_higher_is_better(criterion),
-        datasets=_present(log["dataset"]),
-        learners=_present(log["learner"][mask]),
-    )
-
-
-def _check_criterion(criteria: tuple[str, ...], criterion: str | None) -> str:
-    """``criterion`` (default: the first of ``criteria``); ValueError naming them if it is not one."""
-    criterion = criteria[0] if criterion is None else str(criterion)
-    if criterion not in criteria:
-        raise ValueError(f"criterion {criterion!r} is not in the log; criteria are: {', '.join(criteria)}")
-    return criterion
-
-
-class Model:
+class Model(FoldParts):
     """One loaded log and its aggregate (``stats.cells._aggregate``, computed once); cheap to query.
 
     Parameters
@@ -145,7 +94,7 @@ class Model:
     """
 
     def __init__(self, log: pd.DataFrame, agg: pd.DataFrame | None = None) -> None:
-        names = tuple(_present(log[k]) for k in ("criterion", "dataset", "learner"))
+        names = tuple(labels_present(log[k]) for k in ("criterion", "dataset", "learner"))
         aggregator = stats.Aggregator(log)  # its table is stats.cells._aggregate(log); its snapshot the raw results
         self._setup(aggregator.table if agg is None else agg, aggregator.snapshot(), names)
 
@@ -159,7 +108,7 @@ class Model:
         """
         agg = aggregator.table
         index = cast(pd.MultiIndex, agg.index)
-        names = tuple(_present_in(index, k) for k in ("criterion", "dataset", "learner"))
+        names = tuple(labels_in_index(index, k) for k in ("criterion", "dataset", "learner"))
         model = cls.__new__(cls)
         model._setup(agg, aggregator.snapshot(), names)
         return model
@@ -201,7 +150,7 @@ class Model:
         """
         if not self._criteria:
             raise ValueError("the log holds no results")
-        criterion = _check_criterion(self._criteria, criterion)
+        criterion = check_criterion(self._criteria, criterion)
         return Selection(
             criterion=criterion,
             higher_is_better=default_higher_is_better(criterion),
@@ -250,70 +199,6 @@ class Model:
             sub = self._agg.loc[[criterion]]
             self._by_criterion[criterion] = (sub, sub.droplevel("criterion"))
         return self._by_criterion[criterion]
-
-    def default_rope(self, criterion: str) -> float:
-        """``stats.default_rope`` of the criterion's values, from the aggregate's per-cell min and max
-        (every value lies in [0, 1] exactly when every cell's min and max do): no pass over the results."""
-        sub = self._part(criterion)[0]
-        return stats.default_rope(np.concatenate([sub["min"].to_numpy(float), sub["max"].to_numpy(float)]))
-
-    def _results(self, criterion: str) -> pd.DataFrame:
-        """Every fold-level result of ``criterion`` (``CellValues.results``), cached."""
-        return self._cached("results", criterion, lambda: self._raw.results(criterion))
-
-    def _fold_call(
-        self,
-        fn: Callable[..., Any],
-        sel: Selection,
-        datasets: list[str],
-        learners: tuple[str, ...],
-        control: str,
-        **options: Any,
-    ) -> Any:
-        """``fn(results, criterion, control, learners=, datasets=, higher_is_better=, **options)`` on
-        the fold-level results of ``sel.criterion`` (``stats.fold_comparison``, ``stats.fold_deltas``)."""
-        results = self._results(sel.criterion)
-        return fn(
-            results,
-            sel.criterion,
-            control,
-            learners=learners,
-            datasets=datasets,
-            higher_is_better=sel.higher_is_better,
-            **options,
-        )
-
-    def _folds(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> FoldsView:
-        """``stats.fold_comparison`` of ``learners`` against ``control`` on ``datasets``."""
-        key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, sel.rope, sel.alpha)
-
-        def make() -> FoldsView:
-            result = self._fold_call(
-                stats.fold_comparison, sel, datasets, learners, control, rope=sel.rope, alpha=sel.alpha
-            )
-            return FoldsView(
-                criterion=sel.criterion,
-                higher_is_better=sel.higher_is_better,
-                control=control,
-                rope=result.rope,
-                alpha=result.alpha,
-                table=result.table,
-                totals=result.totals,
-                sentences=tuple(result.sentence().splitlines()),
-                notes=result.notes,
-            )
-
-        return self._cached("folds", key, make)
-
-    def _deltas(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> Any:
-        """The quartiles view of the per-fold differences against ``control`` (seed 004), cached."""
-        key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, "deltas")
-
-        def make() -> Any:
-            deltas = self._fold_call(stats.fold_deltas, sel, datasets, learners, control)
-            return deltas_view(deltas, sel.criterion, sel.higher_is_better, control, learners, datasets)
-
-        return self._cached("q", key, make)
 
     def _cached(self, kind: str, key: Any, make: Callable[[], Any]) -> Any:
         cache = self._cache[kind]
@@ -367,7 +252,7 @@ class Model:
             return fail(str(exc))
         n, k = scores.shape
         tested = [str(d) for d in scores.index]
-        problem = _untestable(n, k, scores.excluded)
+        problem = untestable(n, k, scores.excluded)
         average = None if problem else stats.average_ranks(scores, higher_is_better=sel.higher_is_better).ranks
         if sel.control in learners or average is None:
             control = sel.control
@@ -419,36 +304,6 @@ class Model:
                 ranks=lambda: ranks_view(scores, sel.higher_is_better),
                 tests=tests,
                 pairs=lambda: pairs_view(scores, sel, avg, pairwise()),
-                cd=lambda: _cd_view(avg, n, sel, pairwise),
+                cd=lambda: cd_view(avg, n, sel, pairwise),
             )
         return Analysis(sel, n, k, problem, notes, ViewParts(makers), fold_control)
-
-
-def _cd_view(average: pd.Series, n: int, sel: Selection, pairwise: Callable[[], stats.PairwiseTest]) -> CDView:
-    """Average ranks best first, Nemenyi's CD (``stats.critical_difference``, the tests view's
-    CD), the bars of ``sel.procedure`` (:mod:`stats.groups`) and the drawn diagram."""
-    ordered = average.sort_values(kind="stable")
-    cd = float(stats.critical_difference(len(ordered), n, alpha=sel.alpha))
-    replaced = None
-    if sel.procedure == "nemenyi":
-        cliques = stats.cd_groups(ordered, cd)
-        basis = "bars: average ranks closer than CD (Nemenyi)"
-    else:
-        table = pairwise()
-        cliques = stats.apv_groups(ordered, table, sel.procedure, alpha=sel.alpha)
-        ranks = "" if sel.test == "friedman" else f", {stats.RANKS_NAMES[sel.test]} ranks"
-        basis = f"bars: no pair rejected by {stats.PROCEDURE_NAMES[sel.procedure]} (alpha = {sel.alpha:g}{ranks})"
-        replaced = replaced_note(table, sel.procedure)
-    names = tuple(tuple(str(x) for x in c) for c in cliques)
-    lines = tuple(render_cd(ordered, cd, cliques=names))
-    return CDView(ordered, cd, names, lines, sel.procedure, basis, replaced)
-
-
-def _untestable(n: int, k: int, excluded: dict[Any, str]) -> str | None:
-    """Why a table of ``n`` data sets x ``k`` learners cannot be tested, or None."""
-    if k < 2:
-        return f"the tests need at least 2 learners; {k} {'is' if k == 1 else 'are'} selected"
-    if n < 2:
-        left = f" after leaving out {len(excluded)} with missing results" if excluded else ""
-        return f"the tests need at least 2 complete data sets; {n} remain{'s' * (n == 1)}{left}"
-    return None

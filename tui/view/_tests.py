@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 import stats
-from tui.view._types import PairsView, RanksView, Selection, TestsView
+from tui.view._cd import render_cd
+from tui.view._types import CDView, PairsView, RanksView, Selection, TestsView
 
 OMNIBUS = tuple(stats.OMNIBUS_NAMES)
 
@@ -121,9 +122,7 @@ def default_pair(average: pd.Series, requested: Sequence[str] | None) -> tuple[s
     return (str(order[0]), str(order[1]))
 
 
-def pairs_view(
-    scores: stats.ScoresTable, sel: Selection, average: pd.Series, table: stats.PairwiseTest
-) -> PairsView:
+def pairs_view(scores: stats.ScoresTable, sel: Selection, average: pd.Series, table: stats.PairwiseTest) -> PairsView:
     """The k x k matrix of ``sel.procedure`` APVs (``table``, on ``sel.test`` ranks), two-sample
     tests, contrasts."""
     higher = sel.higher_is_better
@@ -146,3 +145,33 @@ def pairs_view(
         sign=_two_sample(stats.sign_test, a, b, higher),
         contrast=stats.contrast_estimation(scores, higher_is_better=higher),
     )
+
+
+def cd_view(average: pd.Series, n: int, sel: Selection, pairwise: Callable[[], stats.PairwiseTest]) -> CDView:
+    """Average ranks best first, Nemenyi's CD (``stats.critical_difference``, the tests view's
+    CD), the bars of ``sel.procedure`` (:mod:`stats.groups`) and the drawn diagram."""
+    ordered = average.sort_values(kind="stable")
+    cd = float(stats.critical_difference(len(ordered), n, alpha=sel.alpha))
+    replaced = None
+    if sel.procedure == "nemenyi":
+        cliques = stats.cd_groups(ordered, cd)
+        basis = "bars: average ranks closer than CD (Nemenyi)"
+    else:
+        table = pairwise()
+        cliques = stats.apv_groups(ordered, table, sel.procedure, alpha=sel.alpha)
+        ranks = "" if sel.test == "friedman" else f", {stats.RANKS_NAMES[sel.test]} ranks"
+        basis = f"bars: no pair rejected by {stats.PROCEDURE_NAMES[sel.procedure]} (alpha = {sel.alpha:g}{ranks})"
+        replaced = replaced_note(table, sel.procedure)
+    names = tuple(tuple(str(x) for x in c) for c in cliques)
+    lines = tuple(render_cd(ordered, cd, cliques=names))
+    return CDView(ordered, cd, names, lines, sel.procedure, basis, replaced)
+
+
+def untestable(n: int, k: int, excluded: dict[Any, str]) -> str | None:
+    """Why a table of ``n`` data sets x ``k`` learners cannot be tested, or None."""
+    if k < 2:
+        return f"the tests need at least 2 learners; {k} {'is' if k == 1 else 'are'} selected"
+    if n < 2:
+        left = f" after leaving out {len(excluded)} with missing results" if excluded else ""
+        return f"the tests need at least 2 complete data sets; {n} remain{'s' * (n == 1)}{left}"
+    return None

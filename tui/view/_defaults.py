@@ -1,0 +1,70 @@
+"""Defaults that follow from a log alone: which direction a criterion goes, the first selection."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tui.view._types import Selection
+
+#: Criteria where smaller is better unless the user says otherwise (a name equal
+#: to one of these or ending with it: "pf", "runtime", "test_error", "mmre").
+LOWER_IS_BETTER = ("pf", "runtime", "error", "mre", "mmre")
+
+
+def default_higher_is_better(criterion: str) -> bool:
+    """False for pf, runtime and error-like criteria (see :data:`LOWER_IS_BETTER`), else True."""
+    name = str(criterion).lower()
+    return not any(name == low or name.endswith(low) for low in LOWER_IS_BETTER)
+
+
+def labels_present(column: pd.Series) -> tuple[str, ...]:
+    """Labels that occur in ``column``: category order for a categorical, else first appearance."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = column.cat.codes.to_numpy()
+        cats = column.cat.categories
+        used = np.bincount(codes[codes >= 0] if (codes < 0).any() else codes, minlength=len(cats))
+        return tuple(str(cats[i]) for i in np.flatnonzero(used).tolist())
+    return tuple(str(x) for x in pd.unique(column))
+
+
+def labels_in_index(index: pd.MultiIndex, level: str) -> tuple[str, ...]:
+    """Labels of ``level`` that some row of ``index`` has, in the level's order."""
+    i = index.names.index(level)
+    used = np.bincount(np.asarray(index.codes[i]), minlength=len(index.levels[i]))
+    return tuple(str(index.levels[i][j]) for j in np.flatnonzero(used).tolist())
+
+
+def default_selection(log: pd.DataFrame, criterion: str | None = None) -> Selection:
+    """Every data set and every learner with a result for ``criterion`` (default: the log's first).
+
+    The direction is :func:`default_higher_is_better`; ``ValueError`` when the
+    log is empty or lacks ``criterion``.
+    """
+    criteria = labels_present(log["criterion"])
+    if not criteria:
+        raise ValueError("the log holds no results")
+    criterion = check_criterion(criteria, criterion)
+    column = log["criterion"]
+    if len(criteria) == 1:
+        mask: Any = slice(None)
+    elif isinstance(column.dtype, pd.CategoricalDtype):  # codes, not 5 million strings
+        mask = column.cat.codes.to_numpy() == column.cat.categories.get_loc(criterion)
+    else:
+        mask = column.astype(str).to_numpy() == criterion
+    return Selection(
+        criterion=criterion,
+        higher_is_better=default_higher_is_better(criterion),
+        datasets=labels_present(log["dataset"]),
+        learners=labels_present(log["learner"][mask]),
+    )
+
+
+def check_criterion(criteria: tuple[str, ...], criterion: str | None) -> str:
+    """``criterion`` (default: the first of ``criteria``); ValueError naming them if it is not one."""
+    criterion = criteria[0] if criterion is None else str(criterion)
+    if criterion not in criteria:
+        raise ValueError(f"criterion {criterion!r} is not in the log; criteria are: {', '.join(criteria)}")
+    return criterion

@@ -1,0 +1,86 @@
+"""The fold-level parts of the view model: view 6 (``stats.fold_comparison``) and the deltas charts
+(``stats.fold_deltas``), from the raw results a :class:`~tui.view._model.Model` holds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+import stats
+from tui.view._quartiles import deltas_view
+from tui.view._types import FoldsView, Selection
+
+
+class FoldParts:
+    """Mixed into :class:`~tui.view._model.Model`: it brings ``_part``, ``_raw`` and ``_cached``."""
+
+    _raw: Any
+    _part: Callable[[str], tuple[pd.DataFrame, pd.DataFrame]]
+    _cached: Callable[[str, Any, Callable[[], Any]], Any]
+
+    def default_rope(self, criterion: str) -> float:
+        """``stats.default_rope`` of the criterion's values, from the aggregate's per-cell min and max
+        (every value lies in [0, 1] exactly when every cell's min and max do): no pass over the results."""
+        sub = self._part(criterion)[0]
+        return stats.default_rope(np.concatenate([sub["min"].to_numpy(float), sub["max"].to_numpy(float)]))
+
+    def _results(self, criterion: str) -> pd.DataFrame:
+        """Every fold-level result of ``criterion`` (``CellValues.results``), cached."""
+        return self._cached("results", criterion, lambda: self._raw.results(criterion))
+
+    def _fold_call(
+        self,
+        fn: Callable[..., Any],
+        sel: Selection,
+        datasets: list[str],
+        learners: tuple[str, ...],
+        control: str,
+        **options: Any,
+    ) -> Any:
+        """``fn(results, criterion, control, learners=, datasets=, higher_is_better=, **options)`` on
+        the fold-level results of ``sel.criterion`` (``stats.fold_comparison``, ``stats.fold_deltas``)."""
+        results = self._results(sel.criterion)
+        return fn(
+            results,
+            sel.criterion,
+            control,
+            learners=learners,
+            datasets=datasets,
+            higher_is_better=sel.higher_is_better,
+            **options,
+        )
+
+    def _folds(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> FoldsView:
+        """``stats.fold_comparison`` of ``learners`` against ``control`` on ``datasets``."""
+        key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, sel.rope, sel.alpha)
+
+        def make() -> FoldsView:
+            result = self._fold_call(
+                stats.fold_comparison, sel, datasets, learners, control, rope=sel.rope, alpha=sel.alpha
+            )
+            return FoldsView(
+                criterion=sel.criterion,
+                higher_is_better=sel.higher_is_better,
+                control=control,
+                rope=result.rope,
+                alpha=result.alpha,
+                table=result.table,
+                totals=result.totals,
+                sentences=tuple(result.sentence().splitlines()),
+                notes=result.notes,
+            )
+
+        return self._cached("folds", key, make)
+
+    def _deltas(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> Any:
+        """The quartiles view of the per-fold differences against ``control`` (seed 004), cached."""
+        key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, "deltas")
+
+        def make() -> Any:
+            deltas = self._fold_call(stats.fold_deltas, sel, datasets, learners, control)
+            return deltas_view(deltas, sel.criterion, sel.higher_is_better, control, learners, datasets)
+
+        return self._cached("q", key, make)
