@@ -109,7 +109,7 @@ def _as_rank_series(ranks: Any, n: int, test: str) -> pd.Series:
     series = ranks.astype(float) if isinstance(ranks, pd.Series) else pd.Series(np.asarray(ranks, float))
     if not isinstance(ranks, pd.Series):
         series.index = [f"L{j + 1}" for j in range(len(series))]
-    check_average_ranks(series.to_numpy(), n, cells=len(series) * int(n) if test == "aligned" else len(series))
+    check_average_ranks(series.to_numpy(), cells=len(series) * int(n) if test == "aligned" else len(series))
     return series
 
 

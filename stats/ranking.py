@@ -17,8 +17,8 @@ from stats._table import Table, as_table
 RANK_ROUNDING = 0.005
 
 
-def check_average_ranks(ranks: np.ndarray, n: int, *, cells: int | None = None) -> None:
-    """Raise ``ValueError`` unless ``ranks`` are possible average ranks of k learners over ``n``
+def check_average_ranks(ranks: np.ndarray, *, cells: int | None = None) -> None:
+    """Raise ``ValueError`` unless ``ranks`` are possible average ranks of k learners over some
     data sets: each in [1, m] and summing to k(m + 1)/2, where m = ``cells`` is the largest rank
     (k for ranks within data sets; kN for aligned ranks, which rank all kN cells together),
     allowing printed rounding (:data:`RANK_ROUNDING` per rank).
@@ -79,7 +79,7 @@ class AverageRanks:
             raise ValueError("duplicate learner name(s) in average ranks")
         if int(n) != n or n < 2:
             raise ValueError(f"n (number of data sets) must be an integer >= 2, got {n!r}")
-        check_average_ranks(series.to_numpy(), int(n))
+        check_average_ranks(series.to_numpy())
         object.__setattr__(self, "ranks", series)
         object.__setattr__(self, "n", int(n))
 

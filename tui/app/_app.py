@@ -7,9 +7,8 @@ messages; every computation runs in a thread worker. Keys come from :mod:`tui.ap
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -22,11 +21,11 @@ from textual.reactive import reactive
 from textual.widgets import ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from stats import LoadCancelled
 from stats.names import printable_lines
 from tui.app._commands import RegistryProvider, bindings
 from tui.app._file_actions import FileActions
 from tui.app._gc import IdleCollector
+from tui.app._loading import LoadActions
 from tui.app._rendered import Rendered
 from tui.app._screens import HelpScreen
 from tui.app._selection_actions import SelectionActions
@@ -43,31 +42,9 @@ from tui.app.widgets import (
     TestsPanel,
     literal,
 )
-from tui.view import VIEWS, Analysis, Loader, LoadResult, Model, Selection, selection_from_spec
+from tui.view import VIEWS, Analysis, Loader, Model, Selection
 
 NARROW = 100  # below this many columns the sidebar collapses
-#: A live poll (quiet) shows the load bar only when it reads at least this many bytes.
-QUIET_BYTES = 16 << 20
-#: A progress message at most per this many seconds, or per per cent read.
-PROGRESS_EVERY = 0.05
-
-
-@dataclass
-class Loaded(Message):
-    result: LoadResult
-    reload: bool
-    token: threading.Event  # the cancel event of the load that made it (stale when not current)
-
-
-@dataclass
-class LoadProgress(Message):
-    """From the load worker: ``done`` of ``total`` bytes read, or a ``phase`` after reading."""
-
-    done: int = 0
-    total: int | None = None
-    quiet: bool = False
-    phase: str | None = None
-    token: threading.Event | None = None  # as in Loaded
 
 
 @dataclass
@@ -84,7 +61,7 @@ class Prepared(Message):
     view: str
 
 
-class RankboardApp(SelectionActions, FileActions, App[None]):
+class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
     """Explore R x N cross-validation logs: ``paths`` as for :func:`stats.read_logs`."""
 
     CSS_PATH = "app.tcss"
@@ -144,7 +121,7 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         yield StatusLine(id="status")
         yield Footer(show_command_palette=False, compact=True)  # ctrl+p is in the help: the keys get the room
 
-    # -- loading -----------------------------------------------------------------------------
+    # -- mounting (the loading itself is in tui.app._loading) --------------------------------
 
     def on_mount(self) -> None:
         self._gc.start()  # full collections only when idle (see tui.app._gc)
@@ -164,130 +141,6 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
         (no markup, no control character; stats.names)."""
         options["markup"] = False
         super().notify(printable_lines(str(message)), **options)
-
-    def poll_logs(self) -> None:
-        """The live tick: a quiet poll of the logs, unless paused or a load is under way."""
-        if self.live and self.loading is None:
-            self.start_load(reload=False, quiet=True)
-
-    def start_load(self, *, reload: bool, quiet: bool = False) -> None:
-        self._cancel.set()  # a load still running (r pressed during a load) stops at its next block
-        self._cancel = threading.Event()
-        self.loading = "poll" if quiet else "load"
-        self._load_worker = self.load(reload, quiet, self._cancel)
-
-    def watch_loading(self, loading: str | None) -> None:
-        # query, not query_one: a live poll can start while the app is being torn down, when the
-        # widgets are already gone (as in watch_live)
-        for bar in self.query(LoadBar):
-            if loading == "load" and bar.has_class("-hidden"):
-                bar.start()
-            elif loading is None:
-                bar.stop()
-        for status in self.query(StatusLine):
-            status.loading = loading == "load"
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="load")
-    def load(self, reload: bool, quiet: bool, cancel: threading.Event) -> None:
-        """:meth:`Loader.load` in a thread: progress as :class:`LoadProgress`, the result as
-        :class:`Loaded`. Stops at the next block once ``cancel`` is set (a cancelled poll leaves
-        the watcher as it was, see ``stats.LogWatcher.poll``)."""
-        worker = get_current_worker()
-        last = [0.0, 0]  # time and bytes of the last message
-
-        def progress(done: int, total: int | None) -> None:
-            if cancel.is_set():
-                raise LoadCancelled("cancelled by the user")
-            now = time.monotonic()
-            step = total is not None and done - last[1] >= total / 100  # another per cent
-            if step or done == total or now - last[0] >= PROGRESS_EVERY:
-                last[:] = [now, done]
-                self.post_message(LoadProgress(done, total, quiet, token=cancel))
-
-        def phase(text: str) -> None:
-            self.post_message(LoadProgress(quiet=quiet, phase=text, token=cancel))
-
-        try:
-            result = self.loader.load(reload=reload, progress=progress, phase=phase)
-        except LoadCancelled:
-            return  # action_cancel_load has already put the screen back
-        # Nothing changed (None): the worker just ends, and its end clears `loading`.
-        if result is not None and not (worker.is_cancelled or cancel.is_set()):
-            self.post_message(Loaded(result, reload, cancel))
-
-    def _current(self, token: threading.Event | None) -> bool:
-        """A message of the current load (not of one cancelled or replaced since), app running."""
-        return not self._closed and token is self._cancel and not token.is_set()
-
-    def on_load_progress(self, message: LoadProgress) -> None:
-        if self.loading is None or not self._current(message.token):
-            return
-        if self.loading == "poll":
-            if (message.total or 0) < QUIET_BYTES:
-                return  # a live poll of a few lines: no bar flashing every second
-            self.loading = "load"
-        bar = self.query_one(LoadBar)
-        if message.phase is not None:
-            bar.phase(message.phase)
-        else:
-            bar.reading(message.done, message.total)
-
-    def on_loaded(self, message: Loaded) -> None:
-        if not self._current(message.token):
-            return
-        self._gc.touch()
-        result = message.result
-        self.loader.stale = False
-        self.query_one(LoadBar).stop()  # `loading` is cleared when the worker has ended
-        old = self.model
-        self.model = model = result.model
-        # A problem a poll finds again (a FIFO, a bad line still there) is listed once.
-        kept = [] if message.reload else [p for p in self.problems if p not in result.resolved]
-        self.problems = list(dict.fromkeys(kept + list(result.problems)))
-        self.query_one(ProblemsPanel).problems = tuple(self.problems)
-        status = self.query_one(StatusLine)
-        status.loading, status.files, status.lines = False, result.files, result.lines
-        status.updated = self.clock().strftime("%H:%M:%S")
-        self.query_one(Sidebar).names = (model.criteria, model.datasets, model.learners)
-        sel = self.selection
-        if not model.criteria:  # the logs shrank to nothing or vanished: no old result stays on screen
-            self.selection = None
-            self.analysis = None
-            self._show_problem("no results in the logs")
-            return
-        if sel is None and self.spec is not None:
-            spec, self.spec = self.spec, None
-            try:
-                self.selection = selection_from_spec(model, spec)
-                return
-            except ValueError as exc:  # the spec does not fit these logs: say why, show the default
-                self.notify(f"view spec not applied: {exc}", severity="error")
-        if sel is None or sel.criterion not in model.criteria:
-            self.selection = result.default
-            return
-        new_d = [d for d in model.datasets if d in sel.datasets or (old is None or d not in old.datasets)]
-        new_l = [x for x in model.learners if x in sel.learners or (old is None or x not in old.learners)]
-        self.selection = replace(sel, datasets=tuple(new_d), learners=tuple(new_l))
-
-    def action_cancel_load(self) -> None:
-        """Esc: stop the load at its next block; live updates pause (else the next tick would
-        start it again)."""
-        if self.loading is not None:
-            self._cancel.set()
-            self.workers.cancel_group(self, "load")
-            self._load_worker, self.loading, self.loader.stale = None, None, True
-            self.live = False
-            self.notify("loading cancelled, live updates paused; r reloads")
-
-    def action_reload(self) -> None:
-        self.start_load(reload=True)
-
-    def action_pause(self) -> None:
-        self.live = not self.live
-
-    def watch_live(self, live: bool) -> None:
-        for status in self.query(StatusLine):  # none before the app is composed
-            status.live = live
 
     # -- analysis ----------------------------------------------------------------------------
 
@@ -385,13 +238,9 @@ class RankboardApp(SelectionActions, FileActions, App[None]):
             else:
                 self.query_one(RanksPanel).rows = rendered.ranks
         elif name == "tests":
-            tests = self.query_one(TestsPanel)
-            tests.alpha = analysis.selection.alpha
-            tests.view = analysis.tests
+            self.query_one(TestsPanel).view = analysis.tests
         elif name == "pairs":
-            pairs = self.query_one(PairsPanel)
-            pairs.alpha = analysis.selection.alpha
-            pairs.view = analysis.pairs
+            self.query_one(PairsPanel).view = analysis.pairs
         elif name == "cd":
             self.query_one(CDPanel).view = analysis.cd
         elif name == "folds":

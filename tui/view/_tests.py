@@ -93,6 +93,7 @@ def tests_view(
     test: Any = sel.test  # validated by Selection
     table = stats.control_test(scores, control, test=test, alpha=alpha, higher_is_better=higher)
     return TestsView(
+        alpha=alpha,
         verdict=v.message,
         outcome=v.outcome,
         winners=v.winners,
@@ -136,6 +137,7 @@ def pairs_view(scores: stats.ScoresTable, sel: Selection, average: pd.Series, ta
     pair = default_pair(average, sel.pair)
     a, b = scores[pair[0]].to_numpy(np.float64), scores[pair[1]].to_numpy(np.float64)
     return PairsView(
+        alpha=sel.alpha,
         procedure=sel.procedure,
         replaced=replaced_note(table, sel.procedure),
         matrix=matrix,

@@ -134,9 +134,10 @@ class TestsView:
     ``omnibus``: rows friedman, iman_davenport, aligned, quade; columns
     statistic, pvalue, df (an int, or a (df1, df2) tuple for the F tests).
     ``control_table``: ``stats.control_test`` output; a hypothesis is rejected
-    when its APV <= alpha.
+    when its APV <= ``alpha`` (the selection's, carried here so that a panel needs nothing else).
     """
 
+    alpha: float
     verdict: str
     outcome: str
     winners: tuple[str, ...]
@@ -158,6 +159,7 @@ class PairsView:
     (Bergmann-Hommel above its exact limit), or is None.
     """
 
+    alpha: float  # APVs <= alpha are rejected (the selection's)
     procedure: str
     replaced: str | None
     matrix: pd.DataFrame

@@ -59,7 +59,6 @@ class PairsPanel(VerticalScroll):
         pair: tuple[str, str]
 
     view: reactive[PairsView | None] = reactive(None, always_update=True, init=False)
-    alpha: float = 0.05
 
     def compose(self) -> ComposeResult:
         yield Note(id="pairs-head")
@@ -75,7 +74,7 @@ class PairsPanel(VerticalScroll):
             detail.show(Text(""))
             return
         name = PROCEDURE_NAMES[view.procedure]
-        head_text = Text(f"{name} adjusted p-values (APVs); * rejected at alpha = {self.alpha:g}", no_wrap=True)
+        head_text = Text(f"{name} adjusted p-values (APVs); * rejected at alpha = {view.alpha:g}", no_wrap=True)
         if view.replaced:
             head_text.append(f"\n{view.replaced}", style="bold yellow")
         head_text.append("\nenter picks the pair, m cycles the procedure")
@@ -85,7 +84,7 @@ class PairsPanel(VerticalScroll):
             table.add_column(literal(learner), key=str(learner))
         for learner, values in view.matrix.iterrows():
             cells = [literal(learner)]
-            cells.extend(apv_cell(v, self.alpha) for v in values)
+            cells.extend(apv_cell(v, view.alpha) for v in values)
             table.add_row(*cells, key=str(learner))
         a, b = view.pair
         text = Text("\npair: ", style="bold", no_wrap=True)

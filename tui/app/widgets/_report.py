@@ -17,8 +17,9 @@ from tui.view import CDView, TestsView
 from tui.view import render_cd as draw_cd
 
 
-def render_tests(view: TestsView, alpha: float) -> Text:
+def render_tests(view: TestsView) -> Text:
     """Everything below the verdict sentence (which wraps, so it is shown on its own)."""
+    alpha = view.alpha
     out = Text(no_wrap=True)
     rows = []
     for name, row in view.omnibus.iterrows():
@@ -62,7 +63,6 @@ class TestsPanel(ScrollableContainer):
     __test__ = False  # not a pytest class
 
     view: reactive[TestsView | None] = reactive(None, always_update=True, init=False)
-    alpha: float = 0.05
 
     def compose(self) -> ComposeResult:
         yield Body(id="verdict")
@@ -79,7 +79,7 @@ class TestsPanel(ScrollableContainer):
             body.show(Text(""))
             return
         verdict.show(literal(view.verdict, "bold").copy())
-        body.show(render_tests(view, self.alpha))
+        body.show(render_tests(view))
 
 
 class CDPanel(Widget):
