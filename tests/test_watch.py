@@ -33,7 +33,7 @@ def test_appends_split_mid_line_are_read_once_with_their_line_numbers(tmp_path: 
     log.write_text("iris,1,1,nb,acc,0.9\niris,1,1,tree,acc,0.")
     watcher = LogWatcher(log)
     first = watcher.poll()
-    assert first.added == [str(log)] and first.problems == ()  # the partial line waits: not torn
+    assert first.added == [str(log)] and first.problems == []  # the partial line waits: not torn
     assert rows(first.rows, "line") == [("iris", 1, 1, "nb", "acc", 0.9, 1)]
     append(log, "8")
     assert not watcher.poll().changed  # still no newline
@@ -86,7 +86,7 @@ def test_file_replaced_by_rename_is_read_again_whole(tmp_path: Path) -> None:
     fresh.write_text("iris,1,1,nb,acc,0.5\niris,1,2,nb,acc,0.6\niris,1,3,nb,acc,0.7\n")
     os.replace(fresh, log)
     update = watcher.poll()
-    assert update.reloaded == [str(log)] and update.superseded == [] and update.problems == ()
+    assert update.reloaded == [str(log)] and update.superseded == [] and update.problems == []
     assert [r[-1] for r in rows(watcher.frame())] == [0.5, 0.6, 0.7]
 
 
@@ -151,7 +151,7 @@ def test_blank_start_then_results(tmp_path: Path) -> None:
     log.write_text("\n\n")
     watcher = LogWatcher(log)
     first = watcher.poll()
-    assert len(first.rows) == 0 and first.problems == ()  # an empty log is not a problem while watching
+    assert len(first.rows) == 0 and first.problems == []  # an empty log is not a problem while watching
     append(log, "iris,1,1,nb,acc,0.9\n")
     assert list(watcher.poll().rows["line"]) == [3]
 
@@ -171,7 +171,7 @@ def test_missing_path_is_reported_once_then_picked_up(tmp_path: Path) -> None:
     log = tmp_path / "later.dat"
     watcher = LogWatcher(log)
     assert [str(p) for p in watcher.poll().problems] == [f"{log}: no such file or directory"]
-    assert watcher.poll().problems == ()
+    assert watcher.poll().problems == []
     log.write_text("iris,1,1,nb,acc,0.9\n")
     update = watcher.poll()
     assert update.added == [str(log)] and len(update.rows) == 1

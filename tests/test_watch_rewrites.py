@@ -34,7 +34,7 @@ def test_a_file_vanishing_between_listing_and_reading_is_no_error(
 
     monkeypatch.setattr(stats.logs._watch, "expand", listed_then_gone)
     update = watcher.poll()
-    assert update.problems == () and values(watcher) == [0.9]
+    assert update.problems == [] and values(watcher) == [0.9]
 
 
 def test_a_file_vanishing_between_plan_and_read_is_no_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -50,7 +50,7 @@ def test_a_file_vanishing_between_plan_and_read_is_no_error(tmp_path: Path, monk
 
     monkeypatch.setattr(stats.logs._watch, "_Window", window)
     update = watcher.poll()
-    assert update.problems == () and update.added == [str(tmp_path / "a.dat")] and values(watcher) == [0.9]
+    assert update.problems == [] and update.added == [str(tmp_path / "a.dat")] and values(watcher) == [0.9]
     monkeypatch.setattr(stats.logs._watch, "_Window", real_window)
     update = watcher.poll()  # b.dat is there after all: read now
     assert update.added == [str(tmp_path / "b.dat")] and values(watcher) == [0.8, 0.9]
