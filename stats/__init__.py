@@ -11,7 +11,7 @@ from stats._format import fmt_p, fmt_stat, p_is
 from stats._result import LogRead
 from stats.adjust import CONTROL_METHODS, PAIRWISE_METHODS, adjust, rom_coefficients
 from stats.agreement import kendall_tau
-from stats.assumptions import levene, normality, parametric_safety, ttest_win_loss_tie
+from stats.assumptions import levene, normality, parametric_safety
 from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_s, shaffer_t
 from stats.cells import Aggregator, Completeness, ScoresTable, aggregate, completeness, scores_table
 from stats.contrast import contrast_estimation
@@ -64,6 +64,7 @@ from stats.runner import RunSummary, run_cv, run_sequence
 from stats.scott_knott import ScottKnottResult, Split, scott_knott
 from stats.two_sample import mann_whitney, sign_test, wilcoxon
 from stats.verdict import PROCEDURE_NAMES, RANKS_NAMES, Verdict, verdict
+from stats.win_loss_tie import ttest_win_loss_tie
 
 __all__ = [
     "OMNIBUS_NAMES",

@@ -19,8 +19,8 @@ from stats.assumptions import (
     levene,
     normality,
     parametric_safety,
-    ttest_win_loss_tie,
 )
+from stats.win_loss_tie import ttest_win_loss_tie
 from tests.conftest import REFERENCE
 
 

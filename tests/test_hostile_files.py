@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import stats
+import stats.logs._paths
 import stats.logs._sources
 from stats.logs._formats import MAX_LINE
 from tests.test_app import make_app, poll, settle, status
@@ -89,7 +90,7 @@ def test_an_unreadable_directory_is_reported(tmp_path: Path, monkeypatch: pytest
                 continue
             yield root, dirs, files
 
-    monkeypatch.setattr(stats.logs._sources.os, "walk", walk)
+    monkeypatch.setattr(stats.logs._paths.os, "walk", walk)
     found = problems(tmp_path)
     assert found == [f"{tmp_path / 'locked'}: cannot read this directory: permission denied"]
 

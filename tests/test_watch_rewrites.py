@@ -11,7 +11,7 @@ import pytest
 
 import stats
 import stats.logs._watch
-from stats.logs._sources import Source
+from stats.logs._paths import Source
 from tests.test_app import make_app, poll, settle
 from tui.app.widgets._problems import ProblemsPanel
 

@@ -2,9 +2,9 @@
 naming every problem, and follow logs that are still being written.
 """
 
+from stats.logs._paths import Decompression
 from stats.logs._progress import Progress
 from stats.logs._read import LoadCancelled, LogError, LogProblem, read_logs
-from stats.logs._sources import Decompression
 from stats.logs._watch import LogWatcher, WatchUpdate
 
 __all__ = [

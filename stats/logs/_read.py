@@ -29,8 +29,9 @@ from stats.logs._duplicates import compact, resolve
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels, name_problems
 from stats.logs._parse import Part
+from stats.logs._paths import DECOMPRESSION, Decompression, expand
 from stats.logs._progress import LoadCancelled, Meter, Progress
-from stats.logs._sources import DECOMPRESSION, WORKERS, Decompression, expand, read_source
+from stats.logs._sources import WORKERS, read_source
 
 __all__ = ["LoadCancelled", "LogError", "LogProblem", "read_logs"]
 

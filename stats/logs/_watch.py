@@ -22,9 +22,10 @@ from stats.logs._duplicates import KEY, resolve
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels
 from stats.logs._parse import Part
+from stats.logs._paths import Source, expand, not_regular
 from stats.logs._progress import Meter, Progress
 from stats.logs._read import OnError, to_frame
-from stats.logs._sources import WORKERS, Source, expand, not_regular, read_source
+from stats.logs._sources import WORKERS, read_source
 
 
 @dataclass(frozen=True)
