@@ -14,8 +14,8 @@ import pytest
 import stats
 from tests.conftest import REFERENCE, SAMPLES
 from tui.cli import main
+from tui.render import SCHEMA
 from tui.render._csv import export_frame
-from tui.render._json import SCHEMA
 from tui.render._report import render_report
 from tui.view._model import Model, default_selection
 from tui.view._spec import selection_from_spec, spec_text

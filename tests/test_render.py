@@ -26,8 +26,8 @@ import pytest
 
 import stats
 from tests.conftest import REFERENCE, SAMPLES
+from tui.render import SCHEMA
 from tui.render._csv import VIEWS, export_frame, write_csv
-from tui.render._json import SCHEMA
 from tui.render._latex import PACKAGES, tex_escape
 from tui.render._markdown import md_escape
 from tui.render._report import FORMATS, render_report

@@ -3,6 +3,7 @@ and the atomic, never-overwriting output of ``rankboard report``.
 """
 
 from tui.render._csv import default_export_name, export_frame, stamped_name, write_csv
+from tui.render._json_schema import SCHEMA
 from tui.render._output import OutputRefused, check_output, write_output
 from tui.render._report import FORMATS, render_report
 from tui.render._text import NO_FOLDS, chart_decimals, prob, value_decimals
@@ -17,6 +18,7 @@ __all__ = [
     "export_frame",
     "prob",
     "render_report",
+    "SCHEMA",
     "stamped_name",
     "value_decimals",
     "write_csv",

@@ -17,189 +17,9 @@ from typing import Any
 
 import pandas as pd
 
+from tui.render._json_schema import BAYES, COMMON, FOLD_NUMBERS, PAIR_APVS, SCHEMA, VIEW_KEYS
 from tui.render._text import check_view
-from tui.view import PROCEDURES, Analysis
-
-_NUM = {"type": ["number", "null"]}
-_STR_LIST = {"type": "array", "items": {"type": "string"}}
-_TEST = {
-    "type": "object",
-    "required": ["statistic", "pvalue", "df"],
-    "properties": {"statistic": _NUM, "pvalue": _NUM, "df": {"type": ["array", "number"]}},
-}
-_APVS = ("bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li")
-_PAIR_APVS = ("nemenyi", "holm", "shaffer", "bergmann")
-_BAYES = ("p_better", "p_equivalent", "p_worse")
-_FOLD_NUMBERS = ("mean_difference", "statistic", "pvalue", *_BAYES)
-
-
-def _row_schema(keys: tuple[str, ...], strings: tuple[str, ...]) -> dict[str, Any]:
-    props: dict[str, Any] = {k: {"type": "string"} for k in strings}
-    props.update({k: _NUM for k in keys})
-    return {"type": "object", "required": [*strings, *keys], "properties": props}
-
-
-SCHEMA: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "rankboard report",
-    "type": "object",
-    "required": [
-        "criterion",
-        "higher_is_better",
-        "alpha",
-        "test",
-        "datasets",
-        "learners",
-        "excluded",
-        "problem",
-        "notes",
-        "quartiles",
-        "ranks",
-        "rank_table",
-        "friedman",
-        "iman_davenport",
-        "aligned",
-        "quade",
-        "critical_difference",
-        "verdict",
-        "control",
-        "pairs",
-        "cd",
-        "folds",
-    ],
-    "properties": {
-        "criterion": {"type": "string"},
-        "higher_is_better": {"type": "boolean"},
-        "alpha": {"type": "number"},
-        "test": {"type": "string"},
-        "datasets": _STR_LIST,
-        "learners": _STR_LIST,
-        "excluded": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["dataset", "reason"],
-                "properties": {"dataset": {"type": "string"}, "reason": {"type": "string"}},
-            },
-        },
-        "problem": {"type": ["string", "null"]},
-        "notes": _STR_LIST,
-        "quartiles": {
-            "type": ["array", "null"],
-            "items": {
-                **_row_schema(("min", "q1", "median", "q3", "max"), ("scope", "learner")),
-                "properties": {
-                    **_row_schema(("min", "q1", "median", "q3", "max"), ("scope", "learner"))["properties"],
-                    "n": {"type": "integer"},
-                },
-            },
-        },
-        "ranks": {"type": ["object", "null"], "additionalProperties": {"type": "number"}},
-        "rank_table": {
-            "type": ["array", "null"],
-            "items": {
-                "type": "object",
-                "required": ["dataset", "median", "rank"],
-                "properties": {
-                    "dataset": {"type": "string"},
-                    "median": {"type": "object", "additionalProperties": _NUM},
-                    "rank": {"type": "object", "additionalProperties": {"type": "number"}},
-                },
-            },
-        },
-        "friedman": {"type": ["object", "null"], **{k: v for k, v in _TEST.items() if k != "type"}},
-        "iman_davenport": {"type": ["object", "null"], **{k: v for k, v in _TEST.items() if k != "type"}},
-        "aligned": {"type": ["object", "null"], **{k: v for k, v in _TEST.items() if k != "type"}},
-        "quade": {"type": ["object", "null"], **{k: v for k, v in _TEST.items() if k != "type"}},
-        "critical_difference": _NUM,
-        "verdict": {
-            "type": ["object", "null"],
-            "required": ["outcome", "winners", "losers", "procedure", "message"],
-            "properties": {
-                "outcome": {"type": "string", "enum": ["no difference", "different"]},
-                "winners": _STR_LIST,
-                "losers": _STR_LIST,
-                "procedure": {"type": "string", "enum": list(PROCEDURES)},
-                "message": {"type": "string"},
-            },
-        },
-        "control": {
-            "type": ["object", "null"],
-            "required": ["name", "test", "rows"],
-            "properties": {
-                "name": {"type": "string"},
-                "test": {"type": "string"},
-                "rows": {"type": "array", "items": _row_schema(("z", "p", *_APVS), ("learner",))},
-            },
-        },
-        "pairs": {
-            "type": ["object", "null"],
-            "required": ["test", "bergmann", "rows"],
-            "properties": {
-                "test": {"type": "string"},
-                "bergmann": {"type": "string", "description": "'exact', or what the bergmann column holds and why"},
-                "rows": {"type": "array", "items": _row_schema(("z", "p", *_PAIR_APVS), ("a", "b"))},
-            },
-        },
-        "deltas": {
-            "type": ["string", "null"],
-            "description": "with --deltas: the control the quartile rows are per-fold differences against "
-            "(positive: better; the rows then also hold mean and sd)",
-        },
-        "folds": {
-            "type": ["object", "null"],
-            "required": ["control", "rope", "alpha", "sentences", "totals", "rows", "notes"],
-            "properties": {
-                "control": {"type": "string"},
-                "rope": {"type": "number"},
-                "alpha": {"type": "number"},
-                "sentences": _STR_LIST,
-                "totals": {
-                    "type": "array",
-                    "items": {
-                        **_row_schema(_BAYES, ("learner",)),
-                        "properties": {
-                            **_row_schema(_BAYES, ("learner",))["properties"],
-                            **{k: {"type": "integer"} for k in ("wins", "ties", "losses", "datasets")},
-                        },
-                    },
-                },
-                "rows": {
-                    "type": "array",
-                    "items": {
-                        **_row_schema(_FOLD_NUMBERS, ("dataset", "learner", "mark")),
-                        "properties": {
-                            **_row_schema(_FOLD_NUMBERS, ("dataset", "learner", "mark"))["properties"],
-                            **{k: {"type": "integer"} for k in ("runs", "folds")},
-                        },
-                    },
-                },
-                "notes": _STR_LIST,
-            },
-        },
-        "cd": {
-            "type": ["object", "null"],
-            "required": ["ranks", "procedure", "basis", "cliques"],
-            "properties": {
-                "ranks": {"type": "object", "additionalProperties": {"type": "number"}},
-                "procedure": {"type": "string", "enum": list(PROCEDURES)},
-                "basis": {"type": "string"},
-                "cliques": {"type": "array", "items": _STR_LIST},
-            },
-        },
-    },
-}
-
-#: The keys each view adds to the common ones.
-VIEW_KEYS = {
-    "quartiles": ("quartiles", "deltas"),
-    "ranks": ("ranks", "rank_table"),
-    "tests": ("friedman", "iman_davenport", "aligned", "quade", "critical_difference", "verdict", "control"),
-    "pairs": ("pairs",),
-    "cd": ("critical_difference", "cd"),
-    "folds": ("folds",),
-}
-COMMON = ("criterion", "higher_is_better", "alpha", "test", "datasets", "learners", "excluded", "problem", "notes")
+from tui.view import Analysis
 
 
 def num(x: Any) -> float | int | None:
@@ -268,11 +88,11 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
             "alpha": num(f.alpha),
             "sentences": list(f.sentences),
             "totals": _records(
-                f.totals.reset_index()[["learner", "wins", "ties", "losses", "datasets", *_BAYES]],
+                f.totals.reset_index()[["learner", "wins", "ties", "losses", "datasets", *BAYES]],
                 ("learner",),
             ),
             "rows": _records(
-                f.table.reset_index()[["dataset", "learner", "mark", "runs", "folds", *_FOLD_NUMBERS]],
+                f.table.reset_index()[["dataset", "learner", "mark", "runs", "folds", *FOLD_NUMBERS]],
                 ("dataset", "learner", "mark"),
             ),
             "notes": list(f.notes),
@@ -310,7 +130,7 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
         else {
             "test": sel.test,
             "bergmann": p.table.bergmann,
-            "rows": _records(p.table[["a", "b", "z", "p", *_PAIR_APVS]], ("a", "b")),
+            "rows": _records(p.table[["a", "b", "z", "p", *PAIR_APVS]], ("a", "b")),
         },
         "cd": None
         if c is None

@@ -4,6 +4,9 @@
 how many lines each chart takes -- and :class:`QuartileLines` makes a chart's lines only when one
 of them is drawn: a log of 500 data sets has 10,000 chart lines, of which a screen shows 40.
 Lines are plain text with styled spans; names from the logs are never parsed as markup.
+
+(350 lines: the layout and the lazy lines share the layout's private state -- widths, cuts,
+line offsets per chart -- and are one unit; split, each half would reach into the other.)
 """
 
 from __future__ import annotations
