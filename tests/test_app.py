@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from rich.console import Console
+from textual.command import CommandList
 from textual.widgets import Static
 
 from tui.app._app import RankboardApp, create_app
@@ -71,6 +72,17 @@ async def poll(pilot) -> None:  # noqa: ANN001
     """One live tick, run to its end (the tests drive polls themselves: apps made with interval=None)."""
     pilot.app.poll_logs()
     await settle(pilot)
+
+
+async def until(pilot, done: Callable[[], bool], guard: float = 120.0) -> None:  # noqa: ANN001
+    """Let the app run until ``done()`` holds: driven by the condition, not by a fixed sleep
+    (``guard`` seconds only turn a hang into a failure)."""
+    deadline = time.monotonic() + guard
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError("the condition never held")
+        await pilot.pause(0.01)
+    await pilot.pause()
 
 
 async def press(pilot, *keys: str) -> None:  # noqa: ANN001
@@ -341,7 +353,7 @@ async def test_help_lists_every_command_and_the_palette_runs_them() -> None:
         await press(pilot, "escape")
         await press(pilot, "ctrl+p")
         await pilot.press(*"cycle alpha")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: app.screen.query(CommandList).first().option_count > 0)
         await press(pilot, "enter")
         assert app.selection.alpha == 0.01
 
@@ -391,7 +403,7 @@ async def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
 
     class SlowAggregator(real):  # the summarising step, after the reading
         def __init__(self, log) -> None:  # noqa: ANN001
-            release.wait(5)
+            release.wait(120)  # the test sets it; 120 s only turn a hang into a failure
             super().__init__(log)
 
     monkeypatch.setattr(tui.view._loader, "Aggregator", SlowAggregator)
@@ -409,8 +421,7 @@ async def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
             assert app.query_one(LoadBar).has_class("-hidden") and "| paused" in status(app)
             assert any("loading cancelled" in n.message for n in app._notifications)
             release.set()
-            await app.workers.wait_for_complete()
-            await pilot.pause(0.1)
+            await settle(pilot)
             assert app.model is None  # the cancelled load's result is dropped
             monkeypatch.setattr(tui.view._loader, "Aggregator", real)
             await press(pilot, "r")
@@ -438,7 +449,7 @@ class _Held:
                 if first:
                     progress(first, 4_000_000)
                 held.reached.set()
-                held.go_on.wait(5)
+                held.go_on.wait(120)  # the test sets it; 120 s only turn a hang into a failure
                 try:
                     progress(2_000_000, 4_000_000)
                 except BaseException as exc:
@@ -450,11 +461,8 @@ class _Held:
         self.watcher = Watcher
 
     async def wait(self, pilot) -> None:  # noqa: ANN001
-        """Until the poll has reported its first bytes (at most 5 s)."""
-        for _ in range(100):
-            if self.reached.is_set():
-                return
-            await pilot.pause(0.05)
+        """Until the poll has reported its first bytes."""
+        await until(pilot, self.reached.is_set)
 
 
 async def test_the_load_bar_shows_the_fraction_read_and_esc_stops_the_reading(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -470,16 +478,15 @@ async def test_the_load_bar_shows_the_fraction_read_and_esc_stops_the_reading(mo
     async def main() -> None:
         async with app.run_test(size=LARGE) as pilot:
             await held.wait(pilot)
-            await pilot.pause(0.1)
             bar = app.query_one(LoadBar)
+            await until(pilot, lambda: bar.bar.progress == 1_000_000)
             assert not bar.has_class("-hidden")
             assert bar.bar.total == 4_000_000 and bar.bar.progress == 1_000_000  # 25 %
             assert bar.label == "reading 1.0 MB of 4.0 MB"
             assert "esc cancels" in str(app.query_one("#load-hint", Static).content)
             await pilot.press("escape")
             go_on.set()
-            await app.workers.wait_for_complete()
-            await pilot.pause(0.1)
+            await settle(pilot)
             assert len(outcome) == 1 and isinstance(outcome[0], LoadCancelled)
             assert bar.has_class("-hidden") and app.model is None and "| paused" in status(app)
             monkeypatch.setattr(tui.view._loader, "LogWatcher", LogWatcher)
@@ -496,8 +503,7 @@ async def test_analysis_errors_become_notifications(monkeypatch: pytest.MonkeyPa
 
         monkeypatch.setattr(app.model, "analyze", boom)
         await pilot.press("a")
-        await app.workers.wait_for_complete()
-        await pilot.pause(0.1)
+        await until(pilot, lambda: any(n.severity == "error" for n in app._notifications))
         errors = [n for n in app._notifications if n.severity == "error"]
         assert errors and "boom [red]x" in errors[-1].message
         assert app.is_running
@@ -653,8 +659,7 @@ async def test_r_during_a_load_stops_that_load_at_its_next_block(monkeypatch: py
     async def main() -> None:
         async with app.run_test(size=SMALL) as pilot:
             await held.wait(pilot)
-            await pilot.press("r")
-            await pilot.pause(0.1)
+            await pilot.press("r")  # handled when press returns: the running load's cancel is set
             go_on.set()
             await settle(pilot)
             assert isinstance(outcome[0], LoadCancelled) and outcome[1:] == [None]

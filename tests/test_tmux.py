@@ -37,7 +37,8 @@ class Terminal:
     def alive(self) -> bool:
         return subprocess.run([TMUX, "has-session", "-t", self.session], capture_output=True).returncode == 0
 
-    def wait(self, condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    def wait(self, condition: Callable[[], bool], what: str, timeout: float = 120.0) -> None:
+        """Until ``condition()`` holds; ``timeout`` is a guard against a hang, not a timing."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if condition():
@@ -46,7 +47,7 @@ class Terminal:
         screen = self.screen() if self.alive() else "(session ended)"
         raise AssertionError(f"timed out waiting for {what}; the screen:\n{screen}")
 
-    def wait_text(self, text: str, timeout: float = 30.0) -> None:
+    def wait_text(self, text: str, timeout: float = 120.0) -> None:  # a guard against a hang, not a timing
         self.wait(lambda: text in self.screen(), repr(text), timeout)
 
 
