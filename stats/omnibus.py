@@ -17,17 +17,6 @@ from stats._format import Printable, fmt_stat, p_is
 from stats._table import Table, as_table, check_bool, snap
 from stats.ranking import AverageRanks, rank_matrix
 
-#: The omnibus tests in the order every view and report prints them, with their printed names:
-#: the one place these names are written (the explorer, text, Markdown, LaTeX and JSON use it).
-OMNIBUS_NAMES = {
-    "friedman": "Friedman",
-    "iman_davenport": "Iman-Davenport",
-    "aligned": "Friedman aligned ranks",
-    "quade": "Quade",
-}
-#: The symbol of each omnibus statistic (chi-square, F, T).
-OMNIBUS_SYMBOLS = {"friedman": "chi2", "iman_davenport": "F", "aligned": "T", "quade": "F"}
-
 
 @dataclass(frozen=True, eq=False)
 class FriedmanResult(Printable):

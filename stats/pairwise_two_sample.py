@@ -16,7 +16,7 @@ import pandas as pd
 
 from stats._result import TableResult
 from stats._table import as_table, check_choice
-from stats.adjust import Method, adjust
+from stats.apv import Method, adjust
 from stats.bergmann import MAX_EXACT_K, pairs
 from stats.two_sample import ZERO_METHODS, sign_test, wilcoxon
 

@@ -18,7 +18,7 @@ from scipy import stats as sps
 
 from stats._result import TableResult
 from stats._table import as_table, check_alpha, check_choice
-from stats.adjust import CONTROL_METHODS, adjust
+from stats.apv import CONTROL_METHODS, adjust
 from stats.bergmann import MAX_EXACT_K, pairs
 from stats.omnibus import aligned_rank_matrix, quade_components
 from stats.ranking import AverageRanks, check_average_ranks, rank_matrix

@@ -55,3 +55,33 @@ def test_private_owner() -> None:
     assert _private_owner("tui.app.widgets._ranks") == "tui.app.widgets"
     assert _private_owner("stats.logs") is None
     assert _private_owner("stats.__init__") is None
+
+
+def test_no_public_name_of_stats_is_also_one_of_its_modules() -> None:
+    """``stats`` imports lazily (PEP 562): a submodule named like a function (``stats.plateau``
+    the module beside ``stats.plateau`` the function) would replace the function on the package
+    as soon as anything imported the module. Before the renames, four names clashed."""
+    import pkgutil
+
+    import stats
+
+    modules = {m.name for m in pkgutil.iter_modules(stats.__path__)}
+    assert not set(stats.__all__) & modules
+
+
+def test_import_stats_and_the_readers_do_not_import_scipy() -> None:
+    """``import stats`` costs nothing until a name is used; the log readers and the cell
+    summaries (all that ``rankboard check`` needs) never import scipy."""
+    code = (
+        "import sys, stats; before = 'scipy' in sys.modules or 'pandas' in sys.modules\n"
+        "from stats import read_logs, completeness, aggregate\n"
+        "print(before, 'scipy' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_every_name_of_stats_resolves() -> None:
+    code = "import stats; missing = [n for n in stats.__all__ if getattr(stats, n, None) is None]; print(missing)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

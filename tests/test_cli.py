@@ -136,3 +136,33 @@ def test_report_usage_errors_list_valid_values(capsys: pytest.CaptureFixture[str
     assert main(["report", _c45(), "--learners", "C4.5", "J48"]) == 2
     err = capsys.readouterr().err
     assert "J48" in err and "C4.5+m+cf" in err
+
+
+#: Runs the command in a fresh interpreter and prints which heavy modules it imported.
+_IMPORTED = """
+import contextlib, io, sys
+from tui.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    try:
+        main(sys.argv[1:])
+    except SystemExit:
+        pass
+print(" ".join(m for m in ("numpy", "pandas", "pyarrow", "scipy", "textual.app") if m in sys.modules))
+"""
+
+
+def _heavy(*args: str) -> set[str]:
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", _IMPORTED, *args], cwd=root, capture_output=True, text=True, check=True)
+    return set(out.stdout.split())
+
+
+@pytest.mark.parametrize("args", [("--help",), ("report", "--help"), ("check", "--help"), ("report", "--bogus")])
+def test_help_and_argument_errors_import_nothing_heavy(args: tuple[str, ...]) -> None:
+    """Issue 17: every command imported scipy and pandas first (2.4-4.6 s for --help)."""
+    assert _heavy(*args) == set()
+
+
+def test_check_never_imports_scipy() -> None:
+    example = Path(__file__).resolve().parents[1] / "sample_logs" / "c45_demsar.dat"
+    assert _heavy("check", str(example)) == {"numpy", "pandas", "pyarrow"}

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stats.quartiles import Quartiles, quartile_chart, quartiles, scale_position
+from stats.quartile_charts import Quartiles, quartile_chart, quartiles, scale_position
 from tests.conftest import REFERENCE, SEEDS
 
 SEED004 = SEEDS / "004_1f3c22156dad8688.txt"
@@ -32,7 +32,7 @@ def rdiv(demo: str) -> dict[str, list[float]]:
 
 def test_doctests() -> None:
     # stats.quartiles the attribute is the function (stats/__init__ re-exports it): import the module.
-    assert doctest.testmod(importlib.import_module("stats.quartiles")).failed == 0
+    assert doctest.testmod(importlib.import_module("stats.quartile_charts")).failed == 0
 
 
 # --------------------------------------------------------------------------- quartiles

@@ -16,10 +16,10 @@ import scipy.stats as sps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stats.scott_knott import bootstrap_pvalue, scott_knott
+from stats.scott_knott_ranking import bootstrap_pvalue, scott_knott
 from tests.conftest import REFERENCE
 
-sk_module = importlib.import_module("stats.scott_knott")  # stats.scott_knott is the function
+sk_module = importlib.import_module("stats.scott_knott_ranking")
 
 
 def rdiv(demo: str) -> dict[str, list[float]]:

@@ -7,14 +7,18 @@ import os
 import sys
 from importlib.resources import files
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-import pandas as pd
-
-from stats import LogError, LogProblem, LogRead, completeness, read_logs
 from stats.names import printable_lines
-from tui.render import FORMATS, OutputRefused, check_output, render_report, write_output
-from tui.view import LOWER_IS_BETTER, VIEWS, Model, default_selection, format_problem, load_spec, selection_from_spec
+from tui.choices import FORMATS, LOWER_IS_BETTER, VIEWS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from stats import LogProblem, LogRead
+
+# numpy, pandas, scipy and textual are imported by the command that needs them, not here:
+# `rankboard --help` and an argument error never load them, `rankboard check` never loads scipy.
 
 BUNDLED_EXAMPLE = "c45_demsar.dat"
 BUNDLED_CV = "cv"
@@ -65,6 +69,7 @@ def build_app_parser() -> argparse.ArgumentParser:
 def run_app(argv: list[str]) -> int:
     args = build_app_parser().parse_args(argv)
     from tui.app import create_app
+    from tui.view import load_spec
 
     paths = args.paths or [str(bundled_cv())]
     spec = None
@@ -162,11 +167,16 @@ def say(*parts: object, file: TextIO | None = None) -> None:
 
 
 def _load(paths: list[str]) -> tuple[LogRead, list[LogProblem]]:
+    from stats import read_logs
+
     log = read_logs(*paths, on_error="skip")
     return log, list(log.problems)
 
 
 def run_check(paths: list[str]) -> int:
+    from stats import completeness
+    from tui.view import format_problem
+
     log, problems = _load(paths)
     for problem in problems:
         say(format_problem(problem))
@@ -182,6 +192,8 @@ def run_check(paths: list[str]) -> int:
 
 def _report_spec(args: argparse.Namespace, log: pd.DataFrame) -> dict[str, object]:
     """The view spec of a report: the defaults, then ``--spec``, then the options given."""
+    from tui.view import default_selection, load_spec
+
     spec: dict[str, object] = dict(load_spec(args.spec)) if args.spec else {}
     if args.criterion:
         spec["criterion"] = args.criterion
@@ -198,6 +210,9 @@ def _report_spec(args: argparse.Namespace, log: pd.DataFrame) -> dict[str, objec
 
 
 def run_report(args: argparse.Namespace) -> int:
+    from tui.render import OutputRefused, check_output, render_report, write_output
+    from tui.view import Model, format_problem, selection_from_spec
+
     paths = args.paths or [str(bundled_example())]
     if args.force and not args.output:
         say("rankboard: --force applies to -o FILE only; give -o FILE or drop --force", file=sys.stderr)
@@ -254,9 +269,16 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `rankboard check d | head`: the reader has gone; say nothing more
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    except LogError as exc:  # pragma: no cover - on_error="skip" reports instead of raising
+    except _log_error() as exc:  # pragma: no cover - on_error="skip" reports instead of raising
         say(f"rankboard: {exc}", file=sys.stderr)
         return 1
     except (OSError, ValueError) as exc:
         say(f"rankboard: {exc}", file=sys.stderr)
         return 2 if isinstance(exc, ValueError) else 1
+
+
+def _log_error() -> type[Exception]:
+    """``stats.LogError``, imported only when an exception is being matched."""
+    from stats import LogError
+
+    return LogError

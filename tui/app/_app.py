@@ -128,9 +128,16 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._narrow(self.size.width)
         self.query_one(StatusLine).live = self.live
         self.start_load(reload=True)
+        self.import_statistics()
         if self.interval is not None:  # None: no timer (tests call poll_logs themselves)
             self.set_interval(self.interval, self.poll_logs)
         self.set_interval(0.5, self._gc.tick)
+
+    @work(thread=True, exit_on_error=False, group="imports")
+    def import_statistics(self) -> None:
+        """Import scipy and the tests in the background while the logs are read: the first frame
+        (with the load bar) is painted without them, and the first analysis does not wait for them."""
+        import stats.posthoc  # noqa: F401  (scipy.stats, the omnibus tests, the adjustments)
 
     def on_unmount(self) -> None:
         self._closed = True

@@ -7,6 +7,7 @@ selection as text, csv, markdown, LaTeX or JSON.
 from __future__ import annotations
 
 from stats.names import printable_lines
+from tui.choices import FORMATS
 from tui.render._csv import csv_text, export_frame
 from tui.render._json import render_json
 from tui.render._latex import render_latex
@@ -23,8 +24,6 @@ __all__ = [
     "render_report",
 ]
 
-#: Output formats of :func:`render_report` (``--format``).
-FORMATS = ("text", "csv", "markdown", "latex", "json")
 
 
 def render_report(

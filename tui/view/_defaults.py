@@ -7,11 +7,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from tui.choices import LOWER_IS_BETTER
 from tui.view._types import Selection
-
-#: Criteria where smaller is better unless the user says otherwise (a name equal
-#: to one of these or ending with it: "pf", "runtime", "test_error", "mmre").
-LOWER_IS_BETTER = ("pf", "runtime", "error", "mre", "mmre")
 
 
 def default_higher_is_better(criterion: str) -> bool:

@@ -17,9 +17,6 @@ import pandas as pd
 
 import stats
 
-#: The six views, in the order of their keys (1-6) and of ``--view all``.
-VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd", "folds")
-
 #: Omnibus rank tests whose average ranks give the control table's z.
 TESTS = ("friedman", "aligned", "quade")
 #: All-pairs procedures of the pairs matrix (``stats.pairwise_test`` columns).

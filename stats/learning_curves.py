@@ -18,7 +18,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from stats._table import snap
-from stats.adjust import adjust
+from stats.apv import adjust
 
 __all__ = ["Plateau", "learning_curve", "plateau"]
 

@@ -12,12 +12,9 @@ import numpy as np
 from stats._format import Printable, p_is
 from stats._table import check_alpha, check_choice
 from stats.critical import critical_difference
+from stats.labels import PROCEDURE_NAMES, RANKS_NAMES
 from stats.omnibus import friedman, iman_davenport
 from stats.posthoc import BergmannLimitWarning, PairwiseTest, pairwise_test
-
-#: How the verdict names each rule and the ranks behind its z statistics.
-PROCEDURE_NAMES = {"nemenyi": "Nemenyi", "holm": "Holm", "shaffer": "Shaffer", "bergmann": "Bergmann-Hommel"}
-RANKS_NAMES = {"friedman": "Friedman", "aligned": "aligned", "quade": "Quade"}
 
 Omnibus = Literal["friedman", "iman_davenport"]
 LoserRule = Literal["nemenyi", "holm", "shaffer", "bergmann"]

@@ -1,0 +1,20 @@
+"""The printed names of the tests and procedures: the one place they are written.
+
+The explorer, the text, Markdown, LaTeX and JSON reports and the results' sentences all take
+their names from here (a module without numpy or scipy, so that naming costs nothing).
+"""
+
+#: The omnibus tests in the order every view and report prints them, with their printed names.
+OMNIBUS_NAMES = {
+    "friedman": "Friedman",
+    "iman_davenport": "Iman-Davenport",
+    "aligned": "Friedman aligned ranks",
+    "quade": "Quade",
+}
+#: The symbol of each omnibus statistic (chi-square, F, T).
+OMNIBUS_SYMBOLS = {"friedman": "chi2", "iman_davenport": "F", "aligned": "T", "quade": "F"}
+
+#: The all-pairs procedures (the verdict's rules) by their printed names.
+PROCEDURE_NAMES = {"nemenyi": "Nemenyi", "holm": "Holm", "shaffer": "Shaffer", "bergmann": "Bergmann-Hommel"}
+#: The ranks behind a post-hoc's z statistics, as a sentence names them.
+RANKS_NAMES = {"friedman": "Friedman", "aligned": "aligned", "quade": "Quade"}

@@ -1,0 +1,12 @@
+"""The choices the ``rankboard`` command offers, defined where nothing heavy is imported: the
+argument parser (``--help``, argument errors) needs them before numpy, pandas or scipy load."""
+
+#: The six views, in the order of their keys (1-6) and of ``--view all``.
+VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd", "folds")
+
+#: Output formats of ``rankboard report`` (``--format``).
+FORMATS = ("text", "csv", "markdown", "latex", "json")
+
+#: Criteria where smaller is better unless the user says otherwise (a name equal
+#: to one of these or ending with it: "pf", "runtime", "test_error", "mmre").
+LOWER_IS_BETTER = ("pf", "runtime", "error", "mre", "mmre")
