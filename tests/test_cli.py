@@ -117,7 +117,7 @@ def test_report_csv_needs_one_view_and_output_file(tmp_path: Path, capsys: pytes
 
 def test_report_spec_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from stats import read_logs
-    from tui.view._model import Model, default_selection
+    from tui.view import Model, default_selection
     from tui.view._spec import save_spec
 
     log = read_logs(_c45())

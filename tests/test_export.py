@@ -13,7 +13,7 @@ import pytest
 import stats
 from tests.conftest import SAMPLES
 from tui.render._csv import VIEWS, default_export_name, export_frame, write_csv
-from tui.view._model import Analysis, Model, default_selection
+from tui.view import Analysis, Model, default_selection
 
 APVS = ["bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li"]
 

@@ -64,7 +64,7 @@ def test_appended_and_rewritten_results_equal_a_fresh_read(tmp_path: Path) -> No
     import pandas as pd
 
     import stats
-    from tui.view._model import Model
+    from tui.view import Model
 
     log = tmp_path / "a.dat"
     log.write_text(LINES)

@@ -361,7 +361,7 @@ def test_app_chart_header_labels_sit_over_their_columns() -> None:
     left of its numbers and "max" stood over the bar.
     """
     from tui.app.widgets._quartile_lines import quartile_lines
-    from tui.view._model import Model, default_selection
+    from tui.view import Model, default_selection
 
     log = pd.DataFrame(
         {

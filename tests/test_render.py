@@ -31,7 +31,7 @@ from tui.render._csv import VIEWS, export_frame, write_csv
 from tui.render._latex import PACKAGES, tex_escape
 from tui.render._markdown import md_escape
 from tui.render._report import FORMATS, render_report
-from tui.view._model import Model, Selection, default_selection
+from tui.view import Model, Selection, default_selection
 from tui.view._spec import load_spec, save_spec, selection_from_spec, spec_text
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -16,7 +16,7 @@ from tests.test_app import make_app, settle
 from tui.app.widgets._pairs import PairsPanel
 from tui.cli import main
 from tui.render._report import FORMATS, render_report
-from tui.view._model import Model
+from tui.view import Model
 
 C45 = SAMPLES / "c45_demsar.dat"
 

@@ -15,7 +15,7 @@ from scipy.stats import norm
 
 import stats
 from tests.conftest import SAMPLES
-from tui.view._model import (
+from tui.view import (
     LOWER_IS_BETTER,
     Analysis,
     Model,

@@ -17,10 +17,8 @@ import pandas as pd
 
 import stats
 from tui.view._defaults import (
-    LOWER_IS_BETTER,
     check_criterion,
     default_higher_is_better,
-    default_selection,
     labels_in_index,
     labels_present,
 )
@@ -37,37 +35,12 @@ from tui.view._tests import (
     untestable,
 )
 from tui.view._types import (
-    PROCEDURES,
-    TESTS,
     Analysis,
-    CDView,
-    FoldsView,
-    PairsView,
-    QuartileRow,
     QuartilesView,
-    RanksView,
     Selection,
     TestsView,
     ViewParts,
 )
-
-__all__ = [
-    "LOWER_IS_BETTER",
-    "PROCEDURES",
-    "TESTS",
-    "Analysis",
-    "CDView",
-    "FoldsView",
-    "Model",
-    "PairsView",
-    "QuartileRow",
-    "QuartilesView",
-    "RanksView",
-    "Selection",
-    "TestsView",
-    "default_higher_is_better",
-    "default_selection",
-]
 
 #: Entries kept per cache of a Model (scores tables, safety sentences, quartile views).
 CACHE_SIZE = 16
