@@ -30,7 +30,8 @@ from typing import Any
 import tomllib
 
 from tui.atomic import write_text_atomic
-from tui.view._model import Model, default_higher_is_better
+from tui.view._defaults import default_higher_is_better
+from tui.view._model import Model
 from tui.view._types import PROCEDURES, TESTS, Selection
 
 VERSION = 1
