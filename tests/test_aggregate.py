@@ -229,6 +229,7 @@ def batches(draw: st.DrawFn) -> tuple[pd.DataFrame, list[pd.DataFrame]]:
     return batch(draw(st.integers(1, 120))), [batch(n) for n in sizes]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(batches(), st.booleans())
 def test_incremental_equals_full_rebuild(case: tuple[pd.DataFrame, list[pd.DataFrame]], compact: bool) -> None:

@@ -30,6 +30,7 @@ def test_linear_rise_to_200_then_flat(seed: int) -> None:
     assert result.sizes == tuple(float(s) for s in SIZES) and set(result.counts) == {10}
 
 
+@pytest.mark.slow
 def test_the_knee_is_found_exactly_in_most_draws() -> None:
     found = [plateau(*_curve(seed)).size for seed in range(40)]
     assert found.count(200.0) >= 36, found

@@ -136,6 +136,7 @@ def _assert_same_results(out: Path, reference: Path) -> None:
     assert not differ
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 def test_killed_at_several_points_then_resumed_equals_uninterrupted_run(
     job: tuple[Path, ModuleType], reference: Path, tmp_path: Path

@@ -52,6 +52,7 @@ def test_cv_logs_are_complete_5x5_runs(regenerate: ModuleType) -> None:
         assert scores.between(0, 1).all() and (log[log["criterion"] == "runtime"]["value"] >= 0).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["iris", "modechoice"])
 def test_cv_logs_are_reproducible(regenerate: ModuleType, tmp_path: Path, name: str) -> None:
     pytest.importorskip("sklearn")

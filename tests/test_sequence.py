@@ -117,6 +117,7 @@ def test_rankboard_check_accepts_a_sequence_log(reference: Path) -> None:
     print(out.stdout)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 def test_killed_then_resumed_equals_uninterrupted_run(
     job: tuple[Path, ModuleType], reference: Path, tmp_path: Path

@@ -145,6 +145,7 @@ def _with_row_scaled(t: list[list[int]], row: int, m: int) -> tuple[np.ndarray, 
     return x, y
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(tables, st.integers(0, 100), st.integers(-12, 12), st.booleans())
 def test_row_scaling_leaves_within_row_procedures_unchanged(t, row, m, higher) -> None:  # noqa: ANN001
@@ -166,6 +167,7 @@ def test_row_scaling_leaves_within_row_procedures_unchanged(t, row, m, higher) -
     assert str(ms_a) == str(ms_b)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(tables, st.sampled_from([1.0, 10.0, 1000.0, 1e5, -1000.0]))
 def test_an_offset_leaves_every_procedure_unchanged(t, offset) -> None:  # noqa: ANN001
