@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from stats._keys import pack_row
 from stats.logs._duplicates import KEY, resolve
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels
@@ -447,21 +448,13 @@ _EMPTY = {"value": np.float64, "train_na": np.bool_, "test_na": np.bool_}
 _MISSING = {"goal": -1, "train_na": True, "test_na": True}
 
 
-# Bits of each key column (KEY's order) in a packed key: 64 in all.
-_BITS = {"dataset": 16, "repeat": 11, "fold": 11, "learner": 16, "criterion": 10}
 _BATCHES = 64  # batches held at most before the later ones are merged
 
 
 def _pack(batch: dict[str, np.ndarray]) -> np.ndarray | None:
-    """The batch's keys as one uint64 per row (ordered as the keys are), or None if some do not fit."""
-    key = np.zeros(len(batch[KEY[0]]), np.uint64)
-    for k in KEY:
-        column, bits = batch[k], _BITS[k]
-        if len(column) and (int(column.min()) < 0 or int(column.max()) >= 1 << bits):
-            return None
-        key <<= np.uint64(bits)
-        key |= column.astype(np.uint64)
-    return key
+    """The batch's keys as one uint64 per row (:func:`stats._keys.pack_row`), or None if some do not fit."""
+    keys, fits = pack_row(batch)
+    return keys if fits.all() else None
 
 
 def _increasing(keys: np.ndarray) -> bool:
