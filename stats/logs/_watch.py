@@ -37,8 +37,9 @@ class WatchUpdate:
     rows : pandas.DataFrame
         The new rows, in the schema of :func:`stats.read_logs` plus ``file`` (category: the file
         the row came from) and ``line`` (int64), duplicates among them resolved.
-    problems : list of LogProblem
-        New problems (errors, warnings), in file and line order.
+    problems : tuple of LogProblem
+        New problems (errors, warnings), in file and line order (a tuple, as
+        :class:`stats.LogRead`'s ``problems``).
     added : list of str
         Files seen for the first time.
     reloaded : list of str
@@ -55,7 +56,7 @@ class WatchUpdate:
     """
 
     rows: pd.DataFrame
-    problems: list[LogProblem] = field(default_factory=list)
+    problems: tuple[LogProblem, ...] = ()
     added: list[str] = field(default_factory=list)
     reloaded: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
@@ -240,7 +241,7 @@ class LogWatcher:
         problems.extend(LogProblem(self._names[f], line, reason, "warning") for f, line, reason in table.notes)
         new, superseded, duplicates = self._resolve(self._new_rows(table))
         problems = _ordered(problems + duplicates, self._names)
-        update = WatchUpdate(self._frame([new]), problems, added, reloaded, removed, superseded, resolved)
+        update = WatchUpdate(self._frame([new]), tuple(problems), added, reloaded, removed, superseded, resolved)
         errors = [p for p in problems if p.severity == "error"]
         if self.on_error == "raise" and errors:
             raise LogError(errors[0])
