@@ -50,7 +50,7 @@ class Loader:
         self.watcher: LogWatcher | None = None
         self.files: set[str] = set()
         self.stale = False
-        self.aggregator: Aggregator | None = None  # kept up to date with each poll's new rows
+        self.aggregator: Aggregator | None = None  # the rows of the logs, following each poll
         self._lock = threading.Lock()
 
     def load(
@@ -70,23 +70,26 @@ class Loader:
             if reload or self.watcher is None:
                 self.watcher = LogWatcher(self.paths)
                 self.files = set()
+                self.aggregator = None  # it follows one watcher: the new one's first poll builds it
             update = self.watcher.poll(progress=progress)
             self.files |= set(update.added)
             self.files -= set(update.removed)
             if not (update.changed or reload or self.stale):
                 return None
             files = len(self.files)
-            # Appended rows refresh only the cells they touch (last wins, as in the watcher), and
-            # the model is made from the aggregator alone; a reloaded or removed file drops rows,
-            # which the aggregator cannot: rebuild it from all the rows held then.
-            if reload or self.aggregator is None or update.reloaded or update.removed:
-                frame = self.watcher.frame()
-                log = frame.drop(columns=[c for c in ("file", "line") if c in frame.columns])
-                if phase is not None:
-                    phase(f"summarising {len(log):,} lines")
-                self.aggregator = Aggregator(log)
-            elif len(update.rows):
-                self.aggregator.add(update.rows.drop(columns=["file", "line"], errors="ignore"))
+            # The watcher keeps no rows: the aggregator holds them, once, and follows each poll's
+            # update (rows added, rows of reloaded or removed files and superseded rows taken
+            # out), re-summarising only the cells it touches.
+            try:
+                if self.aggregator is None:
+                    if phase is not None:
+                        phase(f"summarising {len(update.rows):,} lines")
+                    self.aggregator = Aggregator(update.rows)
+                else:
+                    self.aggregator.apply(update)
+            except BaseException:
+                self.watcher = self.aggregator = None  # out of step: the next load reads everything again
+                raise
             model = Model.from_aggregator(self.aggregator)
             lines = int(self.aggregator.table["count"].sum())
         default = model.default_selection() if model.criteria else None
