@@ -51,6 +51,7 @@ class Loader:
         self.files: set[str] = set()
         self.stale = False
         self.aggregator: Aggregator | None = None  # the rows of the logs, following each poll
+        self.model: Model | None = None  # the last Model built (its caches carry over to the next)
         self._lock = threading.Lock()
 
     def load(
@@ -70,7 +71,7 @@ class Loader:
             if reload or self.watcher is None:
                 self.watcher = LogWatcher(self.paths)
                 self.files = set()
-                self.aggregator = None  # it follows one watcher: the new one's first poll builds it
+                self.aggregator = self.model = None  # they follow one watcher: its first poll builds them
             update = self.watcher.poll(progress=progress)
             self.files |= set(update.added)
             self.files -= set(update.removed)
@@ -81,16 +82,20 @@ class Loader:
             # update (rows added, rows of reloaded or removed files and superseded rows taken
             # out), re-summarising only the cells it touches.
             try:
-                if self.aggregator is None:
+                if self.aggregator is None or self.model is None:
                     if phase is not None:
                         phase(f"summarising {len(update.rows):,} lines")
                     self.aggregator = Aggregator(update.rows)
+                    model = Model.from_aggregator(self.aggregator)
                 else:
-                    self.aggregator.apply(update)
+                    # Only the criteria whose cells changed are computed afresh: the new model
+                    # keeps the last one's cached views of the others.
+                    touched = self.aggregator.apply(update)
+                    model = self.model.updated(self.aggregator, touched.unique("criterion").astype(str))
             except BaseException:
-                self.watcher = self.aggregator = None  # out of step: the next load reads everything again
+                self.watcher = self.aggregator = self.model = None  # out of step: the next load reads all again
                 raise
-            model = Model.from_aggregator(self.aggregator)
+            self.model = model
             lines = int(self.aggregator.table["count"].sum())
         default = model.default_selection() if model.criteria else None
         problems = tuple(format_problem(p) for p in update.problems)
