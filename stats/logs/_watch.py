@@ -113,7 +113,8 @@ class LogWatcher:
         As for :func:`stats.read_logs`, except ``-`` (standard input cannot be watched).
     on_error : {"skip", "raise"}
         ``"raise"`` raises :class:`LogError` for the first error of a poll, after the poll's
-        rows were taken in (so the next poll goes on from there).
+        rows were taken in (so the next poll goes on from there); the poll's update is the
+        error's ``update``: apply it as any other.
 
     Notes
     -----
