@@ -234,9 +234,7 @@ async def toggles(path: Path, n: int) -> tuple[dict[str, list[float]], list, lis
 def baseline(path: Path, sequence: list) -> tuple[float, dict[int, float]]:
     t0 = time.perf_counter()
     watcher = LogWatcher([str(path)])
-    watcher.poll()
-    frame = watcher.frame()
-    log = frame.drop(columns=[c for c in ("file", "line") if c in frame.columns])
+    log = watcher.poll().rows.drop(columns=["file", "line"])  # the first poll's rows: the whole log
     model = Model(log)
     build = time.perf_counter() - t0
     per = {}

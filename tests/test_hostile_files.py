@@ -17,6 +17,7 @@ import stats
 import stats.logs._paths
 import stats.logs._sources
 from stats.logs._formats import MAX_LINE
+from tests.follow import Follow
 from tests.test_app import make_app, poll, settle, status
 from tui.app.widgets._problems import ProblemsPanel
 from tui.cli import main
@@ -170,7 +171,7 @@ def test_byte_order_marks_and_zero_width_characters_are_not_part_of_a_name(tmp_p
 
 def test_the_watcher_reads_invisible_characters_the_same_way(tmp_path: Path) -> None:
     (tmp_path / "a.dat").write_text("iris,1,1,nb,accuracy,0.9\niris,1,1,knn,accuracy,0.8\n")
-    watcher = stats.LogWatcher(tmp_path)
+    watcher = Follow(tmp_path)
     watcher.poll()
     with (tmp_path / "a.dat").open("a") as f:
         # (a BOM at the very start of what is appended is dropped like a file's leading BOM)

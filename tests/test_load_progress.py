@@ -25,6 +25,7 @@ import stats.logs._watch
 from stats import LoadCancelled, LogWatcher, read_logs
 from stats.logs._formats import LogSpec
 from stats.logs._parse import Part
+from tests.follow import Follow, held
 
 BLOCK = 1024
 
@@ -300,38 +301,40 @@ def test_a_first_poll_cancelled_then_polled_again_equals_a_fresh_watcher(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log = write(tmp_path / "a.dat", lines(3000))
-    watcher = LogWatcher(tmp_path)
+    watcher = Follow(tmp_path)
     read = counting_blocks(monkeypatch)
     threads = threading.active_count()
     with pytest.raises(LoadCancelled):
         watcher.poll(progress=Recorder(stop_at=20))
     assert 10 < len(read) < 25  # cancelled midway, some blocks parsed
     assert threading.active_count() == threads and os.path.realpath(log) not in open_paths()
-    assert len(watcher.frame()) == 0
+    assert len(watcher.frame()) == 0 and held(watcher) == held(LogWatcher(tmp_path))  # nothing held
     update = watcher.poll()
     assert update.added == [str(log)] and len(update.rows) == 3000
-    fresh = LogWatcher(tmp_path)
+    fresh = Follow(tmp_path)
     fresh.poll()
     pd.testing.assert_frame_equal(watcher.frame(), fresh.frame())
+    assert held(watcher) == held(fresh)
 
 
 def test_a_cancelled_append_poll_then_polled_again_equals_a_fresh_watcher(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log = write(tmp_path / "a.dat", lines(500))
-    watcher = LogWatcher(log)
+    watcher = Follow(log)
     watcher.poll()
-    before = watcher.frame()
+    before = held(watcher)
     with log.open("ab") as f:
         f.write(lines(2000, "tree", first=500))
     with pytest.raises(LoadCancelled):
         watcher.poll(progress=Recorder(stop_at=10))
-    pd.testing.assert_frame_equal(watcher.frame(), before)
+    assert held(watcher) == before
     update = watcher.poll()
     assert len(update.rows) == 2000 and update.rows["line"].iloc[0] == 501
-    fresh = LogWatcher(log)
+    fresh = Follow(log)
     fresh.poll()
     pd.testing.assert_frame_equal(watcher.frame(), fresh.frame())
+    assert held(watcher) == held(fresh)
 
 
 def test_a_cancelled_poll_changes_nothing(tmp_path: Path) -> None:
@@ -341,10 +344,10 @@ def test_a_cancelled_poll_changes_nothing(tmp_path: Path) -> None:
     a, c, d = write(folder / "a.dat", lines(200)), write(folder / "c.dat", lines(50, "tree")), folder / "d.dat"
     write(d, lines(20, "svm"))
     write(kept, lines(10, "knn"))
-    cancelled, twin = LogWatcher([folder, kept]), LogWatcher([folder, kept])
+    cancelled, twin = Follow([folder, kept]), Follow([folder, kept])
     cancelled.poll()
     twin.poll()
-    before = cancelled.frame()
+    before = held(cancelled)
 
     with a.open("ab") as f:
         f.write(lines(800, first=200))
@@ -363,7 +366,7 @@ def test_a_cancelled_poll_changes_nothing(tmp_path: Path) -> None:
         cancelled.poll(progress=stop_in_b)
     total = len(lines(800, first=200)) + len(lines(800, "zzz")) + len(lines(300, "tree", first=1000))
     assert all(t == total for _, t in recorder.calls) and recorder.done[-1] < total  # stopped midway
-    pd.testing.assert_frame_equal(cancelled.frame(), before)
+    assert held(cancelled) == before
 
     b.unlink()  # gone before the next poll: its labels must be too
     got, expected = cancelled.poll(), twin.poll()
@@ -378,8 +381,9 @@ def test_a_cancelled_poll_changes_nothing(tmp_path: Path) -> None:
     )
     assert got.reloaded == [str(c)] and got.removed == [str(d), str(kept)]
     pd.testing.assert_frame_equal(cancelled.frame(), twin.frame())
-    assert "zzz" not in cancelled.frame()["learner"].cat.categories
-    assert len(cancelled.frame()) == 200 + 800 + 300
+    assert held(cancelled) == held(twin)
+    assert "zzz" not in cancelled.labels.names("learner") and "zzz" not in got.rows["learner"].cat.categories
+    assert len(cancelled.frame()) == len(cancelled._held) == 200 + 800 + 300
 
 
 # -- the API ---------------------------------------------------------------------------------

@@ -534,3 +534,12 @@ def test_read_logs_keeps_its_findings_as_fields_not_attrs(tmp_path: Path) -> Non
         log.attrs  # noqa: B018
     with pytest.raises(dataclasses.FrozenInstanceError):
         log.lines = 0  # type: ignore[misc]
+
+
+def test_more_than_32767_names_in_one_block_keep_their_codes(tmp_path: Path) -> None:
+    # Before: the label column widened one step (int8 -> int16) however wide the block's codes
+    # were, so 65,536 data sets in one block wrapped to negative codes (read_logs raised).
+    log = tmp_path / "many.dat"
+    log.write_text("".join(f"d{n},1,1,nb,acc,0.1\n" for n in range(1 << 16)))
+    names = read_logs(log)["dataset"]
+    assert names.iloc[[0, 32767, 32768, -1]].tolist() == ["d0", "d32767", "d32768", "d65535"]

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from stats.logs._read import LogError, read_logs
 from stats.logs._watch import LogWatcher
+from tests.follow import Follow
 
 LONG = ["dataset", "repeat", "fold", "learner", "criterion", "value"]
 
@@ -31,9 +32,9 @@ def rows(frame: pd.DataFrame, *extra: str) -> list[tuple]:
 def test_appends_split_mid_line_are_read_once_with_their_line_numbers(tmp_path: Path) -> None:
     log = tmp_path / "iris.dat"
     log.write_text("iris,1,1,nb,acc,0.9\niris,1,1,tree,acc,0.")
-    watcher = LogWatcher(log)
+    watcher = Follow(log)
     first = watcher.poll()
-    assert first.added == [str(log)] and first.problems == []  # the partial line waits: not torn
+    assert first.added == [str(log)] and first.problems == ()  # the partial line waits: not torn
     assert rows(first.rows, "line") == [("iris", 1, 1, "nb", "acc", 0.9, 1)]
     append(log, "8")
     assert not watcher.poll().changed  # still no newline
@@ -53,7 +54,7 @@ def test_only_the_appended_bytes_are_parsed(tmp_path: Path, monkeypatch: pytest.
 
     log = tmp_path / "d.dat"
     log.write_text("".join(f"iris,1,{n},nb,acc,0.5\n" for n in range(1, 1001)))
-    watcher = LogWatcher(log)
+    watcher = Follow(log)
     assert len(watcher.poll().rows) == 1000
     seen: list[int] = []
     original = stats.logs._sources.parse_block
@@ -68,7 +69,7 @@ def test_only_the_appended_bytes_are_parsed(tmp_path: Path, monkeypatch: pytest.
 def test_truncated_file_is_read_again_whole(tmp_path: Path) -> None:
     log = tmp_path / "d.dat"
     log.write_text("iris,1,1,nb,acc,0.9\niris,1,2,nb,acc,0.8\n")
-    watcher = LogWatcher(tmp_path)
+    watcher = Follow(tmp_path)
     watcher.poll()
     log.write_text("wine,1,1,nb,acc,0.1\n")  # a new run: shorter than what was read
     update = watcher.poll()
@@ -80,20 +81,20 @@ def test_truncated_file_is_read_again_whole(tmp_path: Path) -> None:
 def test_file_replaced_by_rename_is_read_again_whole(tmp_path: Path) -> None:
     log = tmp_path / "d.dat"
     log.write_text("iris,1,1,nb,acc,0.9\n")
-    watcher = LogWatcher(log)
+    watcher = Follow(log)
     watcher.poll()
     fresh = tmp_path / "d.dat.tmp"
     fresh.write_text("iris,1,1,nb,acc,0.5\niris,1,2,nb,acc,0.6\niris,1,3,nb,acc,0.7\n")
     os.replace(fresh, log)
     update = watcher.poll()
-    assert update.reloaded == [str(log)] and update.superseded == [] and update.problems == []
+    assert update.reloaded == [str(log)] and update.superseded == [] and update.problems == ()
     assert [r[-1] for r in rows(watcher.frame())] == [0.5, 0.6, 0.7]
 
 
 def test_file_rewritten_in_place_and_longer_is_read_again(tmp_path: Path) -> None:
     log = tmp_path / "d.dat"
     log.write_text("iris,1,1,nb,acc,0.9\n")
-    watcher = LogWatcher(log)
+    watcher = Follow(log)
     watcher.poll()
     with log.open("r+") as f:  # same inode, grown, but the first line changed
         f.write("wine,1,1,nb,acc,0.1\nwine,1,2,nb,acc,0.2\n")
@@ -104,7 +105,7 @@ def test_file_rewritten_in_place_and_longer_is_read_again(tmp_path: Path) -> Non
 
 def test_new_and_removed_files_under_a_directory(tmp_path: Path) -> None:
     (tmp_path / "a.dat").write_text("a,1,1,nb,acc,0.9\n")
-    watcher = LogWatcher([tmp_path])
+    watcher = Follow([tmp_path])
     assert watcher.poll().added == [str(tmp_path / "a.dat")]
     (tmp_path / "runs").mkdir()
     (tmp_path / "runs" / "b.dat").write_text("b,1,1,nb,acc,0.8\n")
@@ -121,7 +122,7 @@ def test_new_and_removed_files_under_a_directory(tmp_path: Path) -> None:
 def test_duplicates_across_polls_later_wins(tmp_path: Path) -> None:
     a, b = tmp_path / "a.dat", tmp_path / "b.dat"
     a.write_text("iris,1,1,nb,acc,0.1\niris,1,2,nb,acc,0.2\n")
-    watcher = LogWatcher(tmp_path)
+    watcher = Follow(tmp_path)
     watcher.poll()
     append(a, "iris,1,1,nb,acc,0.3\n")
     b.write_text("iris,1,2,nb,acc,0.4\n")
@@ -138,7 +139,7 @@ def test_duplicates_across_polls_later_wins(tmp_path: Path) -> None:
 def test_wide_log_appended(tmp_path: Path) -> None:
     log = tmp_path / "w.dat"
     log.write_text("\n#data, learner, repeats, bin, pd, pf\nsonar, nb, 1, 1, 0.5, 0.1\n")
-    watcher = LogWatcher(log)
+    watcher = Follow(log)
     assert [r[4:] for r in rows(watcher.poll().rows, "line")] == [("pd", 0.5, 3), ("pf", 0.1, 3)]
     append(log, "sonar, nb, 1, 2, 0.6, 0.2\n")
     update = watcher.poll()
@@ -149,9 +150,9 @@ def test_wide_log_appended(tmp_path: Path) -> None:
 def test_blank_start_then_results(tmp_path: Path) -> None:
     log = tmp_path / "d.dat"
     log.write_text("\n\n")
-    watcher = LogWatcher(log)
+    watcher = Follow(log)
     first = watcher.poll()
-    assert len(first.rows) == 0 and first.problems == []  # an empty log is not a problem while watching
+    assert len(first.rows) == 0 and first.problems == ()  # an empty log is not a problem while watching
     append(log, "iris,1,1,nb,acc,0.9\n")
     assert list(watcher.poll().rows["line"]) == [3]
 
@@ -159,7 +160,7 @@ def test_blank_start_then_results(tmp_path: Path) -> None:
 def test_gzip_log_is_read_again_when_it_changes(tmp_path: Path) -> None:
     log = tmp_path / "d.dat.gz"
     log.write_bytes(gzip.compress(b"iris,1,1,nb,acc,0.9\n"))
-    watcher = LogWatcher(log)
+    watcher = Follow(log)
     assert len(watcher.poll().rows) == 1
     log.write_bytes(gzip.compress(b"iris,1,1,nb,acc,0.9\niris,1,2,nb,acc,0.8\n"))
     os.utime(log, ns=(0, 10**18))  # a new modification time, whatever the clock's resolution
@@ -169,9 +170,9 @@ def test_gzip_log_is_read_again_when_it_changes(tmp_path: Path) -> None:
 
 def test_missing_path_is_reported_once_then_picked_up(tmp_path: Path) -> None:
     log = tmp_path / "later.dat"
-    watcher = LogWatcher(log)
+    watcher = Follow(log)
     assert [str(p) for p in watcher.poll().problems] == [f"{log}: no such file or directory"]
-    assert watcher.poll().problems == []
+    assert watcher.poll().problems == ()
     log.write_text("iris,1,1,nb,acc,0.9\n")
     update = watcher.poll()
     assert update.added == [str(log)] and len(update.rows) == 1
@@ -180,7 +181,7 @@ def test_missing_path_is_reported_once_then_picked_up(tmp_path: Path) -> None:
 def test_on_error_raise_after_taking_the_rows(tmp_path: Path) -> None:
     log = tmp_path / "d.dat"
     log.write_text("iris,1,1,nb,acc,0.9\niris,1,2,nb\n")
-    watcher = LogWatcher(log, on_error="raise")
+    watcher = Follow(log, on_error="raise")
     with pytest.raises(LogError, match=r"d\.dat:2: expected 6 fields, found 4$"):
         watcher.poll()
     assert len(watcher.frame()) == 1
@@ -212,7 +213,7 @@ def test_any_sequence_of_appends_ends_as_read_logs_reads_the_file(cuts: list[int
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "d.dat"
         log.write_bytes(b"")
-        watcher = LogWatcher(log)
+        watcher = Follow(log)
         found, superseded, position = [], [], 0
         for cut in [*cuts, len(data)]:
             append(log, data[position : position + cut])
@@ -242,13 +243,13 @@ def _chunk(dataset: str, folds: range) -> str:
 def test_duplicate_many_polls_later_is_found(tmp_path: Path) -> None:
     log = tmp_path / "d.dat"
     log.write_text(_chunk("iris", range(1, 11)))
-    watcher = LogWatcher(log)
+    watcher = Follow(log)
     watcher.poll()
-    for n in range(100):  # many runs merged, many batches compacted (more than 64)
+    for n in range(100):  # many runs merged
         append(log, _chunk(f"set{n}", range(1, 4)))
         update = watcher.poll()
         assert len(update.rows) == 3 and not update.superseded and not update.problems
-    assert len(watcher._batches) < 64
+    assert watcher._held.runs <= 9 and len(watcher._held) == 310  # O(log n) sorted runs
     append(log, "iris,1,7,nb,acc,0.9\nset5,1,2,nb,acc,0.8\n")
     update = watcher.poll()
     assert update.superseded == [(str(log), 7), (str(log), 10 + 3 * 5 + 2)]
@@ -256,7 +257,7 @@ def test_duplicate_many_polls_later_is_found(tmp_path: Path) -> None:
         f"{log}:311: duplicate of line 7 (iris, repeat 1, fold 7, nb, acc): the later line wins",
         f"{log}:312: duplicate of line 27 (set5, repeat 1, fold 2, nb, acc): the later line wins",
     ]
-    # The keys are still indexed after the fallback: the same duplicate again is found again.
+    # The index follows: the same duplicate again is found again.
     append(log, "set5,1,2,nb,acc,0.7\n")
     update = watcher.poll()
     assert update.superseded == [(str(log), 312)]
@@ -267,7 +268,7 @@ def test_duplicate_many_polls_later_is_found(tmp_path: Path) -> None:
 def test_duplicates_within_one_appended_chunk(tmp_path: Path) -> None:
     log = tmp_path / "d.dat"
     log.write_text("iris,1,1,nb,acc,0.1\n")
-    watcher = LogWatcher(log)
+    watcher = Follow(log)
     watcher.poll()
     append(log, "iris,1,2,nb,acc,0.2\niris,1,3,nb,acc,0.3\niris,1,2,nb,acc,0.4\n")
     update = watcher.poll()
@@ -282,15 +283,15 @@ def test_duplicates_within_one_appended_chunk(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("odd", ["iris,1,2048,nb,acc,0.1\n", "iris,1,5000,nb,acc,0.1\n", "iris,99999,1,nb,acc,0.1\n"])
-def test_keys_that_do_not_pack_fall_back_to_resolving_over_all_rows(tmp_path: Path, odd: str) -> None:
+def test_keys_that_do_not_pack_are_kept_apart_and_found(tmp_path: Path, odd: str) -> None:
     log = tmp_path / "d.dat"
     log.write_text("iris,1,1,nb,acc,0.1\niris,1,2,nb,acc,0.2\n")
-    watcher = LogWatcher(log)
+    watcher = Follow(log)
     watcher.poll()
     append(log, odd)
     first = watcher.poll()
     assert len(first.rows) == 1 and not first.superseded
-    assert watcher._runs is None  # no index: every poll resolves over all the rows
+    assert watcher._held.odd == 1 and len(watcher._held) == 3  # kept apart; the others stay packed
     append(log, "iris,1,3,nb,acc,0.3\n" + odd + "iris,1,1,nb,acc,0.4\n")
     update = watcher.poll()
     assert update.superseded == [(str(log), 1), (str(log), 3)]  # in line order
@@ -298,20 +299,22 @@ def test_keys_that_do_not_pack_fall_back_to_resolving_over_all_rows(tmp_path: Pa
     assert rows(watcher.frame()) == rows(read_logs(log, on_error="skip"))
 
 
-def test_many_labels_fall_back(tmp_path: Path) -> None:
+def test_many_labels_are_kept_apart(tmp_path: Path) -> None:
     log = tmp_path / "d.dat"
-    log.write_text("".join(f"d{n},1,1,nb,acc,0.1\n" for n in range(1 << 16)))  # dataset codes need 17 bits
-    watcher = LogWatcher(log)
-    assert len(watcher.poll().rows) == 1 << 16 and watcher._runs is None
-    append(log, "d65535,1,1,nb,acc,0.2\n")
-    assert watcher.poll().superseded == [(str(log), 1 << 16)]
+    log.write_text("".join(f"d{n},1,1,nb,acc,0.1\n" for n in range((1 << 16) + 1)))  # d65536's code needs 17 bits
+    watcher = Follow(log)
+    assert len(watcher.poll().rows) == (1 << 16) + 1 and watcher._held.odd == 1
+    append(log, "d65536,1,1,nb,acc,0.2\nd65535,1,1,nb,acc,0.3\n")
+    assert watcher.poll().superseded == [(str(log), (1 << 16)), (str(log), (1 << 16) + 1)]
+    assert watcher._held.odd == 1 and len(watcher._held) == (1 << 16) + 1
+    assert watcher.frame()["value"].iloc[-2:].tolist() == [0.2, 0.3]
 
 
 def test_reload_after_truncate_rebuilds_the_index(tmp_path: Path) -> None:
     log, other = tmp_path / "a.dat", tmp_path / "b.dat"
     log.write_text("iris,1,1,nb,acc,0.1\niris,1,2,nb,acc,0.2\n")
     other.write_text("iris,1,3,nb,acc,0.3\n")
-    watcher = LogWatcher(tmp_path)
+    watcher = Follow(tmp_path)
     watcher.poll()
     log.write_text("iris,1,2,nb,acc,0.5\n")  # shorter: read again; fold 1 is gone, fold 2 is no duplicate
     update = watcher.poll()
@@ -335,11 +338,11 @@ def test_reload_after_truncate_rebuilds_the_index(tmp_path: Path) -> None:
 def test_truncate_to_keys_that_do_not_pack_then_back(tmp_path: Path) -> None:
     log = tmp_path / "d.dat"
     log.write_text("iris,1,1,nb,acc,0.1\niris,99999,1,nb,acc,0.1\n")
-    watcher = LogWatcher(log)
+    watcher = Follow(log)
     watcher.poll()
-    assert watcher._runs is None
+    assert watcher._held.odd == 1
     log.write_text("iris,1,2,nb,acc,0.2\n")
     assert watcher.poll().reloaded == [str(log)]
-    assert watcher._runs is not None  # the rows left pack again: indexed
+    assert watcher._held.odd == 0 and len(watcher._held) == 1  # the odd key went with its file
     append(log, "iris,1,2,nb,acc,0.3\n")
     assert watcher.poll().superseded == [(str(log), 1)]

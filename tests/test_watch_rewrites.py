@@ -12,11 +12,12 @@ import pytest
 import stats
 import stats.logs._watch
 from stats.logs._paths import Source
+from tests.follow import Follow
 from tests.test_app import make_app, poll, settle
 from tui.app.widgets._problems import ProblemsPanel
 
 
-def values(watcher: stats.LogWatcher) -> list[float]:
+def values(watcher: Follow) -> list[float]:
     return sorted(watcher.frame()["value"].tolist())
 
 
@@ -25,7 +26,7 @@ def test_a_file_vanishing_between_listing_and_reading_is_no_error(
 ) -> None:
     # Before: FileNotFoundError from poll() (141 of ~1,000 polls under rotation; a toast each time).
     (tmp_path / "a.dat").write_text("iris,1,1,nb,accuracy,0.9\n")
-    watcher = stats.LogWatcher(tmp_path)
+    watcher = Follow(tmp_path)
     real_expand = stats.logs._watch.expand
 
     def listed_then_gone(paths):  # noqa: ANN001, ANN202
@@ -34,13 +35,13 @@ def test_a_file_vanishing_between_listing_and_reading_is_no_error(
 
     monkeypatch.setattr(stats.logs._watch, "expand", listed_then_gone)
     update = watcher.poll()
-    assert update.problems == [] and values(watcher) == [0.9]
+    assert update.problems == () and values(watcher) == [0.9]
 
 
 def test_a_file_vanishing_between_plan_and_read_is_no_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "a.dat").write_text("iris,1,1,nb,accuracy,0.9\n")
     (tmp_path / "b.dat").write_text("iris,1,1,knn,accuracy,0.8\n")
-    watcher = stats.LogWatcher(tmp_path)
+    watcher = Follow(tmp_path)
     real_window = stats.logs._watch._Window
 
     def window(path, start, stop):  # noqa: ANN001, ANN202
@@ -50,7 +51,7 @@ def test_a_file_vanishing_between_plan_and_read_is_no_error(tmp_path: Path, monk
 
     monkeypatch.setattr(stats.logs._watch, "_Window", window)
     update = watcher.poll()
-    assert update.problems == [] and update.added == [str(tmp_path / "a.dat")] and values(watcher) == [0.9]
+    assert update.problems == () and update.added == [str(tmp_path / "a.dat")] and values(watcher) == [0.9]
     monkeypatch.setattr(stats.logs._watch, "_Window", real_window)
     update = watcher.poll()  # b.dat is there after all: read now
     assert update.added == [str(tmp_path / "b.dat")] and values(watcher) == [0.8, 0.9]
@@ -66,7 +67,7 @@ def test_a_same_size_rewrite_in_place_is_read_again(tmp_path: Path) -> None:
     log = tmp_path / "a.dat"
     tail = "".join(f"wine,1,{f},nb,accuracy,0.5\n" for f in range(1, 5))  # the last 64 bytes stay
     log.write_text("iris,1,1,nb,accuracy,0.9\n" + tail)
-    watcher = stats.LogWatcher(tmp_path)
+    watcher = Follow(tmp_path)
     watcher.poll()
     with log.open("r+") as f:
         f.write("iris,1,1,nb,accuracy,0.1\n")
@@ -80,7 +81,7 @@ def test_a_rewrite_that_keeps_the_last_bytes_is_read_again(tmp_path: Path) -> No
     log = tmp_path / "a.dat"
     tail = "".join(f"wine,1,{f},nb,accuracy,0.5\n" for f in range(1, 5))  # > 64 bytes
     log.write_text("iris,1,1,nb,accuracy,0.9\n" + tail)
-    watcher = stats.LogWatcher(tmp_path)
+    watcher = Follow(tmp_path)
     watcher.poll()
     log.write_text("iris,1,1,nb,accuracy,0.2\n" + tail + "wine,1,5,nb,accuracy,0.5\n")
     update = watcher.poll()
@@ -89,7 +90,7 @@ def test_a_rewrite_that_keeps_the_last_bytes_is_read_again(tmp_path: Path) -> No
 
 
 def test_a_path_problem_that_no_longer_holds_is_taken_back(tmp_path: Path) -> None:
-    watcher = stats.LogWatcher(tmp_path)
+    watcher = Follow(tmp_path)
     first = watcher.poll()
     assert [p.reason for p in first.problems] == ["no *.dat files in this directory"]
     (tmp_path / "a.dat").write_text("iris,1,1,nb,accuracy,0.9\n")

@@ -21,13 +21,13 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from stats._keys import pack_radix, radix_dtype, radix_space, unpack_radix
 from stats._result import table_of
 
 #: Index levels of an aggregate, in order.
 KEYS = ("criterion", "dataset", "learner")
 #: Columns of an aggregate, in order.
 COLUMNS = ("count", "min", "q1", "median", "q3", "max", "mean", "sd")
-_BITS = 21  # bits per label code in a packed cell key
 _CHUNK = 1 << 20  # elements per chunk of temporary arrays
 
 
@@ -71,13 +71,9 @@ def _cells(log: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[
     Cells are numbered in the order of their (criterion, dataset, learner) codes.
     """
     codes, levels = zip(*(_codes(log[k]) for k in KEYS), strict=True)
-    s1, s2 = max(len(levels[1]), 1), max(len(levels[2]), 1)
-    space = max(len(levels[0]), 1) * s1 * s2
-    key = codes[0].astype(np.int32 if space < 2**31 else np.int64)
-    key *= s1
-    key += codes[1]
-    key *= s2
-    key += codes[2]
+    spans = [max(len(level), 1) for level in levels]
+    space = radix_space(spans)
+    key = pack_radix(codes, (0, 0, 0), spans, radix_dtype(space) or np.int64)  # (2**21 labels a column: 2**63)
     if space <= max(4 * key.size, 1 << 22):  # dense key space: count, no sort
         counts = _bincount(key, space)
         cells = np.flatnonzero(counts)
@@ -88,7 +84,7 @@ def _cells(log: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[
     else:
         cells, cell, counts = np.unique(key, return_inverse=True, return_counts=True)
         cell = cell.astype(_narrow(cells.size))
-    codes3 = np.column_stack((cells // (s1 * s2), cells // s2 % s1, cells % s2)).astype(np.int64)
+    codes3 = np.column_stack(unpack_radix(cells, spans)).astype(np.int64)
     return cell, counts, codes3, list(levels)
 
 
@@ -118,6 +114,15 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Concatenation of ``arange(s, s + n)`` over the pairs of ``starts`` and ``lengths``."""
     ends = np.cumsum(lengths)
     return np.repeat(starts - ends + lengths, lengths) + np.arange(int(ends[-1]) if ends.size else 0)
+
+
+def _alive(positions: np.ndarray, gone: np.ndarray) -> np.ndarray:
+    """Mask of the ``positions`` not in ``gone`` (sorted, distinct)."""
+    if not gone.size or not positions.size:
+        return np.ones(positions.size, bool)
+    at = np.searchsorted(gone, positions)
+    np.minimum(at, gone.size - 1, out=at)
+    return gone[at] != positions
 
 
 def _lerp(flat: np.ndarray, base: np.ndarray, counts: np.ndarray, q: float) -> np.ndarray:

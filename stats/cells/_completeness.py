@@ -20,11 +20,11 @@ from typing import Any, Literal, cast
 import numpy as np
 import pandas as pd
 
+from stats._keys import unpack_run
 from stats._result import LogRead, TableResult, table_of
 from stats._table import check_choice
 from stats.cells._aggregate import COLUMNS, KEYS, _codes, _index, aggregate
 from stats.cells._incremental import Aggregator
-from stats.cells._keys import _split
 
 
 @dataclass(frozen=True, eq=False)
@@ -248,7 +248,7 @@ def completeness(log_or_agg: Any) -> Completeness:
     if isinstance(log_or_agg, Aggregator):
         cell, run, _ = log_or_agg._all_rows()
         codes3 = log_or_agg._codes3[cell]
-        design = _design(codes3[:, 1], codes3[:, 2], *_split(run), levels)
+        design = _design(codes3[:, 1], codes3[:, 2], *unpack_run(run), levels)
     elif "value" in log_or_agg.columns and {"repeat", "fold"} <= set(log_or_agg.columns):
         repeat, fold = (log_or_agg[k].to_numpy().astype(np.int64) for k in ("repeat", "fold"))
         design = _design(_codes(log_or_agg["dataset"])[0], _codes(log_or_agg["learner"])[0], repeat, fold, levels)

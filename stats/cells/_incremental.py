@@ -1,18 +1,31 @@
 """Incremental aggregation: keep the per-cell summaries of a growing log up to date.
 
 Split from :mod:`stats.cells._aggregate`, whose vectorised summaries it reuses for the
-cells that appended rows touch.
+cells that appended (or dropped) rows touch.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 import numpy as np
 import pandas as pd
 
+from stats._keys import (
+    check_labels,
+    location_file,
+    pack_cell,
+    pack_cell_run,
+    pack_location,
+    pack_run,
+    unpack_cell,
+    unpack_run,
+)
 from stats._result import table_of
 from stats.cells._aggregate import (
-    _BITS,
     KEYS,
+    _alive,
     _bincount,
     _cells,
     _check_log,
@@ -24,31 +37,59 @@ from stats.cells._aggregate import (
     _ranges,
     _summarise,
 )
-from stats.cells._keys import _latest, _pack, _run_key, _split
 from stats.cells._values import CellValues
 
 
+class Update(Protocol):
+    """What :meth:`Aggregator.apply` reads of an update: a :class:`stats.WatchUpdate`'s fields."""
+
+    @property
+    def rows(self) -> pd.DataFrame: ...
+
+    @property
+    def reloaded(self) -> Sequence[str]: ...
+
+    @property
+    def removed(self) -> Sequence[str]: ...
+
+    @property
+    def superseded(self) -> Sequence[tuple[str, int]]: ...
+
+
 class Aggregator:
-    """The aggregate of a growing log, refreshed cell by cell as rows are appended.
+    """The aggregate of a growing log, refreshed cell by cell as rows come and go.
 
     Parameters
     ----------
-    log : DataFrame
-        A log as for :func:`aggregate`, with integer ``repeat`` and ``fold``.
+    log : DataFrame, optional
+        A log as for :func:`aggregate`, with integer ``repeat`` and ``fold``, duplicates resolved
+        (e.g. the first :meth:`stats.LogWatcher.poll`'s ``rows``). With ``file`` and ``line``
+        columns (a watcher's rows have them), each row keeps its location and the aggregator
+        can follow the watcher with :meth:`apply`; without them it takes :meth:`add` only.
+        None: no rows yet, locations kept.
 
     Notes
     -----
-    Rows are kept grouped by cell (CSR style: values and (repeat, fold) keys in
-    cell order, each cell's start and stop) beside a buffer of appended rows.
-    :meth:`add` re-summarises only the cells its rows touch, from their stored
-    rows and the new ones; the buffer is merged into the store when it outgrows
-    a quarter of it. A new label (data set, learner, criterion) takes the next
-    code, so it sorts after the labels seen before. The log itself is not kept.
+    **The one copy of a live session's rows.** Rows are kept grouped by cell (CSR style: values,
+    (repeat, fold) keys and locations in cell order, each cell's start and stop) beside a buffer
+    of appended rows; rows taken out (replaced results, a rewritten or removed file's rows) are
+    listed by position until the buffer or that list outgrows a quarter of the store, when both
+    are merged into it. Each change re-summarises only the cells it touches. A new label (data
+    set, learner, criterion) takes the next code, so it sorts after the labels seen before (the
+    order of a categorical's categories when rows come as one). The log itself is not kept.
 
-    A row whose (dataset, repeat, fold, learner, criterion) is already present
-    replaces the earlier result (last wins, as when a log is read top to
-    bottom). Rows are not removed one by one: when a file is truncated or
-    replaced, :meth:`replace` rebuilds from the new log.
+    Two ways in:
+
+    - :meth:`apply` takes a :class:`stats.WatchUpdate` as it is: it drops the rows of the files
+      reloaded or removed, drops the ``superseded`` rows (found by their file and line among
+      the cells the new rows touch), and adds the new rows. The watcher has resolved which
+      line wins; ``apply`` does not look at keys again.
+    - :meth:`add` takes rows without that word: a row whose (dataset, repeat, fold, learner,
+      criterion) is already present replaces the earlier result (last wins, as when a log is
+      read top to bottom); :meth:`add` resolves that itself, among the cells the rows touch.
+
+    Either way the aggregate (:attr:`table`) and the raw results (:meth:`snapshot`) hold each
+    result once, as :func:`stats.read_logs` then :func:`aggregate` would.
 
     Examples
     --------
@@ -61,53 +102,74 @@ class Aggregator:
     ([0.7], [3])
     """
 
-    _COMPACT_MIN = 1 << 16  # appended rows kept in the buffer at least up to this many
+    _COMPACT_MIN = 1 << 16  # appended (or dropped) rows kept apart from the store at least up to this many
 
-    def __init__(self, log: pd.DataFrame) -> None:
+    def __init__(self, log: pd.DataFrame | None = None) -> None:
         self.replace(log)
 
-    def replace(self, log: pd.DataFrame) -> None:
-        """Rebuild everything from ``log`` (for a truncated, replaced or rewritten file)."""
-        log = table_of(log)  # read_logs' LogRead is its table
+    def replace(self, log: pd.DataFrame | None = None) -> None:
+        """Rebuild everything from ``log`` (as for the constructor)."""
+        log = _empty_log() if log is None else table_of(log)  # read_logs' LogRead is its table
         values = _check_log(log, need=("repeat", "fold", "value"))
-        run = _run_key(log["repeat"].to_numpy(), log["fold"].to_numpy())
+        run = pack_run(log["repeat"].to_numpy(), log["fold"].to_numpy())
         cell, counts, codes3, levels = _cells(log)
-        if max(len(x) for x in levels) >= 1 << _BITS:
-            raise ValueError(f"too many distinct labels (at most {(1 << _BITS) - 1} per column)")
+        for name, level in zip(KEYS, levels, strict=True):
+            check_labels(len(level), name)
+        self._files: dict[str, int] = {}  # file name -> its index in the rows' locations
+        self._located = "file" in log.columns and "line" in log.columns
+        loc = self._locations(log) if self._located else None
         self._levels, self._codes3, self._display = levels, codes3, np.arange(len(codes3))
-        self._lookup = pd.Index(_pack(codes3))
-        self._store(cell, run, values, counts)
+        self._lookup = pd.Index(pack_cell(codes3))
+        self._store(cell, run, values, counts, loc)
         del cell, run
         self._stats = _summarise(self._values, self._counts)
 
-    def _store(self, cell: np.ndarray, run: np.ndarray, values: np.ndarray, counts: np.ndarray) -> None:
+    def _store(
+        self, cell: np.ndarray, run: np.ndarray, values: np.ndarray, counts: np.ndarray, loc: np.ndarray | None
+    ) -> None:
         self._counts = counts
         order = _order(cell, len(self._codes3))
         del cell
         self._run = run[order]
+        self._loc = None if loc is None else loc[order]  # int64 (file, line) locations, or None
         self._values = _gather(values, order)
         del order
         self._stop = np.cumsum(self._counts)
         self._start = self._stop - self._counts
-        self._extra: tuple[np.ndarray, ...] = (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
-        self._superseded = False  # whether the stored and buffered rows include replaced results
+        # Appended rows: cell, wide run, value, location (-1 when not located).
+        self._extra: tuple[np.ndarray, ...] = (
+            np.empty(0, np.int64),
+            np.empty(0, np.int64),
+            np.empty(0),
+            np.empty(0, np.int64),
+        )
+        # Positions (store rows 0 .. S-1, then appended rows S ...) of the rows taken out, sorted.
+        # Replaced, never changed in place: a snapshot keeps the one it was given.
+        self._gone = np.empty(0, np.int64)
         self._table: pd.DataFrame | None = None
 
     @property
+    def located(self) -> bool:
+        """Whether the rows keep their file and line (built from rows with ``file`` and ``line``,
+        or empty): only then does :meth:`apply` work."""
+        return self._located
+
+    @property
     def table(self) -> pd.DataFrame:
-        """What :func:`aggregate` gives for the log and every row added since (a new frame per change)."""
+        """What :func:`aggregate` gives for the rows held (a new frame per change)."""
         if self._table is None:
             if self._display.size != len(self._codes3):
                 self._display = np.lexsort(self._codes3.T[::-1])
             d = self._display
+            d = d[self._counts[d] > 0]  # cells whose rows were all taken out are not shown
             self._table = _frame(self._stats[:, d], self._counts[d], self._codes3[d], self._levels)
         return self._table
 
     def snapshot(self) -> CellValues:
-        """The raw results of every cell as they are now (later :meth:`add` calls do not change it).
+        """The raw results of every cell as they are now (later changes do not change it).
 
-        Cheap (references to arrays that :meth:`add` replaces rather than changes in place), so a
-        reader in another thread can keep it while this aggregator goes on.
+        Cheap (references to arrays that :meth:`add` and :meth:`apply` replace rather than change
+        in place), so a reader in another thread can keep it while this aggregator goes on.
         """
         return CellValues(
             tuple(self._levels),  # type: ignore[arg-type]
@@ -116,12 +178,14 @@ class Aggregator:
             self._run,
             self._start,
             self._stop,
-            self._extra,  # type: ignore[arg-type]
-            self._superseded,
+            self._extra[:3],  # type: ignore[arg-type]
+            self._gone,
         )
 
     def add(self, rows: pd.DataFrame) -> pd.MultiIndex:
         """Append ``rows`` (same columns as a log) and re-summarise the cells they touch.
+
+        A row with the key of a result held (or of a later row of ``rows``) replaces it: last wins.
 
         Parameters
         ----------
@@ -133,35 +197,69 @@ class Aggregator:
         MultiIndex
             The (criterion, dataset, learner) cells that were re-summarised, in table order.
         """
+        rows = table_of(rows)
+        cell, run, values, loc = self._take_in(rows)
+        return self._change(cell, run, values, loc, np.empty(0, np.int64), resolve=True)
+
+    def apply(self, update: Update) -> pd.MultiIndex:
+        """Follow a :class:`stats.WatchUpdate`: drop what it drops, add what it brings.
+
+        In this order: the rows of the files in ``update.reloaded`` and ``update.removed`` are
+        taken out; so are the rows at ``update.superseded``'s (file, line); ``update.rows`` (with
+        ``file`` and ``line``) are added as they are. Last-wins is the watcher's to resolve: feed
+        an aggregator one watcher's updates, each once and in order (a superseded row not held is
+        ignored).
+
+        Returns
+        -------
+        MultiIndex
+            The (criterion, dataset, learner) cells that were re-summarised (rows added or taken
+            out; a cell may have none left), in table order.
+
+        Raises
+        ------
+        ValueError
+            If this aggregator's rows have no locations (built from rows without ``file`` and
+            ``line``: see :attr:`located`), or the rows lack a column.
+        """
+        if not self._located:
+            raise ValueError(
+                "this Aggregator was built from rows without 'file' and 'line': build it from a watcher's rows "
+                "(or empty: Aggregator()) to apply its updates"
+            )
+        rows = table_of(update.rows)
+        missing = [c for c in ("file", "line") if c not in rows.columns]
+        if missing and len(rows):
+            raise ValueError(f"the update's rows lack column(s) {', '.join(missing)}")
+        drop = self._rows_of_files([*update.reloaded, *update.removed])
+        cell, run, values, loc = self._take_in(rows)
+        if update.superseded:
+            drop = np.union1d(drop, self._superseded(update.superseded, cell))
+        return self._change(cell, run, values, loc, drop, resolve=False)
+
+    # -- rows in ---------------------------------------------------------------------------------
+
+    def _take_in(self, rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(cell, wide run, value, location) of ``rows``; new labels and cells are numbered."""
         values = _check_log(rows, need=("repeat", "fold", "value"))
-        run = _run_key(rows["repeat"].to_numpy(), rows["fold"].to_numpy(), wide=True)
+        run = pack_run(rows["repeat"].to_numpy(), rows["fold"].to_numpy(), wide=True)
         if not len(rows):
-            return _index(self._levels, [np.empty(0, np.int64)] * 3, KEYS)
+            return np.empty(0, np.int64), run, values, np.empty(0, np.int64)
         levels = list(self._levels)
-        key = _pack(np.column_stack([self._encode(rows[k], levels, i) for i, k in enumerate(KEYS)]))
+        key = pack_cell(np.column_stack([self._encode(rows[k], levels, i) for i, k in enumerate(KEYS)]))
         cell = self._lookup.get_indexer(key)
         if (cell < 0).any():
             self._grow(cell, key)
         self._levels = levels
-        touched = np.unique(cell)
-        local = np.full(len(self._codes3), -1, np.int64)
-        local[touched] = np.arange(touched.size)
-        c, r, v = (
-            np.concatenate([*old, new])
-            for old, new in zip(self._rows(touched, local), (local[cell], run, values), strict=True)
-        )
-        keep = _latest(c, r)
-        if keep is not None:
-            c, v, self._superseded = c[keep], v[keep], True
-        counts = np.bincount(c, minlength=touched.size)
-        self._stats[:, touched] = _summarise(v[_order(c, touched.size)], counts, overwrite=True)
-        self._counts[touched] = counts
-        self._extra = tuple(np.concatenate(p) for p in zip(self._extra, (cell, run, values), strict=True))
-        if self._extra[0].size > max(self._COMPACT_MIN, self._values.size // 4):
-            self._compact()
-        self._table = None
-        codes3 = self._codes3[touched[np.lexsort(self._codes3[touched].T[::-1])]]
-        return _index(self._levels, list(codes3.T), KEYS)
+        located = self._located and "file" in rows.columns and "line" in rows.columns
+        loc = self._locations(rows) if located else np.full(len(rows), -1, np.int64)
+        return cell.astype(np.int64), run, values, loc
+
+    def _locations(self, rows: pd.DataFrame) -> np.ndarray:
+        """The rows' (file, line) packed (:func:`stats._keys.pack_location`); files numbered here."""
+        codes, names = _codes(rows["file"])
+        own = np.array([self._files.setdefault(str(name), len(self._files)) for name in names], np.int64)
+        return pack_location(own[codes], rows["line"].to_numpy(np.int64))
 
     @staticmethod
     def _encode(column: pd.Series, levels: list[pd.Index], k: int) -> np.ndarray:
@@ -173,8 +271,7 @@ class Aggregator:
         if unseen.any():
             pos[unseen] = np.arange(len(levels[k]), len(levels[k]) + unseen.sum())
             levels[k] = levels[k].append(labels[used][unseen])
-            if len(levels[k]) >= 1 << _BITS:
-                raise ValueError(f"too many distinct labels in column {column.name!r}")
+            check_labels(len(levels[k]), str(column.name))
         return pos[codes].astype(np.int64)
 
     def _grow(self, cell: np.ndarray, key: np.ndarray) -> None:
@@ -182,37 +279,154 @@ class Aggregator:
         inverse, fresh = pd.factorize(key[cell < 0])
         cell[cell < 0] = len(self._codes3) + inverse
         self._lookup = self._lookup.append(pd.Index(fresh))
-        bits = (fresh[:, None] >> np.array([2 * _BITS, _BITS, 0])) & (1 << _BITS) - 1
-        self._codes3 = np.vstack([self._codes3, bits])
-        zeros = np.zeros(fresh.size, np.int64)
-        self._counts, self._start, self._stop = (
-            np.concatenate([x, zeros]) for x in (self._counts, self._start, self._stop)
-        )
+        self._codes3 = np.vstack([self._codes3, unpack_cell(fresh)])
+        end = np.full(fresh.size, self._values.size, np.int64)  # empty in the store: start = stop = its end
+        self._counts = np.concatenate([self._counts, np.zeros(fresh.size, np.int64)])
+        self._start, self._stop = np.concatenate([self._start, end]), np.concatenate([self._stop, end])
         self._stats = np.hstack([self._stats, np.zeros((7, fresh.size))])
 
-    def _rows(self, cells: np.ndarray, local: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-        """(local cell, wide run, value) of the stored and the buffered rows of ``cells``, oldest first."""
+    # -- rows out --------------------------------------------------------------------------------
+
+    def _rows_of_files(self, names: list[str]) -> np.ndarray:
+        """Positions of the rows held from the files ``names`` (a pass over every location)."""
+        files = [self._files[n] for n in names if n in self._files]
+        if not files:
+            return np.empty(0, np.int64)
+        files_array = np.array(files, np.int64)
+        assert self._loc is not None
+        store = np.flatnonzero(np.isin(location_file(self._loc), files_array))
+        extra = np.flatnonzero(np.isin(location_file(self._extra[3]), files_array)) + self._values.size
+        found = np.concatenate([store, extra])
+        return found[_alive(found, self._gone)]
+
+    def _superseded(self, superseded: Sequence[tuple[str, int]], cell: np.ndarray) -> np.ndarray:
+        """Positions of the rows at ``superseded``'s (file, line): looked for among the cells of
+        the new rows (a row is superseded by a new row with its key, so in its cell), then, for
+        any not found there, among all the rows."""
+        known = [(self._files[f], n) for f, n in superseded if f in self._files]
+        if not known:
+            return np.empty(0, np.int64)
+        files, lines = zip(*known, strict=True)
+        want = np.unique(pack_location(np.array(files), np.array(lines)))
+        pos, _ = self._live(np.unique(cell))
+        found = pos[np.isin(self._take(pos)[2], want)]
+        if found.size < want.size:  # not where a watcher's update puts them: look everywhere
+            pos, _ = self._live(np.arange(len(self._codes3)))
+            found = pos[np.isin(self._take(pos)[2], want)]
+        return found
+
+    # -- the rows of cells -----------------------------------------------------------------------
+
+    def _live(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Positions and cells of the rows held of ``cells`` (sorted, distinct): stored rows cell by
+        cell, then appended ones in the order they came; rows taken out left out."""
         lengths = self._stop[cells] - self._start[cells]
         at = _ranges(self._start[cells], lengths)
-        xc, xr, xv = self._extra
-        pick = np.flatnonzero(local[xc] >= 0)
-        return (
-            (np.repeat(np.arange(cells.size), lengths), local[xc[pick]]),
-            (_run_key(*_split(self._run[at]), wide=True), xr[pick]),
-            (self._values[at], xv[pick]),
-        )
+        xc = self._extra[0]
+        local = np.zeros(len(self._codes3), bool)
+        local[cells] = True
+        pick = np.flatnonzero(local[xc])
+        pos = np.concatenate([at, pick + self._values.size])
+        cell = np.concatenate([np.repeat(cells, lengths), xc[pick]])
+        alive = _alive(pos, self._gone)
+        return pos[alive], cell[alive]
+
+    def _take(self, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(wide run, value, location) of the rows at ``pos`` (location -1 when not kept)."""
+        size = self._values.size
+        stored = pos < size
+        s, x = pos[stored], pos[~stored] - size
+        _, xr, xv, xl = self._extra
+        run, value, loc = np.empty(pos.size, np.int64), np.empty(pos.size), np.empty(pos.size, np.int64)
+        run[stored] = pack_run(*unpack_run(self._run[s]), wide=True)
+        value[stored] = self._values[s]
+        loc[stored] = -1 if self._loc is None else self._loc[s]
+        run[~stored], value[~stored], loc[~stored] = xr[x], xv[x], xl[x]
+        return run, value, loc
+
+    def _cell_of(self, pos: np.ndarray) -> np.ndarray:
+        """The cells of the rows at ``pos``."""
+        size = self._values.size
+        stored = pos < size
+        cell = np.empty(pos.size, np.int64)
+        cell[stored] = np.searchsorted(self._stop, pos[stored], side="right")  # stop never decreases
+        cell[~stored] = self._extra[0][pos[~stored] - size]
+        return cell
+
+    def _change(
+        self, cell: np.ndarray, run: np.ndarray, values: np.ndarray, loc: np.ndarray, drop: np.ndarray, *, resolve: bool
+    ) -> pd.MultiIndex:
+        """Take out the rows at ``drop``, add the new rows (last wins among them and the rows
+        held if ``resolve``) and re-summarise the cells touched; those cells, in table order."""
+        touched = np.unique(np.concatenate([cell, self._cell_of(drop)]))
+        if not touched.size:
+            return _index(self._levels, [np.empty(0, np.int64)] * 3, KEYS)
+        gone = np.union1d(self._gone, drop) if drop.size else self._gone
+        self._gone = gone
+        pos, held_cell = self._live(touched)
+        held_run, held_value, _ = self._take(pos)
+        if resolve and cell.size:
+            keep = _latest(np.concatenate([held_cell, cell]), np.concatenate([held_run, run]))
+            if keep is not None:
+                old, new = keep[: pos.size], keep[pos.size :]
+                gone = np.union1d(gone, pos[~old])
+                held_cell, held_value = held_cell[old], held_value[old]
+                cell, run, values, loc = cell[new], run[new], values[new], loc[new]
+        self._gone = gone
+        self._extra = tuple(np.concatenate(p) for p in zip(self._extra, (cell, run, values, loc), strict=True))
+        local = np.full(len(self._codes3), -1, np.int64)
+        local[touched] = np.arange(touched.size)
+        c = local[np.concatenate([held_cell, cell])]
+        v = np.concatenate([held_value, values])
+        counts = np.bincount(c, minlength=touched.size)
+        some = counts > 0
+        if some.any():
+            self._stats[:, touched[some]] = _summarise(v[_order(c, touched.size)], counts[some], overwrite=True)
+        self._stats[:, touched[~some]] = np.nan
+        self._counts[touched] = counts
+        limit = max(self._COMPACT_MIN, self._values.size // 4)
+        if self._extra[0].size > limit or self._gone.size > limit:
+            self._compact()
+        self._table = None
+        codes3 = self._codes3[touched[np.lexsort(self._codes3[touched].T[::-1])]]
+        return _index(self._levels, list(codes3.T), KEYS)
 
     def _all_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(cell, wide run, value) of every stored and buffered row, replaced results included."""
-        xc, xr, xv = self._extra
-        cell = np.repeat(np.arange(len(self._codes3)), self._stop - self._start)
-        run = _run_key(*_split(self._run), wide=True)
-        return np.concatenate([cell, xc]), np.concatenate([run, xr]), np.concatenate([self._values, xv])
+        """(cell, wide run, value) of every row held (stored, then appended; rows taken out left out)."""
+        cell, run, value, _ = self._all()
+        return cell, run, value
+
+    def _all(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        xc, xr, xv, xl = self._extra
+        cell = np.concatenate([np.repeat(np.arange(len(self._codes3)), self._stop - self._start), xc])
+        run = np.concatenate([pack_run(*unpack_run(self._run), wide=True), xr])
+        value = np.concatenate([self._values, xv])
+        loc = None if self._loc is None else np.concatenate([self._loc, xl])
+        if self._gone.size:
+            keep = np.ones(cell.size, bool)
+            keep[self._gone] = False
+            cell, run, value = cell[keep], run[keep], value[keep]
+            loc = None if loc is None else loc[keep]
+        return cell, run, value, loc
 
     def _compact(self) -> None:
-        """Merge the buffer into the store, dropping replaced results."""
-        cell, run, values = self._all_rows()
-        keep = _latest(cell, run) if self._superseded else None
-        if keep is not None:
-            cell, run, values = cell[keep], run[keep], values[keep]
-        self._store(cell, _run_key(*_split(run)), values, _bincount(cell, len(self._codes3)))
+        """Merge the appended rows into the store and forget the rows taken out."""
+        cell, run, values, loc = self._all()
+        self._store(cell, pack_run(*unpack_run(run)), values, _bincount(cell, len(self._codes3)), loc)
+
+
+def _latest(cell: np.ndarray, run: np.ndarray) -> np.ndarray | None:
+    """Mask keeping the last row of each (cell, run), or None when all are distinct."""
+    key = pack_cell_run(cell, run)
+    if key is not None:
+        dup = pd.Index(key).duplicated(keep="last")
+    else:
+        dup = pd.DataFrame({"c": cell, "r": run}).duplicated(keep="last").to_numpy()
+    return ~dup if dup.any() else None
+
+
+def _empty_log() -> pd.DataFrame:
+    """A log without rows, with locations (``file``, ``line``)."""
+    labels = {k: pd.Categorical([]) for k in ("dataset", "learner", "criterion", "file")}
+    numbers = {"repeat": np.empty(0, np.int64), "fold": np.empty(0, np.int64), "line": np.empty(0, np.int64)}
+    return pd.DataFrame({**labels, **numbers, "value": np.empty(0)})

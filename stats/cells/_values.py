@@ -2,10 +2,10 @@
 
 A user interface that follows a growing log needs, besides the per-cell summaries, the raw
 results of some cells (to pool a learner's results over data sets, say) -- without keeping a
-second copy of the log, and without reading arrays the next :meth:`Aggregator.add` is changing
-in another thread. :meth:`Aggregator.snapshot` gives a :class:`CellValues`: references to the
-aggregator's arrays, which ``add`` replaces rather than changes in place, so a snapshot keeps
-answering for the moment it was taken.
+second copy of the log, and without reading arrays the next :meth:`Aggregator.add` (or
+``apply``) is changing in another thread. :meth:`Aggregator.snapshot` gives a :class:`CellValues`:
+references to the aggregator's arrays, which ``add`` and ``apply`` replace rather than change in
+place, so a snapshot keeps answering for the moment it was taken.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from stats.cells._aggregate import _BITS, _ranges
-from stats.cells._keys import _latest, _pack, _run_key, _split
+from stats._keys import cell_criterion, pack_cell, pack_run, unpack_cell, unpack_run
+from stats.cells._aggregate import _alive, _ranges
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,13 +41,13 @@ class CellValues:
     """
 
     levels: tuple[pd.Index, pd.Index, pd.Index]  # criterion, dataset, learner labels
-    lookup: pd.Index  # packed (criterion, dataset, learner) codes -> cell number
+    lookup: pd.Index  # packed (criterion, dataset, learner) codes (stats._keys.pack_cell) -> cell number
     values: np.ndarray  # stored results, grouped by cell
-    run: np.ndarray  # their (repeat, fold) keys (wide)
+    run: np.ndarray  # their (repeat, fold) keys (stats._keys.pack_run)
     start: np.ndarray  # each cell's stored rows: [start, stop)
     stop: np.ndarray
     extra: tuple[np.ndarray, np.ndarray, np.ndarray]  # appended rows: cell, wide run, value
-    superseded: bool  # whether stored and appended rows include replaced results
+    gone: np.ndarray  # positions (stored rows, then appended ones) of the rows taken out, sorted
 
     @cached_property
     def _codes(self) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
@@ -66,7 +66,7 @@ class CellValues:
         if ci < 0 or li < 0 or not di.size:
             return np.empty(0)
         codes = np.column_stack([np.full(di.size, ci), di, np.full(di.size, li)]).astype(np.int64)
-        cells = self.lookup.get_indexer(pd.Index(_pack(codes)))
+        cells = self.lookup.get_indexer(pd.Index(pack_cell(codes)))
         cells = cells[cells >= 0]
         if not cells.size:
             return np.empty(0)
@@ -74,22 +74,22 @@ class CellValues:
 
     def _rows(self, cells: np.ndarray, runs: bool = False) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
         """(cell, run, value) of every result of ``cells``: the stored rows cell by cell, then the
-        appended ones in the order they came, replaced results left out. ``run`` (wide keys) is
-        made when asked for or when replaced results must be found, else None."""
+        appended ones in the order they came, rows taken out left out. ``run`` (wide keys) is made
+        when asked for, else None."""
         lengths = self.stop[cells] - self.start[cells]
         at = _ranges(self.start[cells], lengths)
         xc, xr, xv = self.extra
         pick = np.flatnonzero(np.isin(xc, cells)) if xc.size and cells.size else np.empty(0, np.int64)
         cell = np.concatenate([np.repeat(cells, lengths), xc[pick]]).astype(np.int64)
         values = np.concatenate([self.values[at], xv[pick]])
-        resolve = bool(self.superseded and pick.size)
         run = None
-        if runs or resolve:
-            run = np.concatenate([_run_key(*_split(self.run[at]), wide=True), xr[pick]])  # the buffer holds wide keys
-        if resolve:
-            keep = _latest(cell, run)
-            if keep is not None:
-                cell, run, values = cell[keep], run[keep], values[keep]
+        if runs:
+            stored = pack_run(*unpack_run(self.run[at]), wide=True)  # the buffer holds wide keys
+            run = np.concatenate([stored, xr[pick]])
+        if self.gone.size:
+            alive = _alive(np.concatenate([at, pick + self.values.size]), self.gone)
+            cell, values = cell[alive], values[alive]
+            run = None if run is None else run[alive]
         return cell, run, values
 
     def results(self, criterion: str) -> pd.DataFrame:
@@ -109,17 +109,16 @@ class CellValues:
         """
         ci = self._codes[0].get(str(criterion), -1)
         keys = self.lookup.to_numpy()
-        cells = np.flatnonzero((keys >> 2 * _BITS) == ci) if ci >= 0 else np.empty(0, np.int64)
+        cells = np.flatnonzero(cell_criterion(keys) == ci) if ci >= 0 else np.empty(0, np.int64)
         cell, run, values = self._rows(cells, runs=True)
-        repeat, fold = _split(np.asarray(run, np.int64))
-        packed = keys[cell]
-        mask = (1 << _BITS) - 1
+        repeat, fold = unpack_run(np.asarray(run, np.int64))
+        codes3 = unpack_cell(keys[cell])
         return pd.DataFrame(
             {
-                "dataset": pd.Categorical.from_codes((packed >> _BITS) & mask, categories=self.levels[1]),
+                "dataset": pd.Categorical.from_codes(codes3[:, 1], categories=self.levels[1]),
                 "repeat": np.asarray(repeat, np.int64),
                 "fold": np.asarray(fold, np.int64),
-                "learner": pd.Categorical.from_codes(packed & mask, categories=self.levels[2]),
+                "learner": pd.Categorical.from_codes(codes3[:, 2], categories=self.levels[2]),
                 "criterion": pd.Categorical.from_codes(np.zeros(len(cell), np.int8), categories=[str(criterion)]),
                 "value": values,
             }

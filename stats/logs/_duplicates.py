@@ -2,11 +2,12 @@
 
 A result is keyed by (dataset, repeat, fold, learner, criterion); when a key appears twice, the
 later row wins (it is the rerun). The five key columns are packed into one integer per row
-(mixed radix), a chunk of rows at a time. Keys that only increase (seed 000's loop writes them
-so) have no duplicates, and that is checked first, without sorting. Otherwise each row's
-previous occurrence is found chunk by chunk against a table of the last row seen per key, so
-the work space is one chunk plus that table whatever the number of duplicates: 20 million copies
-of one line cost no more memory than 20 million distinct lines (issue 13, item 5).
+(mixed radix, :func:`stats._keys.pack_radix`), a chunk of rows at a time. Keys that only
+increase (seed 000's loop writes them so) have no duplicates, and that is checked first, without
+sorting. Otherwise each row's previous occurrence is found chunk by chunk against a table of the
+last row seen per key, so the work space is one chunk plus that table whatever the number of
+duplicates: 20 million copies of one line cost no more memory than 20 million distinct lines
+(issue 13, item 5).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 import pandas as pd
 
+from stats._keys import pack_radix, radix_dtype, radix_space
 from stats.logs._formats import LogProblem
 
 KEY = ("dataset", "repeat", "fold", "learner", "criterion")
@@ -82,28 +84,23 @@ def duplicate_chunks(
 
 
 def _keys(columns: dict[str, np.ndarray], n: int) -> tuple[Callable[[int, int], np.ndarray], int]:
-    """A function giving the packed keys of rows ``s:e``, and the size of the key space."""
+    """A function giving the packed keys of rows ``s:e`` (:func:`stats._keys.pack_radix`), and the
+    size of the key space."""
     lows, spans = [], []
     for k in KEY:
         low, high = (0, int(columns[k].max())) if k in LABELS else (int(columns[k].min()), int(columns[k].max()))
         lows.append(low)
         spans.append(high - low + 1)
-    space = int(np.prod(np.array(spans, dtype=object)))
-    if space >= 2**62:  # pragma: no cover - needs absurd repeat or fold numbers
+    space = radix_space(spans)
+    dtype = radix_dtype(space)
+    if dtype is None:  # pragma: no cover - needs absurd repeat or fold numbers
         frame = pd.DataFrame({k: columns[k] for k in KEY})
         codes = frame.groupby(list(KEY), sort=False).ngroup().to_numpy()
         return (lambda s, e: codes[s:e]), int(codes.max()) + 1
-    dtype = np.int32 if space < 2**31 else np.int64
+    arrays = [columns[k] for k in KEY]
 
     def packed(s: int, e: int) -> np.ndarray:
-        key: np.ndarray = np.empty(e - s, dtype)
-        np.subtract(columns[KEY[0]][s:e], lows[0], out=key, casting="unsafe")
-        for k, low, span in zip(KEY[1:], lows[1:], spans[1:]):
-            key *= span
-            key += columns[k][s:e]
-            if low:
-                key -= low
-        return key
+        return pack_radix(arrays, lows, spans, dtype, s, e)
 
     return packed, space
 

@@ -74,11 +74,16 @@ class LogProblem:
 
 
 class LogError(ValueError):
-    """The first error of a log read with ``on_error="raise"``; the message is ``file:line: reason``."""
+    """The first error of a log read with ``on_error="raise"``; the message is ``file:line: reason``.
 
-    def __init__(self, problem: LogProblem) -> None:
+    ``update``: raised by :meth:`stats.LogWatcher.poll`, the poll's :class:`stats.WatchUpdate`
+    (the watcher has taken the poll in: whoever keeps its rows applies this one too); else None.
+    """
+
+    def __init__(self, problem: LogProblem, update: Any = None) -> None:
         super().__init__(str(problem))
         self.problem = problem
+        self.update = update
 
 
 @dataclass(frozen=True)

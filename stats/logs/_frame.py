@@ -149,8 +149,9 @@ class Columns:
         """The rows' slice of a label column, widened first (int8 -> int16 -> int32) if the codes
         in ``lut`` do not fit."""
         array = self.arrays[name]
-        if len(lut) and lut.max() > np.iinfo(array.dtype).max:
-            array = self.arrays[name] = array.astype(np.int16 if array.dtype == np.int8 else np.int32)
+        if len(lut) and lut.max() > np.iinfo(array.dtype).max:  # as wide as the codes need, at once
+            wider = np.int16 if lut.max() <= np.iinfo(np.int16).max else np.int32
+            array = self.arrays[name] = array.astype(wider)
         return array[rows]
 
     def finish(self) -> dict[str, np.ndarray]:

@@ -18,9 +18,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from stats._keys import check_files, pack_location, pack_row, unpack_location
 from stats.logs._duplicates import KEY, resolve
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels
+from stats.logs._index import KeyIndex
 from stats.logs._parse import Part
 from stats.logs._paths import Source, expand, not_regular
 from stats.logs._progress import Meter, Progress
@@ -37,8 +39,9 @@ class WatchUpdate:
     rows : pandas.DataFrame
         The new rows, in the schema of :func:`stats.read_logs` plus ``file`` (category: the file
         the row came from) and ``line`` (int64), duplicates among them resolved.
-    problems : list of LogProblem
-        New problems (errors, warnings), in file and line order.
+    problems : tuple of LogProblem
+        New problems (errors, warnings), in file and line order (a tuple, as
+        :class:`stats.LogRead`'s ``problems``).
     added : list of str
         Files seen for the first time.
     reloaded : list of str
@@ -55,7 +58,7 @@ class WatchUpdate:
     """
 
     rows: pd.DataFrame
-    problems: list[LogProblem] = field(default_factory=list)
+    problems: tuple[LogProblem, ...] = ()
     added: list[str] = field(default_factory=list)
     reloaded: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
@@ -111,7 +114,8 @@ class LogWatcher:
         As for :func:`stats.read_logs`, except ``-`` (standard input cannot be watched).
     on_error : {"skip", "raise"}
         ``"raise"`` raises :class:`LogError` for the first error of a poll, after the poll's
-        rows were taken in (so the next poll goes on from there).
+        rows were taken in (so the next poll goes on from there); the poll's update is the
+        error's ``update``: apply it as any other.
 
     Notes
     -----
@@ -123,15 +127,20 @@ class LogWatcher:
     place, found by the 64 bytes before where the last poll stopped). A gzip file is read whole
     whenever it changes. Duplicates are resolved as :func:`stats.read_logs` does, across polls
     too: the row read later wins and the earlier is listed in ``superseded``. An empty file is
-    not a problem here (a run has just started). :meth:`frame` is the current state: every
-    valid row, duplicates resolved.
+    not a problem here (a run has just started).
 
-    The keys of the rows held are indexed (packed into one integer each, kept as a few sorted
-    runs), so a poll that brings new rows costs time in proportion to the new rows (times the
-    log of the rows held) when they duplicate nothing; only a poll that brings a duplicate (or
-    keys that do not pack: negative, or very large repeat, fold or label counts) resolves it
-    over all the rows held. A poll that finds nothing new costs one ``stat`` per file (and a
-    64-byte read when a file's modification time changed).
+    The watcher keeps no rows: each poll's rows are handed on (``WatchUpdate.rows``), and
+    whoever keeps them (:meth:`stats.Aggregator.apply`) drops what ``reloaded``, ``removed`` and
+    ``superseded`` say. What it keeps is what reading on needs: per file its identity, the bytes
+    read and the next line number, and a key index (:class:`~stats.logs._index.KeyIndex`: the key
+    and the location of each row handed on and not replaced since, 16 bytes a row) to tell which
+    earlier (file, line) a new row replaces.
+
+    The keys are packed into one integer each (:func:`stats._keys.pack_row`) and kept as a few
+    sorted runs, so a poll costs time in proportion to the new rows (times the log of the rows
+    held), with or without duplicates; keys that do not pack (negative, or very large repeat,
+    fold or label counts) are kept apart and looked up with pandas. A poll that finds nothing
+    new costs one ``stat`` per file (and a 64-byte read when a file's modification time changed).
 
     Examples
     --------
@@ -161,11 +170,8 @@ class LogWatcher:
         self._files: dict[str, _File] = {}
         self._names: list[str] = []  # file index -> name; a name keeps its index
         self._index: dict[str, int] = {}
-        self._batches: list[dict[str, np.ndarray]] = []  # current rows, with "file" and "line"
-        # The keys of the rows held, packed (_pack), as sorted runs of decreasing size (each
-        # under half the one before, so O(log n) runs); None when some key does not pack.
-        self._runs: list[np.ndarray] | None = []
-        self._stale = False  # whether rows were dropped since the index was built
+        self._held = KeyIndex()  # key -> (file, line) of every row handed on and not replaced
+        self._wide = False  # whether wide-format rows were read: rows then carry goal, train, test
         self._reported: dict[str, LogProblem] = {}  # path-level problems already reported
 
     def poll(self, *, progress: Progress | None = None) -> WatchUpdate:
@@ -190,7 +196,8 @@ class LogWatcher:
         Raises
         ------
         LogError
-            With ``on_error="raise"``, for the first error of the poll (after taking the poll in).
+            With ``on_error="raise"``, for the first error of the poll, after taking the poll in:
+            the update is the exception's ``update`` (apply it as any other).
         LoadCancelled
             Or whatever else ``progress`` raises, unchanged.
         """
@@ -206,6 +213,7 @@ class LogWatcher:
         for source in sources:
             problems.extend(self._plan(source, plans, added, reloaded))
         unnamed = [plan.state for plan in plans if plan.state.index < 0]
+        check_files(len(self._names) + len(unnamed))  # each file's index fits a location
         for index, state in enumerate(unnamed, start=len(self._names)):
             state.index = index  # the index the file's name gets once the poll is done
         # Read everything before changing anything: a poll stopped by an exception leaves no trace.
@@ -222,6 +230,8 @@ class LogWatcher:
                 except FileNotFoundError:  # gone between the plan and the read: as if not listed
                     vanished.append(plan)
                 meter.next(size)
+            new = self._new_rows(table)
+            locs = pack_location(new["file"], new["line"])
         except BaseException:
             self.labels.rollback(mark)
             raise
@@ -229,8 +239,7 @@ class LogWatcher:
         gone = {plan.source.name for plan in vanished}
         plans = [plan for plan in plans if plan.source.name not in gone]
         added = [name for name in added if name not in gone]
-        for name in removed + reloaded:
-            self._drop(self._files.pop(name).index)
+        self._held.drop_files([self._files.pop(name).index for name in removed + reloaded])
         for plan in plans:
             name = plan.source.name
             if name not in self._index:
@@ -238,17 +247,13 @@ class LogWatcher:
                 self._names.append(name)
             self._files[name] = plan.state
         problems.extend(LogProblem(self._names[f], line, reason, "warning") for f, line, reason in table.notes)
-        new, superseded, duplicates = self._resolve(self._new_rows(table))
+        new, superseded, duplicates = self._resolve(new, locs)
         problems = _ordered(problems + duplicates, self._names)
-        update = WatchUpdate(self._frame([new]), problems, added, reloaded, removed, superseded, resolved)
+        update = WatchUpdate(self._frame(new), tuple(problems), added, reloaded, removed, superseded, resolved)
         errors = [p for p in problems if p.severity == "error"]
         if self.on_error == "raise" and errors:
-            raise LogError(errors[0])
+            raise LogError(errors[0], update)
         return update
-
-    def frame(self) -> pd.DataFrame:
-        """Every current row (duplicates resolved, reloaded files replaced), with file and line."""
-        return self._frame(self._batches)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -322,121 +327,56 @@ class LogWatcher:
         columns["file"], columns["line"] = table.locate(np.arange(table.size))
         return columns
 
-    # -- state ---------------------------------------------------------------------------------
-
-    def _drop(self, index: int) -> None:
-        """Forget the rows of one file (and index the keys of the rows left afresh)."""
-        self._batches = [{k: v[b["file"] != index] for k, v in b.items()} for b in self._batches]
-        self._batches = [b for b in self._batches if len(b["file"])]
-        self._stale = True  # the index is rebuilt when next needed
-
-    def _reindex(self) -> None:
-        """Index the keys of all the rows held (one run), or disable the index if some do not pack."""
-        self._stale = False
-        runs: list[np.ndarray] = []
-        for batch in self._batches:
-            keys = _pack(batch)
-            if keys is None:
-                self._runs = None
-                return
-            runs.append(keys if _increasing(keys) else np.sort(keys))
-        self._runs = []
-        if runs:
-            keys = runs[0] if len(runs) == 1 else np.sort(np.concatenate(runs), kind="stable")
-            self._add_run(keys)
-
-    def _add_run(self, keys: np.ndarray) -> None:
-        """Add distinct keys, none of them indexed yet, as a run; merge runs to keep O(log n) of them."""
-        assert self._runs is not None
-        if not len(keys):
-            return
-        runs = self._runs
-        runs.append(keys if _increasing(keys) else np.sort(keys))
-        while len(runs) > 1 and 2 * len(runs[-1]) >= len(runs[-2]):
-            last = runs.pop()
-            runs[-1] = np.sort(np.concatenate([runs[-1], last]), kind="stable")  # two sorted runs: timsort merges
-
-    def _fresh(self, keys: np.ndarray) -> np.ndarray:
-        """Which of the (packed) keys are not indexed."""
-        fresh = np.ones(len(keys), bool)
-        for run in self._runs or ():
-            at = np.searchsorted(run, keys)
-            np.minimum(at, len(run) - 1, out=at)
-            fresh &= run[at] != keys
-        return fresh
-
-    def _compact(self) -> None:
-        """When many batches are held, merge neighbours as the runs are (each under half the size
-        of the one before), keeping the rows' order: O(log n) batches are left."""
-        if len(self._batches) <= _BATCHES:
-            return
-        merged: list[dict[str, np.ndarray]] = []
-        for b in self._batches:
-            merged.append(b)
-            while len(merged) > 1 and 2 * len(merged[-1]["file"]) >= len(merged[-2]["file"]):
-                pair = merged[-2:]
-                names = dict.fromkeys(k for b in pair for k in b)
-                merged[-2:] = [{k: np.concatenate([_widen(b, k) for b in pair]) for k in names}]
-        self._batches = merged
+    # -- duplicates ----------------------------------------------------------------------------
 
     def _resolve(
-        self, new: dict[str, np.ndarray]
+        self, new: dict[str, np.ndarray], locs: np.ndarray
     ) -> tuple[dict[str, np.ndarray], list[tuple[str, int]], list[LogProblem]]:
-        """Resolve duplicates of the new rows, among them and against the rows held; keep the result.
+        """Resolve duplicates of the new rows, among them and against the rows handed on before.
 
-        Returns the new rows left, the (file, line) of held rows they replace, and the warnings.
-        New rows whose keys are all distinct and not indexed are simply kept; otherwise
-        :meth:`_resolve_all` resolves them over all the rows held.
+        Returns the new rows left, the (file, line) of earlier rows they replace, and the
+        warnings; the index then holds the new rows. New rows whose keys are distinct and not
+        held are simply indexed; otherwise the rows held with their keys (found in the index)
+        and the new rows are resolved together, as :func:`stats.read_logs` resolves a log.
         """
         if not len(new["file"]):
             return new, [], []
-        if self._stale:
-            self._reindex()
-        keys = _pack(new) if self._runs is not None else None
-        if keys is None:
-            self._runs = None
-            return self._resolve_all(new)
-        distinct = keys if _increasing(keys) else np.sort(keys)
-        if (distinct[1:] == distinct[:-1]).any() or not self._fresh(distinct).all():
-            result = self._resolve_all(new)
-            # The rows held have distinct keys before and after: the index gains the new keys only.
-            distinct = np.unique(distinct)
-            self._add_run(distinct[self._fresh(distinct)])
-            return result
-        self._batches.append(new)
-        self._compact()
-        self._add_run(distinct)
-        return new, [], []
+        keys, fits = pack_row(new)
+        held = self._held.find(keys, fits, new)
+        if not (held >= 0).any() and _distinct(keys, fits, new):
+            self._held.put(keys, fits, new, locs)
+            return new, [], []
+        # The earlier rows: one per key held (a wide line's rows share a location, not a key),
+        # placed before the new rows, with the key columns of the first new row with their key.
+        rows = np.flatnonzero(held >= 0)
+        if fits[rows].all():
+            first = np.unique(keys[rows], return_index=True)[1]
+        else:
+            first = np.flatnonzero(~pd.MultiIndex.from_arrays([new[k][rows] for k in KEY]).duplicated())
+        source = rows[np.sort(first)]
+        earlier = held[source]
+        files, lines = unpack_location(earlier)
+        columns = {k: np.concatenate([new[k][source], new[k]]) for k in KEY}
+        file, line = np.concatenate([files, new["file"]]), np.concatenate([lines, new["line"]])
 
-    def _resolve_all(
-        self, new: dict[str, np.ndarray]
-    ) -> tuple[dict[str, np.ndarray], list[tuple[str, int]], list[LogProblem]]:
-        """:meth:`_resolve` over all the rows held (the new rows have or may have duplicates)."""
-        batches = [*self._batches, new]
-        keys = {k: np.concatenate([_widen(b, k) for b in batches]) for k in (*KEY, "file", "line")}
-
-        def locate(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            return keys["file"][rows], keys["line"][rows]
+        def locate(at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return file[at], line[at]
 
         names = {k: self.labels.names(k) for k in ("dataset", "learner", "criterion")}
-        keep, problems = resolve(keys, names, locate, self._names)
-        superseded: list[tuple[str, int]] = []
+        keep, problems = resolve(columns, names, locate, self._names)
+        superseded = [(self._names[f], n) for f, n in sorted(zip(files.tolist(), lines.tolist()))]
         if keep is not None:
-            held = len(keys["file"]) - len(new["file"])
-            files, lines = locate(np.flatnonzero(~keep[:held]))
-            superseded = [(self._names[f], n) for f, n in sorted(zip(files.tolist(), lines.tolist()))]
-            bounds = np.cumsum([0] + [len(b["file"]) for b in batches]).tolist()
-            batches = [{k: v[keep[a:b]] for k, v in batch.items()} for batch, a, b in zip(batches, bounds, bounds[1:])]
-        self._batches = [b for b in batches if len(b["file"])]
-        self._compact()
-        return batches[-1], superseded, problems
+            kept = keep[len(earlier) :]
+            new = {k: v[kept] for k, v in new.items()}
+            keys, fits, locs = keys[kept], fits[kept], locs[kept]
+        self._held.put(keys, fits, new, locs)
+        return new, superseded, problems
 
-    def _frame(self, batches: list[dict[str, np.ndarray]]) -> pd.DataFrame:
-        wide = any("goal" in b for b in self._batches + batches)
-        names = [*KEY, "value", *(_WIDE if wide else ()), "file", "line"]
-        columns = {
-            k: np.concatenate([_widen(b, k) for b in batches] or [np.empty(0, _EMPTY.get(k, np.int64))]) for k in names
-        }
+    def _frame(self, rows: dict[str, np.ndarray]) -> pd.DataFrame:
+        """The rows as a frame: the schema of :func:`stats.read_logs`, then ``file`` and ``line``."""
+        self._wide = self._wide or "goal" in rows
+        names = [*KEY, "value", *(_WIDE if self._wide else ()), "file", "line"]
+        columns = {k: _widen(rows, k) for k in names}
         frame = to_frame(self.labels, {k: v for k, v in columns.items() if k not in ("file", "line")})
         frame["file"] = pd.Categorical.from_codes(columns["file"], categories=pd.Index(self._names, dtype="str"))
         frame["line"] = columns["line"].astype(np.int64)
@@ -444,30 +384,21 @@ class LogWatcher:
 
 
 _WIDE = ("goal", "train", "train_na", "test", "test_na")
-_EMPTY = {"value": np.float64, "train_na": np.bool_, "test_na": np.bool_}
 _MISSING = {"goal": -1, "train_na": True, "test_na": True}
 
 
-# Bits of each key column (KEY's order) in a packed key: 64 in all.
-_BITS = {"dataset": 16, "repeat": 11, "fold": 11, "learner": 16, "criterion": 10}
-_BATCHES = 64  # batches held at most before the later ones are merged
-
-
-def _pack(batch: dict[str, np.ndarray]) -> np.ndarray | None:
-    """The batch's keys as one uint64 per row (ordered as the keys are), or None if some do not fit."""
-    key = np.zeros(len(batch[KEY[0]]), np.uint64)
-    for k in KEY:
-        column, bits = batch[k], _BITS[k]
-        if len(column) and (int(column.min()) < 0 or int(column.max()) >= 1 << bits):
-            return None
-        key <<= np.uint64(bits)
-        key |= column.astype(np.uint64)
-    return key
-
-
-def _increasing(keys: np.ndarray) -> bool:
-    """Whether the keys strictly increase (seed 000's loop writes them so): sorted, and distinct."""
-    return bool(len(keys) < 2 or (keys[1:] > keys[:-1]).all())
+def _distinct(keys: np.ndarray, fits: np.ndarray, columns: dict[str, np.ndarray]) -> bool:
+    """Whether the rows' keys are distinct (packed keys sorted, or seen to increase; the keys that
+    do not pack compared with pandas)."""
+    packed = keys[fits] if not fits.all() else keys
+    if len(packed) > 1 and not (packed[1:] > packed[:-1]).all():  # seed 000's loop writes them increasing
+        ordered = np.sort(packed)
+        if (ordered[1:] == ordered[:-1]).any():
+            return False
+    if fits.all():
+        return True
+    odd = pd.MultiIndex.from_arrays([np.asarray(columns[k])[~fits] for k in KEY])
+    return not odd.has_duplicates
 
 
 def _widen(batch: dict[str, np.ndarray], key: str) -> np.ndarray:

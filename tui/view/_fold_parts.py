@@ -29,7 +29,7 @@ class FoldParts:
 
     def _results(self, criterion: str) -> pd.DataFrame:
         """Every fold-level result of ``criterion`` (``CellValues.results``), cached."""
-        return self._cached("results", criterion, lambda: self._raw.results(criterion))
+        return self._cached("results", (criterion,), lambda: self._raw.results(criterion))
 
     def _fold_call(
         self,

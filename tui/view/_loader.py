@@ -50,7 +50,8 @@ class Loader:
         self.watcher: LogWatcher | None = None
         self.files: set[str] = set()
         self.stale = False
-        self.aggregator: Aggregator | None = None  # kept up to date with each poll's new rows
+        self.aggregator: Aggregator | None = None  # the rows of the logs, following each poll
+        self.model: Model | None = None  # the last Model built (its caches carry over to the next)
         self._lock = threading.Lock()
 
     def load(
@@ -70,24 +71,31 @@ class Loader:
             if reload or self.watcher is None:
                 self.watcher = LogWatcher(self.paths)
                 self.files = set()
+                self.aggregator = self.model = None  # they follow one watcher: its first poll builds them
             update = self.watcher.poll(progress=progress)
             self.files |= set(update.added)
             self.files -= set(update.removed)
             if not (update.changed or reload or self.stale):
                 return None
             files = len(self.files)
-            # Appended rows refresh only the cells they touch (last wins, as in the watcher), and
-            # the model is made from the aggregator alone; a reloaded or removed file drops rows,
-            # which the aggregator cannot: rebuild it from all the rows held then.
-            if reload or self.aggregator is None or update.reloaded or update.removed:
-                frame = self.watcher.frame()
-                log = frame.drop(columns=[c for c in ("file", "line") if c in frame.columns])
-                if phase is not None:
-                    phase(f"summarising {len(log):,} lines")
-                self.aggregator = Aggregator(log)
-            elif len(update.rows):
-                self.aggregator.add(update.rows.drop(columns=["file", "line"], errors="ignore"))
-            model = Model.from_aggregator(self.aggregator)
+            # The watcher keeps no rows: the aggregator holds them, once, and follows each poll's
+            # update (rows added, rows of reloaded or removed files and superseded rows taken
+            # out), re-summarising only the cells it touches.
+            try:
+                if self.aggregator is None or self.model is None:
+                    if phase is not None:
+                        phase(f"summarising {len(update.rows):,} lines")
+                    self.aggregator = Aggregator(update.rows)
+                    model = Model.from_aggregator(self.aggregator)
+                else:
+                    # Only the criteria whose cells changed are computed afresh: the new model
+                    # keeps the last one's cached views of the others.
+                    touched = self.aggregator.apply(update)
+                    model = self.model.updated(self.aggregator, touched.unique("criterion").astype(str))
+            except BaseException:
+                self.watcher = self.aggregator = self.model = None  # out of step: the next load reads all again
+                raise
+            self.model = model
             lines = int(self.aggregator.table["count"].sum())
         default = model.default_selection() if model.criteria else None
         problems = tuple(format_problem(p) for p in update.problems)

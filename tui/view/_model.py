@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 import pandas as pd
@@ -86,6 +86,29 @@ class Model(FoldParts):
         model._setup(agg, aggregator.snapshot(), names)
         return model
 
+    def updated(self, aggregator: stats.Aggregator, touched: Iterable[str]) -> Model:
+        """The model of ``aggregator`` after a change that touched only the criteria ``touched``
+        (e.g. the criteria of the cells :meth:`stats.Aggregator.apply` re-summarised).
+
+        A new model (as :meth:`from_aggregator`) that starts with this model's cached parts of the
+        other criteria: its scores tables, quartile and fold views, safety sentences and pairwise
+        tables, results and per-criterion rows and names (the very objects: a view showing one
+        need not be drawn again). Every cache key begins with its criterion, and what is cached
+        under it depends on that criterion's results and on the key alone (a selection's data sets
+        and learners are in the key); the names of an untouched criterion keep their order, as
+        labels only ever get appended. Touched criteria, and criteria no longer in the log, start
+        empty. ``aggregator`` must be the one this model was made from, changed since.
+        """
+        model = Model.from_aggregator(aggregator)
+        changed = {str(c) for c in touched}
+        kept = {c for c in model._criteria if c not in changed}
+        with self._lock:  # the app's workers may be filling this model's caches meanwhile
+            for kind, cache in self._cache.items():
+                model._cache[kind].update((key, value) for key, value in cache.items() if key[0] in kept)
+            model._by_criterion = {c: part for c, part in self._by_criterion.items() if c in kept}
+            model._by_measured = {c: names for c, names in self._by_measured.items() if c in kept}
+        return model
+
     def _setup(self, agg: pd.DataFrame, raw: Any, names: tuple[tuple[str, ...], ...]) -> None:
         self._agg = agg
         self._raw = raw  # stats' CellValues: .gather(criterion, learner, datasets)
@@ -94,7 +117,8 @@ class Model(FoldParts):
         self._by_measured: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self._lock = threading.Lock()
         # Small caches keyed by what each part depends on, so that changing alpha, the
-        # control, the test, the procedure or the pair does not recompute the rest.
+        # control, the test, the procedure or the pair does not recompute the rest. Every key is
+        # a tuple that begins with the criterion (updated() keeps the untouched criteria's).
         self._cache: dict[str, OrderedDict[Any, Any]] = {
             "scores": OrderedDict(),
             "safety": OrderedDict(),
