@@ -21,7 +21,7 @@ import pandas as pd
 import scipy.stats as sps
 
 from stats._format import Printable
-from stats._table import check_alpha, check_bool, snap
+from stats._table import check_alpha, check_bool, snap_at, snap_digits
 from stats.folds_tests import _paired, _rope, cached_weight_blocks, signed_rank_counts
 
 _COLUMNS = ("dataset", "repeat", "fold", "learner", "criterion", "value")
@@ -249,9 +249,9 @@ def paired_folds(
     # paired differences exactly as stats.folds_tests._paired, NaN where not shared
     xs = np.where(shared, x, np.nan)
     ys = np.where(shared, y, np.nan)
-    scale = np.maximum(np.abs(xs), np.abs(ys))
-    d = snap(xs, scale) - snap(ys, scale)
-    d = snap(d if higher_is_better else -d, scale)
+    digits = snap_digits(np.maximum(np.abs(xs), np.abs(ys)), xs.shape)
+    d = snap_at(xs, digits) - snap_at(ys, digits)
+    d = snap_at(d if higher_is_better else -d, digits)
     return PairedFolds(
         dnames, lnames, others, x, y, shared, d, keys // span + r0, keys % span + f0, fold_index.ravel(), notes
     )
