@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import scipy.stats as sps
+from scipy import special
 
 from stats._format import Printable
 from stats._table import check_alpha, check_bool, snap_at, snap_digits
@@ -130,10 +130,11 @@ def _levels(
 ) -> tuple[np.ndarray, list[str]]:
     """Map codes to positions in the chosen labels (-1: not chosen) and the chosen names."""
     present = np.bincount(codes[codes >= 0], minlength=len(labels)) > 0
+    names = [str(x) for x in labels.tolist()]  # not label by label: an Arrow-backed Index is slow to index
     if wanted is None:
         chosen = np.flatnonzero(present)
     else:
-        index = {str(x): i for i, x in enumerate(labels)}
+        index = {x: i for i, x in enumerate(names)}
         missing = [str(x) for x in wanted if str(x) not in index or not present[index[str(x)]]]
         if missing:
             raise ValueError(f"unknown {what}(s) for this criterion: {', '.join(missing)}")
@@ -142,7 +143,7 @@ def _levels(
             raise ValueError(f"{what}s are named more than once: {list(wanted)}")
     position = np.full(len(labels), -1, dtype=np.intp)
     position[chosen] = np.arange(len(chosen))
-    return position, [str(labels[i]) for i in chosen]
+    return position, [names[i] for i in chosen.tolist()]
 
 
 def _codes(column: pd.Series) -> tuple[np.ndarray, pd.Index]:
@@ -375,12 +376,14 @@ def fold_comparison(
     flat_ok = post_scale == 0.0
     safe = np.where(flat_ok, 1.0, post_scale)
     t = mean / safe
-    pvalue = 2 * sps.t.sf(np.abs(t), df)
+    # Student's t sf and cdf as scipy.stats.t computes them (special.stdtr), without its generic
+    # argument handling (a third of the per-data-set part on 500 x 19 pairs)
+    pvalue = 2 * special.stdtr(df, -np.abs(t))
     t = np.where(flat_ok, np.where(mean == 0.0, 0.0, np.copysign(np.inf, mean)), t)
     pvalue = np.where(flat_ok, np.where(mean == 0.0, 1.0, 0.0), pvalue)
 
-    p_a = sps.t.sf(r, df, loc=mean, scale=safe)
-    p_b = sps.t.cdf(-r, df, loc=mean, scale=safe)
+    p_a = special.stdtr(df, -((r - mean) / safe))  # sps.t.sf(r, df, loc=mean, scale=safe)
+    p_b = special.stdtr(df, (-r - mean) / safe)  # sps.t.cdf(-r, df, loc=mean, scale=safe)
     if r == 0.0:
         point_a = np.where(mean == 0.0, 0.5, (mean > 0).astype(float))
         point_b = np.where(mean == 0.0, 0.5, (mean < 0).astype(float))

@@ -410,6 +410,8 @@ def _exact_outcomes(steps: _Steps, block: np.ndarray) -> np.ndarray:
 
 #: Below this many values (m + 1), :func:`signed_rank_counts` computes every sample exactly.
 _BOUNDS_MIN = 24
+#: Below this many samples, :func:`signed_rank_counts` computes every sample exactly.
+_BOUNDS_SAMPLES = 1000
 #: Most blocks of sorted values in the bounds of :func:`_bounds_plan`.
 _BOUNDS_BLOCKS = 24
 #: The margin, at equal weights, by which the bounds should separate the winner from the others.
@@ -570,20 +572,23 @@ def signed_rank_counts(
     exactly as the double sum of Benavoli et al. (2014, Sec. 3) does, only the additions of the
     weights are reordered. Cost O(nsamples * m).
 
-    Bounds first (``bounds`` None: when :func:`_bounds_plan` finds them worthwhile; True: whenever
-    it finds a plan; False: never): the sorted values are cut into a few blocks; a pair of blocks
-    whose every pair (v_i, v_j) lies in the region of theta_a counts fully, one with none counts
-    nothing, and one in between counts between 0 and its weight, so with the blocks' weights W_k
-    each theta lies between two quadratic forms in W (Benavoli et al. 2017, Sec. 5, the thetas as
-    sums over the pairs of values). A sample whose winner's lower bound exceeds the others' upper
-    bounds by more than :data:`_BOUNDS_EPS` has that winner; the others are computed exactly.
-    With a clear verdict the blocks other than the largest hold only the few values in the tails,
-    so the cost per sample is the number of those values instead of m. The counts are the same
-    as without bounds: a decided sample's exact thetas lie within its bounds.
+    Bounds first: the sorted values are cut into a few blocks (:func:`_bounds_plan`). A pair of
+    blocks whose every pair (v_i, v_j) lies in the region of theta_a counts fully, one with none
+    nothing, one in between from 0 to its weight; so with the blocks' weights W_k each theta lies
+    between two quadratic forms in W (lower and upper sums over the pairs of values, whose sum
+    theta is: Benavoli et al. 2017, Sec. 5). A sample whose winner's lower bound exceeds the
+    others' upper bounds by more than :data:`_BOUNDS_EPS` has that winner; the others are summed
+    exactly. For a clear verdict the blocks other than the largest hold only the few values in
+    the tails, so a sample costs the number of those values instead of m. The counts are those of
+    summing every sample exactly: a decided sample's exact thetas lie within its bounds.
+    ``bounds``: None (default) uses them for :data:`_BOUNDS_SAMPLES` samples or more when the plan
+    expects them to decide most samples, and drops them when they leave most of a block open;
+    True uses them whenever there is a plan; False never.
     """
     blocks = weight_blocks(w) if isinstance(w, np.ndarray) else list(w)
     steps = _steps(np.asarray(z, dtype=float), float(rope))
-    plan = _bounds_plan(steps) if bounds is not False else None
+    few = sum(block.shape[1] for block in blocks) < _BOUNDS_SAMPLES  # not worth a plan
+    plan = _bounds_plan(steps) if bounds or (bounds is None and not few) else None
     wins = np.zeros(3, dtype=np.int64)
     nsamples = 0
     undecided: list[np.ndarray] = []  # weights of samples the bounds left open, computed together
