@@ -22,7 +22,7 @@ from scipy import special
 
 from stats._format import Printable
 from stats._table import check_alpha, check_bool, snap_at, snap_digits
-from stats.folds_tests import _paired, _rope, cached_weight_blocks, signed_rank_counts
+from stats.folds_tests import _paired, _rope, cached_weights, signed_rank_counts
 
 _COLUMNS = ("dataset", "repeat", "fold", "learner", "criterion", "value")
 _TABLE_COLUMNS = [
@@ -444,7 +444,7 @@ def fold_comparison(
     # across data sets: the Bayesian signed-rank test on the means of the shared results
     xm = np.where(shared, x, 0.0).sum(axis=2) / j
     ym = np.where(shared, y, 0.0).sum(axis=2) / j
-    blocks: dict[int, tuple[np.ndarray, ...]] = {}
+    weights: dict[int, np.ndarray] = {}
     jobs = []
     totals = []
     for k in range(len(others)):
@@ -463,9 +463,9 @@ def fold_comparison(
             }
         )
         if m:
-            if m not in blocks:  # one draw per number of data sets, shared by the learners
-                blocks[m] = cached_weight_blocks(m, prior=1.0, nsamples=int(nsamples), seed=seed)
-            jobs.append((k, _paired(xm[ok, k], ym[ok, k], higher_is_better), blocks[m]))
+            if m not in weights:  # one draw per number of data sets, shared by the learners
+                weights[m] = cached_weights(m, prior=1.0, nsamples=int(nsamples), seed=seed)
+            jobs.append((k, _paired(xm[ok, k], ym[ok, k], higher_is_better), weights[m]))
     # numpy releases the GIL in the long loops: the learners' Monte Carlo runs in parallel
     with ThreadPoolExecutor(max_workers=max(1, min(len(jobs), os.cpu_count() or 1))) as pool:
         counts = list(pool.map(lambda job: signed_rank_counts(job[1], r, job[2]), jobs))

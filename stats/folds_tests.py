@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -234,7 +233,7 @@ def bayes_signed_rank(
     decide the winner of every sample whose thetas are far apart, and only the others are summed
     exactly (same counts; for a clear verdict on 500 data sets about 5 ms instead of 0.3 s).
     The weights are drawn once per (m, prior, nsamples, seed) and kept
-    (:func:`cached_weight_blocks`).
+    (:func:`cached_weights`).
 
     References
     ----------
@@ -253,25 +252,18 @@ def bayes_signed_rank(
         raise ValueError(f"prior must be a positive number, got {prior!r}")
     if isinstance(nsamples, bool) or int(nsamples) != nsamples or nsamples < 1:
         raise ValueError(f"nsamples must be a positive integer, got {nsamples!r}")
-    counts = signed_rank_counts(z, r, cached_weight_blocks(z.size, prior=prior, nsamples=int(nsamples), seed=seed))
+    counts = signed_rank_counts(z, r, cached_weights(z.size, prior=prior, nsamples=int(nsamples), seed=seed))
     return BayesProbabilities(float(counts[0]), float(counts[1]), float(counts[2]), r)
 
 
-#: Samples per block in :func:`signed_rank_counts`: the arrays of one block stay in the CPU's
-#: last-level cache.
+#: Samples summed exactly at a time in :func:`signed_rank_counts` (the arrays of one block stay
+#: in the CPU's last-level cache).
 _BLOCK = 2048
-#: Bytes of Dirichlet weights :func:`cached_weight_blocks` keeps (the most recent draw is kept even
+#: Bytes of Dirichlet weights :func:`cached_weights` keeps (the most recent draw is kept even
 #: when it is larger than this alone).
 WEIGHT_CACHE_BYTES = 256 * 2**20
-_weight_cache: OrderedDict[tuple[int, float, int, int], tuple[np.ndarray, ...]] = OrderedDict()
+_weight_cache: OrderedDict[tuple[int, float, int, int], np.ndarray] = OrderedDict()
 _weight_lock = threading.Lock()
-
-
-def weight_blocks(w: np.ndarray) -> list[np.ndarray]:
-    """``w`` (samples x (m + 1)) as transposed contiguous blocks of :data:`_BLOCK` samples
-    ((m + 1) x block): the layout :func:`signed_rank_counts` works in. Make them once to reuse
-    one draw of weights for several comparisons."""
-    return [np.ascontiguousarray(w[start : start + _BLOCK].T) for start in range(0, w.shape[0], _BLOCK)]
 
 
 def dirichlet_weights(m: int, *, prior: float, nsamples: int, seed: int) -> np.ndarray:
@@ -283,13 +275,20 @@ def dirichlet_weights(m: int, *, prior: float, nsamples: int, seed: int) -> np.n
     return np.random.default_rng(seed).dirichlet(alpha, nsamples)
 
 
-def cached_weight_blocks(m: int, *, prior: float, nsamples: int, seed: int) -> tuple[np.ndarray, ...]:
-    """:func:`weight_blocks` of :func:`dirichlet_weights`, kept for the next call with the same
-    (m, prior, nsamples, seed) (read-only arrays; the least recently used draws beyond
+def weights_by_value(w: np.ndarray) -> np.ndarray:
+    """``w`` (samples x (m + 1), :func:`dirichlet_weights`) transposed and contiguous: a row per
+    value (the prior's first), the layout :func:`signed_rank_counts` reads (a value's weights in
+    consecutive samples are adjacent)."""
+    return np.ascontiguousarray(np.asarray(w, dtype=float).T)
+
+
+def cached_weights(m: int, *, prior: float, nsamples: int, seed: int) -> np.ndarray:
+    """:func:`weights_by_value` of :func:`dirichlet_weights`, kept for the next call with the same
+    (m, prior, nsamples, seed) (read-only; the least recently used draws beyond
     :data:`WEIGHT_CACHE_BYTES` are dropped).
 
     The draw is the same every time (``default_rng(seed)``), so a kept draw gives exactly the
-    results of a new one; it saves drawing 50,000 x 501 gamma variates (about 0.2 s) when the
+    results of a new one; it saves drawing 50,000 x 501 gamma variates (0.2 to 0.4 s) when the
     explorer recomputes the folds view for another control or rope on the same data sets.
     """
     key = (int(m), float(prior), int(nsamples), int(seed))
@@ -297,23 +296,21 @@ def cached_weight_blocks(m: int, *, prior: float, nsamples: int, seed: int) -> t
         if key in _weight_cache:
             _weight_cache.move_to_end(key)
             return _weight_cache[key]
-    blocks = tuple(weight_blocks(dirichlet_weights(key[0], prior=key[1], nsamples=key[2], seed=key[3])))
-    for block in blocks:
-        block.setflags(write=False)
+    w = weights_by_value(dirichlet_weights(key[0], prior=key[1], nsamples=key[2], seed=key[3]))
+    w.setflags(write=False)
     with _weight_lock:
-        blocks = _weight_cache.setdefault(key, blocks)  # one drawn meanwhile by another thread wins
+        w = _weight_cache.setdefault(key, w)  # one drawn meanwhile by another thread wins
         _weight_cache.move_to_end(key)
-        while len(_weight_cache) > 1 and sum(b.nbytes for v in _weight_cache.values() for b in v) > WEIGHT_CACHE_BYTES:
+        while len(_weight_cache) > 1 and sum(x.nbytes for x in _weight_cache.values()) > WEIGHT_CACHE_BYTES:
             _weight_cache.popitem(last=False)
-    return blocks
+    return w
 
 
-def _first_true(predicate: Any, rows: int, size: int) -> np.ndarray:
+def _first_true(predicate: Any, i: np.ndarray, size: int) -> np.ndarray:
     """For each row i, the first j in 0..size at which the monotone (False ... False, True ...
     True) ``predicate(i, j)`` holds (``size`` when it never does): a vectorised binary search."""
-    lo = np.zeros(rows, dtype=np.intp)
-    hi = np.full(rows, size, dtype=np.intp)
-    i = np.arange(rows)
+    lo = np.zeros(i.size, dtype=np.intp)
+    hi = np.full(i.size, size, dtype=np.intp)
     while True:
         active = lo < hi
         if not active.any():
@@ -322,6 +319,26 @@ def _first_true(predicate: Any, rows: int, size: int) -> np.ndarray:
         holds = predicate(i, np.minimum(mid, size - 1))
         hi = np.where(active & holds, mid, hi)
         lo = np.where(active & ~holds, mid + 1, lo)
+
+
+def _first_sum(x: np.ndarray, y: np.ndarray, cmp: Any, guess: np.ndarray) -> np.ndarray:
+    """For each i, the first j with ``cmp(x_i + y_j)`` (y ascending, ``cmp`` of the sum monotone
+    False then True in j; ``y.size`` when none), evaluated in floating point exactly so. ``guess``
+    (``numpy.searchsorted`` of the real-number threshold) is checked, and where rounding makes it
+    wrong the binary search :func:`_first_true` decides."""
+    size = y.size
+    g = np.clip(np.asarray(guess, dtype=np.intp), 0, size)
+    if size == 0:
+        return g
+
+    def holds(i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        return np.asarray(cmp(x[i] + y[j]), dtype=bool)
+
+    i = np.arange(x.size)
+    ok = ((g == size) | holds(i, np.minimum(g, size - 1))) & ((g == 0) | ~holds(i, np.maximum(g - 1, 0)))
+    if not ok.all():
+        g[~ok] = _first_true(holds, i[~ok], size)
+    return g
 
 
 @dataclass(frozen=True, eq=False)
@@ -345,18 +362,16 @@ def _steps(z: np.ndarray, rope: float) -> _Steps:
     values = np.concatenate([[0.0], z])
     order = np.argsort(values, kind="stable")
     v = values[order]
-    size = v.size
     r2 = 2 * rope
-
-    def up(cmp: Any) -> np.ndarray:
-        return _first_true(lambda i, j: cmp((v[i] + v[j]) - r2), size, size)
-
-    def down(cmp: Any) -> np.ndarray:
-        return _first_true(lambda i, j: cmp(-(v[i] + v[j]) - r2), size, size)
-
     none = np.zeros(0, dtype=np.intp)
-    a1, ah = up(lambda x: x > 0), up(lambda x: x >= 0)
-    b1, bh = (down(lambda x: x <= 0), down(lambda x: x < 0)) if rope > 0 else (none, none)
+    # the first j with (v_i + v_j) - r2 > 0 (>= 0): about where v_j passes r2 - v_i
+    a1 = _first_sum(v, v, lambda x: (x - r2) > 0, np.searchsorted(v, r2 - v, side="right"))
+    ah = _first_sum(v, v, lambda x: (x - r2) >= 0, np.searchsorted(v, r2 - v, side="left"))
+    if rope == 0:
+        return _Steps(v, order, rope, a1, ah, none, none)
+    # the end of the prefix with -(v_i + v_j) - r2 > 0 (>= 0): about where v_j passes -r2 - v_i
+    b1 = _first_sum(v, v, lambda x: (-x - r2) <= 0, np.searchsorted(v, -r2 - v, side="left"))
+    bh = _first_sum(v, v, lambda x: (-x - r2) < 0, np.searchsorted(v, -r2 - v, side="right"))
     return _Steps(v, order, rope, a1, ah, b1, bh)
 
 
@@ -447,13 +462,15 @@ def _block_cols(steps: _Steps, cuts: np.ndarray) -> np.ndarray:
     blocks J that count form a suffix (theta_a) or a prefix (theta_b)."""
     lo, hi = steps.v[cuts[:-1]], steps.v[cuts[1:] - 1]
     r2 = 2 * steps.rope
-
-    def first(x: np.ndarray, y: np.ndarray, cmp: Any) -> np.ndarray:  # first J with cmp(x_I + y_J)
-        return _first_true(lambda i, j: cmp(x[i] + y[j]), x.size, x.size)
-
-    cols = [first(lo, lo, lambda x: (x - r2) > 0), first(hi, hi, lambda x: (x - r2) >= 0)]
+    cols = [
+        _first_sum(lo, lo, lambda x: (x - r2) > 0, np.searchsorted(lo, r2 - lo, side="right")),
+        _first_sum(hi, hi, lambda x: (x - r2) >= 0, np.searchsorted(hi, r2 - hi, side="left")),
+    ]
     if steps.rope > 0:
-        cols += [first(hi, hi, lambda x: (-x - r2) <= 0), first(lo, lo, lambda x: (-x - r2) < 0)]
+        cols += [
+            _first_sum(hi, hi, lambda x: (-x - r2) <= 0, np.searchsorted(hi, -r2 - hi, side="left")),
+            _first_sum(lo, lo, lambda x: (-x - r2) < 0, np.searchsorted(lo, -r2 - lo, side="right")),
+        ]
     return np.array(cols, dtype=np.intp)
 
 
@@ -543,26 +560,40 @@ def _bounds_plan(steps: _Steps) -> _Bounds | None:
     return _Bounds(np.concatenate(rows) if rows else np.zeros(0, dtype=np.intp), slices, big, cols)
 
 
-def _bounded_outcomes(plan: _Bounds, rope: float, block: np.ndarray) -> np.ndarray:
-    """The winner of each sample of ``block`` that the bounds decide, -1 for the others."""
-    n = block.shape[1]
-    w = np.empty((plan.blocks, n))
-    gathered = block[plan.rows]
+#: Weights gathered at a time by :func:`_bounded_outcomes` (about 0.5 MB: within the CPU's L2
+#: cache), and about the bounds' values computed at a time (:func:`signed_rank_counts`).
+_GATHER = 2**16
+
+
+def _bounded_outcomes(plan: _Bounds, rope: float, w: np.ndarray) -> np.ndarray:
+    """The winner of each sample (column) of ``w`` that the bounds decide, -1 for the others."""
+    n = w.shape[1]
+    sums = np.empty((plan.blocks, n))
     rest = np.ones(n)
+    step = _GATHER // n
     for k, first, end in plan.slices:
-        np.add.reduce(gathered[first:end], axis=0, out=w[k])
-        rest -= w[k]
-    w[plan.big] = rest
-    return _decide(rope, _bounds(plan.cols, w))
+        rows, acc = plan.rows[first:end], sums[k]
+        if step < 2:  # many samples: add row after row into the block's sum
+            np.copyto(acc, w[rows[0]])
+            for row in rows[1:].tolist():
+                np.add(acc, w[row], out=acc)
+        else:  # a few rows at a time: they stay in the cache
+            for start in range(0, rows.size, step):
+                part = np.add.reduce(w[rows[start : start + step]], axis=0)
+                if start:
+                    acc += part
+                else:
+                    acc[:] = part
+        rest -= acc
+    sums[plan.big] = rest
+    return _decide(rope, _bounds(plan.cols, sums))
 
 
-def signed_rank_counts(
-    z: np.ndarray, rope: float, w: np.ndarray | Sequence[np.ndarray], *, bounds: bool | None = None
-) -> np.ndarray:
+def signed_rank_counts(z: np.ndarray, rope: float, w: np.ndarray, *, bounds: bool | None = None) -> np.ndarray:
     """The fractions of samples in which "a better", "equivalent" and "b better" win (the
     ``p_a, p_rope, p_b`` of :func:`bayes_signed_rank`) for the oriented differences ``z`` and
-    the weights ``w`` (``nsamples x (m + 1)``, :func:`dirichlet_weights`, or its
-    :func:`weight_blocks`).
+    the weights ``w``: (m + 1) x nsamples, a row per value (:func:`weights_by_value` of
+    :func:`dirichlet_weights`, or :func:`cached_weights`).
 
     Exact: with v = (0, z_1, ..., z_m) sorted, the step [v_i + v_j - 2 rope > 0] is, for each i,
     False then True as j increases (floating-point addition is monotone), so
@@ -582,38 +613,41 @@ def signed_rank_counts(
     the tails, so a sample costs the number of those values instead of m. The counts are those of
     summing every sample exactly: a decided sample's exact thetas lie within its bounds.
     ``bounds``: None (default) uses them for :data:`_BOUNDS_SAMPLES` samples or more when the plan
-    expects them to decide most samples, and drops them when they leave most of a block open;
+    expects them to decide most samples, and drops them when they leave most of a batch of samples open;
     True uses them whenever there is a plan; False never.
     """
-    blocks = weight_blocks(w) if isinstance(w, np.ndarray) else list(w)
+    w = np.asarray(w, dtype=float)
     steps = _steps(np.asarray(z, dtype=float), float(rope))
-    few = sum(block.shape[1] for block in blocks) < _BOUNDS_SAMPLES  # not worth a plan
-    plan = _bounds_plan(steps) if bounds or (bounds is None and not few) else None
+    if w.ndim != 2 or w.shape[0] != steps.v.size:
+        raise ValueError(f"w must have a row per value (m + 1 = {steps.v.size}), got shape {w.shape}")
+    total = w.shape[1]
+    plan = _bounds_plan(steps) if bounds or (bounds is None and total >= _BOUNDS_SAMPLES) else None
     wins = np.zeros(3, dtype=np.int64)
-    nsamples = 0
-    undecided: list[np.ndarray] = []  # weights of samples the bounds left open, computed together
+    undecided: list[np.ndarray] = []  # samples the bounds left open, summed exactly together
 
-    def exact(weights: list[np.ndarray]) -> None:
+    def exact(columns: list[np.ndarray]) -> None:
         nonlocal wins
-        batch = weights[0] if len(weights) == 1 else np.concatenate(weights, axis=1)
-        wins += np.bincount(_exact_outcomes(steps, batch), minlength=3)
-        weights.clear()
+        wins += np.bincount(_exact_outcomes(steps, np.take(w, np.concatenate(columns), axis=1)), minlength=3)
+        columns.clear()
 
-    for block in blocks:
-        n = block.shape[1]
-        nsamples += n
+    start = 0
+    while start < total:
         if plan is None:
-            exact([block])
+            wins += np.bincount(_exact_outcomes(steps, w[:, start : start + _BLOCK]), minlength=3)
+            start += _BLOCK
             continue
-        outcome = _bounded_outcomes(plan, steps.rope, block)
+        # many samples at a time (all of them with a few blocks): fewer, longer steps
+        width = max(_BLOCK, 16 * _GATHER // plan.blocks // _BLOCK * _BLOCK)
+        outcome = _bounded_outcomes(plan, steps.rope, w[:, start : start + width])
         open_ = np.flatnonzero(outcome < 0)
         wins += np.bincount(outcome[outcome >= 0], minlength=3)
         if open_.size:
-            undecided.append(block if open_.size == n else block[:, open_])
-            if sum(x.shape[1] for x in undecided) >= _BLOCK:
+            undecided.append(open_ + start)
+            if sum(x.size for x in undecided) >= _BLOCK:
                 exact(undecided)
-        if bounds is None and open_.size > n // 2:
+        if bounds is None and open_.size > outcome.size // 2:
             plan = None  # the bounds decide too few samples to pay for themselves
+        start += outcome.size
     if undecided:
         exact(undecided)
-    return wins / nsamples
+    return wins / total

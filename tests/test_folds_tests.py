@@ -230,7 +230,7 @@ def test_block_bounds_hold_every_samples_thetas(case: int) -> None:
 
 @pytest.mark.parametrize("case", range(10))
 def test_signed_rank_counts_with_bounds_equal_the_exact_counts(case: int) -> None:
-    from stats.folds_tests import cached_weight_blocks, signed_rank_counts
+    from stats.folds_tests import cached_weights, signed_rank_counts
 
     rng = np.random.default_rng(500 + case)
     m = int(rng.integers(20, 300))
@@ -241,34 +241,34 @@ def test_signed_rank_counts_with_bounds_equal_the_exact_counts(case: int) -> Non
         z = np.full(m, 0.01)  # every sum exactly 2 rope for rope 0.01
     else:
         z = _grid_differences(rng, m) + [0.0, 0.012, -0.02][kind - 2]
-    blocks = cached_weight_blocks(m, prior=1.0, nsamples=5000, seed=case)
+    w = cached_weights(m, prior=1.0, nsamples=5000, seed=case)
     for rope in (0.0, 0.005, 0.01):
-        exact = signed_rank_counts(z, rope, blocks, bounds=False)
-        assert np.array_equal(signed_rank_counts(z, rope, blocks, bounds=True), exact), (m, rope)
-        assert np.array_equal(signed_rank_counts(z, rope, blocks), exact), (m, rope)
+        exact = signed_rank_counts(z, rope, w, bounds=False)
+        assert np.array_equal(signed_rank_counts(z, rope, w, bounds=True), exact), (m, rope)
+        assert np.array_equal(signed_rank_counts(z, rope, w), exact), (m, rope)
 
 
 def test_weights_are_drawn_once_and_kept_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     from stats import folds_tests
 
     monkeypatch.setattr(folds_tests, "_weight_cache", type(folds_tests._weight_cache)())
-    first = folds_tests.cached_weight_blocks(40, prior=1.0, nsamples=3000, seed=5)
-    fresh = folds_tests.weight_blocks(folds_tests.dirichlet_weights(40, prior=1.0, nsamples=3000, seed=5))
-    assert len(first) == len(fresh) and all(np.array_equal(a, b) for a, b in zip(first, fresh))
-    assert folds_tests.cached_weight_blocks(40, prior=1.0, nsamples=3000, seed=5) is first
-    assert not first[0].flags.writeable
-    other = folds_tests.cached_weight_blocks(40, prior=0.5, nsamples=3000, seed=5)
-    assert other is not first and not np.array_equal(other[0], first[0])
+    first = folds_tests.cached_weights(40, prior=1.0, nsamples=3000, seed=5)
+    fresh = folds_tests.dirichlet_weights(40, prior=1.0, nsamples=3000, seed=5)
+    assert first.shape == (41, 3000) and np.array_equal(first, fresh.T)
+    assert folds_tests.cached_weights(40, prior=1.0, nsamples=3000, seed=5) is first
+    assert not first.flags.writeable
+    other = folds_tests.cached_weights(40, prior=0.5, nsamples=3000, seed=5)
+    assert other is not first and not np.array_equal(other, first)
     # over the budget the least recently used draw goes; the newest stays even when alone too big
     monkeypatch.setattr(folds_tests, "WEIGHT_CACHE_BYTES", 1)
-    folds_tests.cached_weight_blocks(41, prior=1.0, nsamples=3000, seed=5)
+    folds_tests.cached_weights(41, prior=1.0, nsamples=3000, seed=5)
     assert list(folds_tests._weight_cache) == [(41, 1.0, 3000, 5)]
 
 
 def test_bayes_signed_rank_on_many_data_sets_equals_the_exact_counts() -> None:
     """500 data sets, clear verdicts: the bounds decide nearly every sample, the counts are those
     of summing every sample exactly with the same weights."""
-    from stats.folds_tests import _paired, cached_weight_blocks, signed_rank_counts
+    from stats.folds_tests import _paired, cached_weights, signed_rank_counts
 
     rng = np.random.default_rng(9)
     b = rng.uniform(0.6, 0.95, 500)
@@ -276,5 +276,31 @@ def test_bayes_signed_rank_on_many_data_sets_equals_the_exact_counts() -> None:
         a = np.round(b + shift + rng.normal(0, 0.004, 500), 4)
         got = bayes_signed_rank(a, b, rope=0.01, nsamples=6000, seed=2)
         z = _paired(a, b, True)
-        exact = signed_rank_counts(z, 0.01, cached_weight_blocks(500, prior=1.0, nsamples=6000, seed=2), bounds=False)
+        exact = signed_rank_counts(z, 0.01, cached_weights(500, prior=1.0, nsamples=6000, seed=2), bounds=False)
         assert (got.p_a, got.p_rope, got.p_b) == tuple(exact), shift
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_steps_equal_the_first_index_of_the_full_step_matrix(case: int) -> None:
+    """The step columns (searchsorted guesses, checked in floating point and repaired by the binary
+    search) equal the first j of each row of the full predicate matrix, with sums that round
+    across 2 rope (values one ulp apart, 0.1 + 0.2, ties)."""
+    from stats.folds_tests import _steps
+
+    rng = np.random.default_rng(600 + case)
+    m = int(rng.integers(1, 200))
+    rope = float(rng.choice([0.0, 0.005, 0.01, 0.1, 0.15]))
+    base = rng.choice([0.0, 0.1, 0.2, 0.3, 0.005, 0.01, 0.015, -0.01, -0.1, -0.2], m)
+    z = base + rng.choice([0.0, 0.0, 1.0, -1.0], m) * np.spacing(np.abs(base) + 1e-300)
+    steps = _steps(z, rope)
+    sums = steps.v[:, None] + steps.v[None, :]
+    n = steps.v.size
+
+    def first(mask: np.ndarray) -> np.ndarray:
+        return np.where(mask.any(axis=1), mask.argmax(axis=1), n)
+
+    assert np.array_equal(steps.a1, first((sums - 2 * rope) > 0))
+    assert np.array_equal(steps.ah, first((sums - 2 * rope) >= 0))
+    if rope > 0:
+        assert np.array_equal(steps.b1, first((-sums - 2 * rope) <= 0))
+        assert np.array_equal(steps.bh, first((-sums - 2 * rope) < 0))
