@@ -12,7 +12,9 @@ every number of the row under the cursor.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -20,10 +22,11 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from stats._format import fmt_p, fmt_stat
+from stats.names import printable
 from tui.render_text import NO_FOLDS, prob
 from tui.viewtypes import FoldsView
 from tui.widgets import Plain, literal
-from tui.widgets.ranks import VimTable
+from tui.widgets.ranks import PreparedRows, VimTable, prepare_rows
 
 BAR = 6  # cells of the probability bar
 MARK_STYLE = {"v": "bold green", "*": "bold red"}
@@ -75,10 +78,78 @@ def _right(text: str, style: str = "") -> Text:
     return Text(text, justify="right", style=style)
 
 
-class FoldsPanel(Vertical):
-    """Shows ``view`` (a :class:`FoldsView`, or None)."""
+class Cell:
+    """A cell of the per-data-set table, made into rich ``Text`` only when its row is drawn (the
+    table has a row per data set and learner: 9,500 for 500 x 20). ``str()`` is its text."""
 
-    view: reactive[FoldsView | None] = reactive(None, always_update=True, init=False)
+    __slots__ = ("text", "style", "justify", "no_wrap")
+
+    def __init__(self, text: str, style: str = "", justify: str | None = None, no_wrap: bool | None = None) -> None:
+        self.text, self.style, self.justify, self.no_wrap = text, style, justify, no_wrap
+
+    def __rich__(self) -> Text:
+        return Text(self.text, style=self.style, justify=self.justify, no_wrap=self.no_wrap)  # type: ignore[arg-type]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+TABLE_COLUMNS = ("data set", "learner", "mean diff", "p", "", "Bayes")
+
+
+@dataclass(frozen=True, eq=False)
+class FoldsRows:
+    """What :class:`FoldsPanel` shows for one :class:`FoldsView`, built off the event loop
+    (:func:`folds_rows`): the per-data-set table's rows, ready for :meth:`VimTable.load`."""
+
+    view: FoldsView
+    table: PreparedRows
+
+
+def folds_rows(view: FoldsView | None) -> FoldsRows | None:
+    """The per-data-set table of ``view`` as cells (from the table's columns, not row by row through
+    pandas), with the widths the table would measure."""
+    if view is None:
+        return None
+    table = view.table
+    datasets = [printable(x) for x in table.index.get_level_values(0)]
+    learners = [printable(x) for x in table.index.get_level_values(1)]
+    marks = [str(x) for x in table["mark"]]
+    cells = tuple(
+        (
+            Cell(dataset, no_wrap=True),
+            Cell(learner, no_wrap=True),
+            Cell(f"{diff:+.3g}", justify="right"),
+            Cell(fmt_p(p), justify="right"),
+            Cell(mark or " ", style=MARK_STYLE.get(mark, "")),
+            Cell(prob_bar(better, equivalent, worse)),
+        )
+        for dataset, learner, diff, p, mark, better, equivalent, worse in zip(
+            datasets,
+            learners,
+            table["mean_difference"].tolist(),
+            table["pvalue"].tolist(),
+            marks,
+            table["p_better"].tolist(),
+            table["p_equivalent"].tolist(),
+            table["p_worse"].tolist(),
+        )
+    )
+    keys = tuple(f"{d}\0{x}" for d, x in zip(table.index.get_level_values(0), table.index.get_level_values(1)))
+    widths = [max((cell_len(row[i].text) for row in cells), default=0) for i in range(len(TABLE_COLUMNS))]
+    return FoldsRows(view, prepare_rows(TABLE_COLUMNS, cells, keys, widths))
+
+
+class FoldsPanel(Vertical):
+    """Shows ``rows`` (a :class:`FoldsRows`, made by :func:`folds_rows` of a :class:`FoldsView`,
+    or None)."""
+
+    rows: reactive[FoldsRows | None] = reactive(None, always_update=True, init=False)
+
+    @property
+    def view(self) -> FoldsView | None:
+        """The :class:`FoldsView` shown."""
+        return self.rows.view if self.rows is not None else None
 
     def compose(self) -> ComposeResult:
         yield Body(id="folds-head")
@@ -98,11 +169,12 @@ class FoldsPanel(Vertical):
         out.append(self.query_one("#folds-detail", Body).plain)
         return "\n".join(out)
 
-    def watch_view(self, view: FoldsView | None) -> None:
+    def watch_rows(self, rows: FoldsRows | None) -> None:
         totals, table = self.query_one("#folds-totals", VimTable), self.query_one("#folds-table", VimTable)
         totals.clear(columns=True)
         table.clear(columns=True)
-        if view is None:
+        view = rows.view if rows is not None else None
+        if rows is None or view is None:
             self.query_one("#folds-head", Body).show(
                 Text("no fold-level comparison for this selection (2 learners needed)")
             )
@@ -118,19 +190,9 @@ class FoldsPanel(Vertical):
                 _right(str(r.datasets)),
                 key=str(r.Index),
             )
-        for label in ("data set", "learner", "mean diff", "p", "", "Bayes"):
+        for label in TABLE_COLUMNS:
             table.add_column(Text(label), key=label)
-        for r in view.table.itertuples():
-            mark = str(r.mark)
-            table.add_row(
-                literal(r.Index[0]),
-                literal(r.Index[1]),
-                _right(f"{r.mean_difference:+.3g}"),
-                _right(fmt_p(r.pvalue)),
-                Text(mark or " ", style=MARK_STYLE.get(mark, "")),
-                Text(prob_bar(r.p_better, r.p_equivalent, r.p_worse)),
-                key=f"{r.Index[0]}\0{r.Index[1]}",
-            )
+        table.load(rows.table)  # 9,500 rows for 500 x 20: at once
         self._refresh_text()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -192,4 +254,3 @@ class FoldsPanel(Vertical):
         key = str(list(table.rows)[table.cursor_row].value)
         dataset, _, learner = key.partition("\0")
         return dataset, learner
-
