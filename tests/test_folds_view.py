@@ -341,3 +341,20 @@ async def test_the_folds_tables_rows_load_at_once_into_the_table_add_row_makes(
     assert loaded[:-1] == added[:-1]
     assert loaded[-1] == added[-1]  # the same screen
     assert len(rows.table.data) == 216  # the prepared rows survive the table's clear
+
+
+def test_probability_bars_made_at_once_equal_the_bar_of_each_row() -> None:
+    from tui.widgets.folds import prob_bar, prob_bars
+
+    rng = np.random.default_rng(14)
+    n = 20000
+    better = rng.choice([0.0, 0.5, 0.25, 1 / 3, 1 / 6, 0.1, 0.9, 1.0, 0.02, 0.98], n)
+    equivalent = rng.uniform(0, 1, n) * (1 - better)
+    equivalent = np.where(rng.random(n) < 0.3, np.round(equivalent, 1), equivalent)  # ties of remainders
+    worse = np.where(rng.random(n) < 0.01, np.nan, 1 - better - equivalent)
+    for width in (3, 4, 6):
+        want = [prob_bar(a, b, c, width) for a, b, c in zip(better.tolist(), equivalent.tolist(), worse.tolist())]
+        assert prob_bars(better, equivalent, worse, width) == want
+    for triple in [(1 / 3, 1 / 3, 1 / 3), (0.5, 0.5, 0.0), (0.2, 0.2, 0.2), (0.5, 0.25, 0.25)]:
+        for width in (3, 4, 5, 6):
+            assert prob_bars(*([x] for x in triple), width) == [prob_bar(*triple, width=width)]

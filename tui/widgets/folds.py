@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
@@ -106,37 +108,69 @@ class FoldsRows:
     table: PreparedRows
 
 
+def prob_bars(better: Any, equivalent: Any, worse: Any, width: int = BAR) -> list[str]:
+    """:func:`prob_bar` of each triple, vectorised: the same cells (the remainders compared as
+    ``prob_bar`` sorts them: descending, the first of equal ones first).
+
+    >>> prob_bars([0.5, 1.0, 0.02, float("nan")], [0.25, 0.0, 0.0, 0.0], [0.25, 0.0, 0.98, 1.0], 4)
+    ['++=-', '++++', '----', '????']
+    """
+    p = np.column_stack([np.asarray(x, dtype=float) for x in (better, equivalent, worse)])
+    ok = np.isfinite(p).all(axis=1)
+    shares = np.where(ok[:, None], p, 0.0) * width
+    cells = np.trunc(shares).astype(np.int64)  # int() of each share
+    rest = shares - cells
+    extra = width - cells.sum(axis=1)  # cells left for the largest remainders: 0, 1 or 2 when ok
+    rows = np.arange(len(p))
+    first = np.argmax(rest, axis=1)  # the largest remainder, the first of equal ones
+    last = 2 - np.argmin(rest[:, ::-1], axis=1)  # the smallest, the last of equal ones: sorted last
+    one, two = extra == 1, extra == 2
+    cells[rows[one], first[one]] += 1  # one cell: to the first in that order
+    cells[two] += 1  # two cells: to all but the last in that order
+    cells[rows[two], last[two]] -= 1
+    if (ok & ((extra < 0) | (extra > 2))).any():  # not three probabilities: as prob_bar does, one by one
+        return [prob_bar(*row, width=width) for row in p.tolist()]
+    bars = {key: "+" * key[0] + "=" * key[1] + "-" * key[2] for key in set(map(tuple, cells[ok].tolist()))}
+    unknown = "?" * width
+    return [bars[tuple(c)] if good else unknown for c, good in zip(cells.tolist(), ok.tolist())]
+
+
 def folds_rows(view: FoldsView | None) -> FoldsRows | None:
     """The per-data-set table of ``view`` as cells (from the table's columns, not row by row through
-    pandas), with the widths the table would measure."""
+    pandas; one cell object per distinct name, mark and bar), with the widths the table would
+    measure."""
     if view is None:
         return None
     table = view.table
-    datasets = [printable(x) for x in table.index.get_level_values(0)]
-    learners = [printable(x) for x in table.index.get_level_values(1)]
-    marks = [str(x) for x in table["mark"]]
-    cells = tuple(
-        (
-            Cell(dataset, no_wrap=True),
-            Cell(learner, no_wrap=True),
-            Cell(f"{diff:+.3g}", justify="right"),
-            Cell(fmt_p(p), justify="right"),
-            Cell(mark or " ", style=MARK_STYLE.get(mark, "")),
-            Cell(prob_bar(better, equivalent, worse)),
-        )
-        for dataset, learner, diff, p, mark, better, equivalent, worse in zip(
-            datasets,
-            learners,
-            table["mean_difference"].tolist(),
-            table["pvalue"].tolist(),
-            marks,
-            table["p_better"].tolist(),
-            table["p_equivalent"].tolist(),
-            table["p_worse"].tolist(),
-        )
-    )
-    keys = tuple(f"{d}\0{x}" for d, x in zip(table.index.get_level_values(0), table.index.get_level_values(1)))
-    widths = [max((cell_len(row[i].text) for row in cells), default=0) for i in range(len(TABLE_COLUMNS))]
+    names: dict[Any, Cell] = {}
+
+    def name(x: Any) -> Cell:
+        if x not in names:
+            names[x] = Cell(printable(x), no_wrap=True)
+        return names[x]
+
+    level0, level1 = table.index.get_level_values(0).tolist(), table.index.get_level_values(1).tolist()
+    datasets, learners = [name(x) for x in level0], [name(x) for x in level1]
+    diffs = [f"{d:+.3g}" for d in table["mean_difference"].tolist()]
+    ps = [fmt_p(p) for p in table["pvalue"].tolist()]
+    marks = {m: Cell(m or " ", style=MARK_STYLE.get(m, "")) for m in ("v", "*", "")}
+    bar_texts = prob_bars(table["p_better"], table["p_equivalent"], table["p_worse"])
+    bars = {b: Cell(b) for b in set(bar_texts)}
+    bar_cells = [bars[b] for b in bar_texts]
+    mark_cells = [marks[str(m)] for m in table["mark"].tolist()]
+    cells = [
+        (dataset, learner, Cell(diff, justify="right"), Cell(p, justify="right"), mark, bar)
+        for dataset, learner, diff, p, mark, bar in zip(datasets, learners, diffs, ps, mark_cells, bar_cells)
+    ]
+    keys = [f"{d}\0{x}" for d, x in zip(level0, level1)]
+    widths = [
+        max((cell_len(names[x].text) for x in set(level0)), default=0),
+        max((cell_len(names[x].text) for x in set(level1)), default=0),
+        max(map(len, diffs), default=0),  # ASCII: a character is a cell
+        max(map(len, ps), default=0),
+        max((cell_len(marks[str(m)].text) for m in set(table["mark"].tolist())), default=0),
+        max((cell_len(b) for b in bars), default=0),
+    ]
     return FoldsRows(view, prepare_rows(TABLE_COLUMNS, cells, keys, widths))
 
 
