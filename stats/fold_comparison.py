@@ -287,15 +287,18 @@ def fold_comparison(
     Across data sets, the Bayesian signed-rank test (Benavoli et al. 2017, Sec. 5;
     :func:`stats.bayes_signed_rank`, prior 1) of L against the control on each data set's
     mean over the shared results. Its Dirichlet weights depend only on the number of data sets
-    m, so they are drawn once per m (seed ``seed``) and shared by the learners: each learner's
-    probabilities are exactly those of ``bayes_signed_rank(..., prior=1, nsamples=nsamples,
-    seed=seed)`` on its means. The learners' Monte Carlo runs in a thread pool (one thread per
-    CPU); the results do not depend on it.
+    m, so they are drawn once per (m, nsamples, seed) and shared by the learners, and kept for
+    the next call (:func:`stats.folds_tests.cached_weights`): each learner's probabilities are
+    exactly those of ``bayes_signed_rank(..., prior=1, nsamples=nsamples, seed=seed)`` on its
+    means. The learners' Monte Carlo runs in a thread pool (one thread per CPU); the results do
+    not depend on it.
 
-    Cost: the per-data-set part is a few passes over the log's values; the signed-rank part is
-    O(nsamples * m) per learner plus one O(nsamples * m) draw of weights, and dominates for
-    hundreds of data sets (see benchmarks/bench_folds.py); pass a smaller ``nsamples`` for a
-    quicker, noisier answer.
+    Cost: the per-data-set part is a few passes over the log's values. The signed-rank part is
+    one O(nsamples * m) draw of weights (the first call for m only) and, per learner, bounds that
+    decide most samples from the weights of the few values in the tails, the other samples summed
+    exactly in O(m) each (:func:`stats.folds_tests.signed_rank_counts`): a learner clearly better,
+    equivalent or worse costs a few ms on 500 data sets, a close call up to O(nsamples * m) (see
+    benchmarks/bench_folds.py); pass a smaller ``nsamples`` for a quicker, noisier answer.
 
     Parameters
     ----------
