@@ -560,8 +560,9 @@ def _bounds_plan(steps: _Steps) -> _Bounds | None:
     return _Bounds(np.concatenate(rows) if rows else np.zeros(0, dtype=np.intp), slices, big, cols)
 
 
-#: Weights gathered at a time by :func:`_bounded_outcomes` (about 0.5 MB: within the CPU's L2
-#: cache), and about the bounds' values computed at a time (:func:`signed_rank_counts`).
+#: Weights gathered at a time by :func:`_bounded_outcomes` (0.5 MB: within the CPU's L2 cache);
+#: :func:`signed_rank_counts` bounds 16 times as many values at a time (over the blocks: all
+#: 50,000 samples at once for a plan of up to 20 blocks).
 _GATHER = 2**16
 
 
@@ -611,10 +612,11 @@ def signed_rank_counts(z: np.ndarray, rope: float, w: np.ndarray, *, bounds: boo
     others' upper bounds by more than :data:`_BOUNDS_EPS` has that winner; the others are summed
     exactly. For a clear verdict the blocks other than the largest hold only the few values in
     the tails, so a sample costs the number of those values instead of m. The counts are those of
-    summing every sample exactly: a decided sample's exact thetas lie within its bounds.
-    ``bounds``: None (default) uses them for :data:`_BOUNDS_SAMPLES` samples or more when the plan
-    expects them to decide most samples, and drops them when they leave most of a batch of samples open;
-    True uses them whenever there is a plan; False never.
+    summing every sample exactly: a decided sample's exact thetas lie within its bounds (each
+    sample's weights sum to 1, as Dirichlet weights do). ``bounds``: None (default) uses them for
+    :data:`_BOUNDS_SAMPLES` samples or more when the plan expects them to decide most samples, and
+    drops them when they leave most of a batch of samples open; True uses them whenever there is
+    a plan; False never.
     """
     w = np.asarray(w, dtype=float)
     steps = _steps(np.asarray(z, dtype=float), float(rope))
