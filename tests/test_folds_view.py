@@ -358,3 +358,18 @@ def test_probability_bars_made_at_once_equal_the_bar_of_each_row() -> None:
     for triple in [(1 / 3, 1 / 3, 1 / 3), (0.5, 0.5, 0.0), (0.2, 0.2, 0.2), (0.5, 0.25, 0.25)]:
         for width in (3, 4, 5, 6):
             assert prob_bars(*([x] for x in triple), width) == [prob_bar(*triple, width=width)]
+
+
+def test_rendered_takes_the_rows_a_worker_built_for_the_same_analysis_only(cv: tuple[pd.DataFrame, Model]) -> None:
+    from tui.rendered import Rendered
+
+    log, model = cv
+    analysis = model.analyze(default_selection(log))
+    other = model.analyze(replace(default_selection(log), alpha=0.1))
+    built = Rendered(analysis).build("folds")
+    assert built.has_folds and built.folds is not None and built.folds.view is analysis.folds
+    shown = Rendered(analysis).build("quartiles", None, 80)
+    assert shown.take(built) is shown and shown.folds is built.folds and shown.quartiles is not None
+    assert not Rendered(other).take(built).has_folds  # another analysis: nothing taken
+    again = Rendered(analysis).build("folds", shown)  # the same view: the rows are reused, not made again
+    assert again.folds is built.folds
