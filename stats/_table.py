@@ -75,20 +75,56 @@ def snap(x: np.ndarray, scale: Any = None) -> np.ndarray:
     """
     x = np.asarray(x, dtype=float)
     s = magnitude(x) if scale is None else np.abs(np.broadcast_to(np.asarray(scale, dtype=float), x.shape))
-    usable = np.isfinite(s) & (s > 0.0) & np.isfinite(x)
-    if not usable.any():
-        return x.copy()
-    exponent = np.zeros(x.shape, dtype=np.int64)
-    exponent[usable] = np.floor(np.log10(s[usable])).astype(np.int64)
-    decimals = SNAP_DIGITS - 1 - exponent
+    return _round_at(x, _decimals(s))
+
+
+def snap_digits(scale: Any, shape: tuple[int, ...]) -> list[tuple[int, np.ndarray, int]]:
+    """The digits :func:`snap` keeps at ``scale`` (broadcast to ``shape``), found once for several
+    arrays snapped at the same scale with :func:`snap_at` (a paired difference snaps both results
+    and their difference at the pair's scale)."""
+    return _decimals(np.abs(np.broadcast_to(np.asarray(scale, dtype=float), shape)))
+
+
+def snap_at(x: Any, digits: list[tuple[int, np.ndarray, int]]) -> np.ndarray:
+    """``snap(x, scale)`` for ``digits = snap_digits(scale, x.shape)``: the same values."""
+    return _round_at(np.asarray(x, dtype=float), digits)
+
+
+def _decimals(s: np.ndarray) -> list[tuple[int, np.ndarray, int]]:
+    """For the scale ``s`` (>= 0): each number of decimals d that keeps :data:`SNAP_DIGITS`
+    significant digits of a usable (finite, > 0) scale, with where it applies and how often."""
+    usable = np.isfinite(s) & (s > 0.0)
+    if usable.all():
+        exponent = np.floor(np.log10(s)).astype(np.int64)
+    else:
+        exponent = np.zeros(s.shape, dtype=np.int64)
+        if not usable.any():
+            return []
+        exponent[usable] = np.floor(np.log10(s[usable])).astype(np.int64)
+    used = exponent[usable] if not usable.all() else exponent.ravel()
+    lo = int(used.min())
+    counts = np.bincount(used - lo)
+    return [
+        (SNAP_DIGITS - 1 - e, usable & (exponent == e), int(counts[e - lo]))
+        for e in np.flatnonzero(counts) + lo  # np.unique's values, without a sort or hash
+    ]
+
+
+def _round_at(x: np.ndarray, decimals: list[tuple[int, np.ndarray, int]]) -> np.ndarray:
+    """``x`` rounded to d decimals where (:func:`_decimals`) the scale asks for d and ``x`` is finite."""
     out = x.copy()
+    finite = np.isfinite(x)
+    everywhere = bool(finite.all())
     # np.round(x, d) is rint(x * 10**d) / 10**d (d >= 0) or rint(x / 10**-d) * 10**-d; done per
     # value with its own d. Below ~1e-297, 10**d overflows: scale by 1e300 first (exact enough:
     # the result is rounded anyway).
-    used = decimals[usable]
-    lo = int(used.min())
-    for d in np.flatnonzero(np.bincount(used - lo)) + lo:  # np.unique's values, without a sort or hash
-        m = usable & (decimals == d)
+    for d, where, count in decimals:
+        m = where if everywhere else where & finite
+        if 0 <= d <= 300 and count > x.size // 4:
+            # many values: the same arithmetic on the whole array, kept where m (no gather, scatter)
+            with np.errstate(over="ignore", invalid="ignore"):
+                np.copyto(out, np.rint(x * 10.0**d) / 10.0**d, where=m)
+            continue
         v = x[m]
         if d > 300:
             v, d = v * 1e300, d - 300

@@ -195,3 +195,24 @@ def test_errors_name_the_problem() -> None:
         fold_comparison(frame, "acc", "nb", alpha=1.5)
     with pytest.raises(ValueError, match="missing: value"):
         fold_comparison(frame.drop(columns="value"), "acc", "nb")
+
+
+def test_snap_at_shared_digits_equals_snap() -> None:
+    """paired_folds snaps both results and their difference at the pair's scale with the digits
+    found once (stats._table.snap_digits / snap_at): the same values as snap, NaN, infinities,
+    zeros, subnormal and huge scales included."""
+    from stats._table import snap, snap_at, snap_digits
+
+    rng = np.random.default_rng(14)
+    for trial in range(60):
+        size = int(rng.integers(1, 400))
+        x = rng.standard_normal(size) * 10.0 ** rng.integers(-320, 300, size)
+        if trial % 3 == 0:
+            x = np.round(rng.uniform(0.5, 1.0, size), 3)
+        x[rng.random(size) < 0.1] = rng.choice([np.nan, np.inf, -np.inf, 0.0, 5e-324])
+        y = x[::-1] * rng.uniform(0.5, 2.0, size)
+        for scale in (np.maximum(np.abs(x), np.abs(y)), np.abs(x), 1.0, 0.0, np.nan):
+            with np.errstate(all="ignore"):
+                digits = snap_digits(scale, x.shape)
+                for v in (x, y, x - y):
+                    assert np.array_equal(snap_at(v, digits), snap(v, scale), equal_nan=True), trial

@@ -158,3 +158,149 @@ def test_bayes_signed_rank_bound_counts_half() -> None:
         ours = bayes_signed_rank(a, b, rope=rope, nsamples=5000, seed=3)
         ref = _signed_rank_by_double_sum(a, b, rope=rope, prior=1.0, nsamples=5000, seed=3)
         assert (ours.p_a, ours.p_rope, ours.p_b) == ref
+
+
+def _grid_differences(rng: np.random.Generator, m: int) -> np.ndarray:
+    """m oriented differences on a 0.005 grid: ties, zeros, and sums exactly at +-2 rope."""
+    return np.round(rng.choice([-0.03, -0.02, -0.01, -0.005, 0.0, 0.005, 0.01, 0.015, 0.02, 0.03], m), 3)
+
+
+def _thetas_by_double_sum(z: np.ndarray, rope: float, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """theta_a and theta_b of every sample (row of w) by the O(m^2) definition."""
+    values = np.concatenate([[0.0], z])
+    sums = values[:, None] + values[None, :]
+    above = ((sums - 2 * rope) > 0) + 0.5 * ((sums - 2 * rope) == 0)
+    below = ((-sums - 2 * rope) > 0) + 0.5 * ((-sums - 2 * rope) == 0)
+    return np.einsum("si,ij,sj->s", w, above, w), np.einsum("si,ij,sj->s", w, below, w)
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_exact_outcomes_equal_the_double_sum_sample_by_sample(case: int) -> None:
+    from stats.folds_tests import _exact_outcomes, _steps, dirichlet_weights
+
+    rng = np.random.default_rng(300 + case)
+    m = int(rng.integers(1, 60))
+    z = _grid_differences(rng, m)
+    w = dirichlet_weights(m, prior=float(rng.choice([0.5, 1.0])), nsamples=3000, seed=case)
+    for rope in (0.0, 0.005, 0.01):
+        theta_a, theta_b = _thetas_by_double_sum(z, rope, w)
+        if rope > 0:
+            want = np.argmax(np.column_stack([theta_a, 1.0 - theta_a - theta_b, theta_b]), axis=1)
+        else:
+            want = np.where(theta_a >= 1.0 - theta_a, 0, 2)
+        got = _exact_outcomes(_steps(z, rope), np.ascontiguousarray(w.T))
+        assert np.array_equal(got, want), (m, rope)
+
+
+@pytest.mark.parametrize("case", range(10))
+def test_block_bounds_hold_every_samples_thetas(case: int) -> None:
+    """The bounds of _bounds_plan's blocks contain the double sum's thetas of every sample, and
+    a sample they decide has the double sum's winner."""
+    from stats.folds_tests import _bounded_outcomes, _bounds, _bounds_plan, _steps, dirichlet_weights
+
+    rng = np.random.default_rng(400 + case)
+    m = int(rng.integers(30, 150))
+    z = _grid_differences(rng, m) + rng.choice([0.0, 0.01, -0.01])  # shift: clear verdicts too
+    w = dirichlet_weights(m, prior=1.0, nsamples=2000, seed=case)
+    block = np.ascontiguousarray(w.T)
+    decided = 0
+    for rope in (0.0, 0.005, 0.01):
+        steps = _steps(z, rope)
+        plan = _bounds_plan(steps)
+        if plan is None:
+            continue
+        weights = np.zeros((plan.blocks, block.shape[1]))
+        for k, first, end in plan.slices:
+            weights[k] = block[plan.rows[first:end]].sum(axis=0)
+        weights[plan.big] = 1.0 - weights.sum(axis=0)
+        q = _bounds(plan.cols, weights)
+        theta_a, theta_b = _thetas_by_double_sum(z, rope, w)
+        assert np.all(q[0] <= theta_a + 1e-12) and np.all(theta_a <= q[1] + 1e-12)
+        if rope > 0:
+            assert np.all(q[2] <= theta_b + 1e-12) and np.all(theta_b <= q[3] + 1e-12)
+            want = np.argmax(np.column_stack([theta_a, 1.0 - theta_a - theta_b, theta_b]), axis=1)
+        else:
+            want = np.where(theta_a >= 1.0 - theta_a, 0, 2)
+        outcome = _bounded_outcomes(plan, rope, block)
+        known = outcome >= 0
+        assert np.array_equal(outcome[known], want[known]), (m, rope)
+        decided += int(known.sum())
+    assert decided > 0  # not vacuous: the bounds decided some samples
+
+
+@pytest.mark.parametrize("case", range(10))
+def test_signed_rank_counts_with_bounds_equal_the_exact_counts(case: int) -> None:
+    from stats.folds_tests import cached_weights, signed_rank_counts
+
+    rng = np.random.default_rng(500 + case)
+    m = int(rng.integers(20, 300))
+    kind = case % 5
+    if kind == 0:
+        z = np.zeros(m)  # every sum at the bound with rope 0
+    elif kind == 1:
+        z = np.full(m, 0.01)  # every sum exactly 2 rope for rope 0.01
+    else:
+        z = _grid_differences(rng, m) + [0.0, 0.012, -0.02][kind - 2]
+    w = cached_weights(m, prior=1.0, nsamples=5000, seed=case)
+    for rope in (0.0, 0.005, 0.01):
+        exact = signed_rank_counts(z, rope, w, bounds=False)
+        assert np.array_equal(signed_rank_counts(z, rope, w, bounds=True), exact), (m, rope)
+        assert np.array_equal(signed_rank_counts(z, rope, w), exact), (m, rope)
+
+
+def test_weights_are_drawn_once_and_kept_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from stats import folds_tests
+
+    monkeypatch.setattr(folds_tests, "_weight_cache", type(folds_tests._weight_cache)())
+    first = folds_tests.cached_weights(40, prior=1.0, nsamples=3000, seed=5)
+    fresh = folds_tests.dirichlet_weights(40, prior=1.0, nsamples=3000, seed=5)
+    assert first.shape == (41, 3000) and np.array_equal(first, fresh.T)
+    assert folds_tests.cached_weights(40, prior=1.0, nsamples=3000, seed=5) is first
+    assert not first.flags.writeable
+    other = folds_tests.cached_weights(40, prior=0.5, nsamples=3000, seed=5)
+    assert other is not first and not np.array_equal(other, first)
+    # over the budget the least recently used draw goes; the newest stays even when alone too big
+    monkeypatch.setattr(folds_tests, "WEIGHT_CACHE_BYTES", 1)
+    folds_tests.cached_weights(41, prior=1.0, nsamples=3000, seed=5)
+    assert list(folds_tests._weight_cache) == [(41, 1.0, 3000, 5)]
+
+
+def test_bayes_signed_rank_on_many_data_sets_equals_the_exact_counts() -> None:
+    """500 data sets, clear verdicts: the bounds decide nearly every sample, the counts are those
+    of summing every sample exactly with the same weights."""
+    from stats.folds_tests import _paired, cached_weights, signed_rank_counts
+
+    rng = np.random.default_rng(9)
+    b = rng.uniform(0.6, 0.95, 500)
+    for shift in (0.03, 0.012, 0.005, -0.012):
+        a = np.round(b + shift + rng.normal(0, 0.004, 500), 4)
+        got = bayes_signed_rank(a, b, rope=0.01, nsamples=6000, seed=2)
+        z = _paired(a, b, True)
+        exact = signed_rank_counts(z, 0.01, cached_weights(500, prior=1.0, nsamples=6000, seed=2), bounds=False)
+        assert (got.p_a, got.p_rope, got.p_b) == tuple(exact), shift
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_steps_equal_the_first_index_of_the_full_step_matrix(case: int) -> None:
+    """The step columns (searchsorted guesses, checked in floating point and repaired by the binary
+    search) equal the first j of each row of the full predicate matrix, with sums that round
+    across 2 rope (values one ulp apart, 0.1 + 0.2, ties)."""
+    from stats.folds_tests import _steps
+
+    rng = np.random.default_rng(600 + case)
+    m = int(rng.integers(1, 200))
+    rope = float(rng.choice([0.0, 0.005, 0.01, 0.1, 0.15]))
+    base = rng.choice([0.0, 0.1, 0.2, 0.3, 0.005, 0.01, 0.015, -0.01, -0.1, -0.2], m)
+    z = base + rng.choice([0.0, 0.0, 1.0, -1.0], m) * np.spacing(np.abs(base) + 1e-300)
+    steps = _steps(z, rope)
+    sums = steps.v[:, None] + steps.v[None, :]
+    n = steps.v.size
+
+    def first(mask: np.ndarray) -> np.ndarray:
+        return np.where(mask.any(axis=1), mask.argmax(axis=1), n)
+
+    assert np.array_equal(steps.a1, first((sums - 2 * rope) > 0))
+    assert np.array_equal(steps.ah, first((sums - 2 * rope) >= 0))
+    if rope > 0:
+        assert np.array_equal(steps.b1, first((-sums - 2 * rope) <= 0))
+        assert np.array_equal(steps.bh, first((-sums - 2 * rope) < 0))

@@ -288,3 +288,87 @@ def test_the_probability_bar_and_the_middle_ellipsis() -> None:
     assert all(len(prob_bar(a, b, 1 - a - b)) == 6 for a in (0.1, 0.33, 0.5) for b in (0.0, 0.2, 0.4))
     assert middle_ellipsis("credit-b", 7) == "cr…it-b" and middle_ellipsis("credit", 7) == "credit"
     assert middle_ellipsis("breast_cancer", 10) == "bre…cancer"
+
+
+async def test_the_folds_tables_rows_load_at_once_into_the_table_add_row_makes(
+    baycomp: tuple[pd.DataFrame, Model],
+) -> None:
+    """VimTable.load (the per-data-set table's rows made in the worker, added at once) gives the
+    table add_row makes row after row: the same rows, keys, column widths, size and screen; and
+    after load the rows are the table's own (clearing the table leaves the prepared rows whole)."""
+    import re
+
+    from textual.app import App, ComposeResult
+    from tui.app.widgets._folds import TABLE_COLUMNS, folds_rows
+    from tui.app.widgets._ranks import VimTable
+
+    log, model = baycomp
+    rows = folds_rows(model.analyze(default_selection(log, "accuracy")).folds)
+    assert rows is not None and rows.table.fast and len(rows.table.keys) == 216
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield VimTable(id="t", zebra_stripes=True, cursor_type="row", fixed_columns=2)
+
+    async def fill(how: str) -> tuple:
+        app = One()
+        async with app.run_test(size=(100, 30)) as pilot:
+            table = app.query_one(VimTable)
+            for label in TABLE_COLUMNS:
+                table.add_column(label, key=label)
+            if how == "load":
+                table.load(rows.table)
+            else:
+                for cells, key in zip(rows.table.cells, rows.table.keys):
+                    table.add_row(*cells, key=key)
+            await pilot.pause()
+            await pilot.press("j", "j", "pagedown")
+            await pilot.pause()
+            state = (
+                table.row_count,
+                [str(k.value) for k in table.rows],
+                [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)],
+                [c.get_render_width(table) for c in table.ordered_columns],
+                table.virtual_size,
+                table.cursor_row,
+                re.sub(r"terminal-\d+", "terminal", app.export_screenshot()),
+            )
+            table.clear(columns=True)
+            return state
+
+    loaded, added = await fill("load"), await fill("add_row")
+    assert loaded[:-1] == added[:-1]
+    assert loaded[-1] == added[-1]  # the same screen
+    assert len(rows.table.data) == 216  # the prepared rows survive the table's clear
+
+
+def test_probability_bars_made_at_once_equal_the_bar_of_each_row() -> None:
+    from tui.app.widgets._folds import prob_bar, prob_bars
+
+    rng = np.random.default_rng(14)
+    n = 20000
+    better = rng.choice([0.0, 0.5, 0.25, 1 / 3, 1 / 6, 0.1, 0.9, 1.0, 0.02, 0.98], n)
+    equivalent = rng.uniform(0, 1, n) * (1 - better)
+    equivalent = np.where(rng.random(n) < 0.3, np.round(equivalent, 1), equivalent)  # ties of remainders
+    worse = np.where(rng.random(n) < 0.01, np.nan, 1 - better - equivalent)
+    for width in (3, 4, 6):
+        want = [prob_bar(a, b, c, width) for a, b, c in zip(better.tolist(), equivalent.tolist(), worse.tolist())]
+        assert prob_bars(better, equivalent, worse, width) == want
+    for triple in [(1 / 3, 1 / 3, 1 / 3), (0.5, 0.5, 0.0), (0.2, 0.2, 0.2), (0.5, 0.25, 0.25)]:
+        for width in (3, 4, 5, 6):
+            assert prob_bars(*([x] for x in triple), width) == [prob_bar(*triple, width=width)]
+
+
+def test_rendered_takes_the_rows_a_worker_built_for_the_same_analysis_only(cv: tuple[pd.DataFrame, Model]) -> None:
+    from tui.app._rendered import Rendered
+
+    log, model = cv
+    analysis = model.analyze(default_selection(log))
+    other = model.analyze(replace(default_selection(log), alpha=0.1))
+    built = Rendered(analysis).build("folds")
+    assert built.has_folds and built.folds is not None and built.folds.view is analysis.folds
+    shown = Rendered(analysis).build("quartiles", None, 80)
+    assert shown.take(built) is shown and shown.folds is built.folds and shown.quartiles is not None
+    assert not Rendered(other).take(built).has_folds  # another analysis: nothing taken
+    again = Rendered(analysis).build("folds", shown)  # the same view: the rows are reused, not made again
+    assert again.folds is built.folds

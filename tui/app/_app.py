@@ -55,10 +55,12 @@ class Analyzed(Message):
 
 @dataclass
 class Prepared(Message):
-    """From the prepare worker: ``view`` of ``analysis`` is computed and can be shown."""
+    """From the prepare worker: ``view`` of ``analysis`` is computed and can be shown (with what
+    its panel draws, when the worker built that too)."""
 
     analysis: Analysis
     view: str
+    rendered: Rendered | None = None
 
 
 class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
@@ -181,13 +183,20 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="prepare")
     def prepare_view(self, analysis: Analysis, view: str) -> None:
-        """Compute ``view`` of ``analysis`` off the event loop (it was not on screen when analysed)."""
+        """Compute ``view`` of ``analysis`` off the event loop (it was not on screen when analysed),
+        and the rows of a table view (the quartile chart needs the panel's width: built when shown)."""
         analysis.prepare(view)
+        rendered = Rendered(analysis).build(view) if view in ("ranks", "folds") else None
         if not get_current_worker().is_cancelled:
-            self.post_message(Prepared(analysis, view))
+            self.post_message(Prepared(analysis, view, rendered))
 
     def on_prepared(self, message: Prepared) -> None:
         if message.analysis is self.analysis:
+            if message.rendered is not None:  # the rows built off the event loop
+                if self._rendered is None or self._rendered.analysis is not message.analysis:
+                    self._rendered = message.rendered
+                else:
+                    self._rendered.take(message.rendered)
             self._show_problem(_problem_line(message.analysis))  # a view a limit of stats left empty
             if message.view == self.view:
                 self._fill_view(message.view)
@@ -224,7 +233,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self.query_one(TestsPanel).view = None
         self.query_one(PairsPanel).view = None
         self.query_one(CDPanel).view = None
-        self.query_one(FoldsPanel).view = None
+        self.query_one(FoldsPanel).rows = None
 
     def _fill_view(self, name: str) -> None:
         """Give the panel of view ``name`` the current analysis, if it does not show it yet."""
@@ -235,23 +244,23 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             self.prepare_view(analysis, name)
             return
         self._stale_views.discard(name)
-        if name in ("quartiles", "ranks"):
+        if name in ("quartiles", "ranks", "folds"):
             rendered = self._rendered
             if rendered is None or rendered.analysis is not analysis:
                 rendered = self._rendered = Rendered(analysis)
             rendered.build(name, None, self.query_one(QuartilesPanel).fit_width)  # built unless the worker did
             if name == "quartiles":
                 self.query_one(QuartilesPanel).lines = rendered.quartiles
-            else:
+            elif name == "ranks":
                 self.query_one(RanksPanel).rows = rendered.ranks
+            else:
+                self.query_one(FoldsPanel).rows = rendered.folds
         elif name == "tests":
             self.query_one(TestsPanel).view = analysis.tests
         elif name == "pairs":
             self.query_one(PairsPanel).view = analysis.pairs
         elif name == "cd":
             self.query_one(CDPanel).view = analysis.cd
-        elif name == "folds":
-            self.query_one(FoldsPanel).view = analysis.folds
 
     def _show_problem(self, problem: str | None) -> None:
         box = self.query_one("#problem", Static)

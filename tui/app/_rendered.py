@@ -1,10 +1,10 @@
-"""What the quartiles and ranks panels draw for one analysis, built once and only when needed."""
+"""What the quartiles, ranks and folds panels draw for one analysis, built once and only when needed."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tui.app.widgets import QuartileLines, RanksRows, quartile_lines, ranks_rows
+from tui.app.widgets import FoldsRows, QuartileLines, RanksRows, folds_rows, quartile_lines, ranks_rows
 from tui.view import Analysis
 
 
@@ -17,6 +17,8 @@ class Rendered:
     quartiles: QuartileLines | None = None
     ranks: RanksRows | None = None
     has_ranks: bool = False
+    folds: FoldsRows | None = None
+    has_folds: bool = False
 
     def build(self, view: str, previous: Rendered | None = None, width: int | None = None) -> Rendered:
         """Build the render data of ``view`` if it is not built (reusing ``previous``'s when the same).
@@ -36,4 +38,21 @@ class Rendered:
             else:
                 self.ranks = ranks_rows(analysis.ranks)
             self.has_ranks = True
+        elif view == "folds" and not self.has_folds:
+            if previous is not None and previous.has_folds and previous.analysis.folds is analysis.folds:
+                self.folds = previous.folds
+            else:
+                self.folds = folds_rows(analysis.folds)
+            self.has_folds = True
+        return self
+
+    def take(self, other: Rendered) -> Rendered:
+        """Adopt what ``other`` (of the same analysis, e.g. built in a worker) has built and this has not."""
+        if other.analysis is self.analysis:
+            if other.quartiles is not None and self.quartiles is None:
+                self.quartiles = other.quartiles
+            if other.has_ranks and not self.has_ranks:
+                self.ranks, self.has_ranks = other.ranks, True
+            if other.has_folds and not self.has_folds:
+                self.folds, self.has_folds = other.folds, True
         return self

@@ -1,7 +1,7 @@
 """The widgets of the explorer: the sidebar, the six view panels, the load bar and the status line."""
 
 from tui.app.widgets._base import Plain, cell, literal, num, text_table
-from tui.app.widgets._folds import FoldsPanel
+from tui.app.widgets._folds import FoldsPanel, FoldsRows, folds_rows
 from tui.app.widgets._loading import LoadBar
 from tui.app.widgets._pairs import PairsPanel
 from tui.app.widgets._problems import ProblemsPanel
@@ -22,6 +22,8 @@ __all__ = [
     "quartile_lines",
     "CDPanel",
     "FoldsPanel",
+    "FoldsRows",
+    "folds_rows",
     "LoadBar",
     "NameList",
     "PairsPanel",

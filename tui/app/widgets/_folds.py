@@ -12,7 +12,11 @@ every number of the row under the cursor.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -20,8 +24,9 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from stats import fmt_p, fmt_stat
+from stats.names import printable
 from tui.app.widgets._base import Plain, literal
-from tui.app.widgets._ranks import VimTable
+from tui.app.widgets._ranks import PreparedRows, VimTable, prepare_rows
 from tui.render import NO_FOLDS, prob
 from tui.view import FoldsView
 
@@ -75,10 +80,110 @@ def _right(text: str, style: str = "") -> Text:
     return Text(text, justify="right", style=style)
 
 
-class FoldsPanel(Vertical):
-    """Shows ``view`` (a :class:`FoldsView`, or None)."""
+class Cell:
+    """A cell of the per-data-set table, made into rich ``Text`` only when its row is drawn (the
+    table has a row per data set and learner: 9,500 for 500 x 20). ``str()`` is its text."""
 
-    view: reactive[FoldsView | None] = reactive(None, always_update=True, init=False)
+    __slots__ = ("text", "style", "justify", "no_wrap")
+
+    def __init__(self, text: str, style: str = "", justify: str | None = None, no_wrap: bool | None = None) -> None:
+        self.text, self.style, self.justify, self.no_wrap = text, style, justify, no_wrap
+
+    def __rich__(self) -> Text:
+        return Text(self.text, style=self.style, justify=self.justify, no_wrap=self.no_wrap)  # type: ignore[arg-type]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+TABLE_COLUMNS = ("data set", "learner", "mean diff", "p", "", "Bayes")
+
+
+@dataclass(frozen=True, eq=False)
+class FoldsRows:
+    """What :class:`FoldsPanel` shows for one :class:`FoldsView`, built off the event loop
+    (:func:`folds_rows`): the per-data-set table's rows, ready for :meth:`VimTable.load`."""
+
+    view: FoldsView
+    table: PreparedRows
+
+
+def prob_bars(better: Any, equivalent: Any, worse: Any, width: int = BAR) -> list[str]:
+    """:func:`prob_bar` of each triple, vectorised: the same cells (the remainders compared as
+    ``prob_bar`` sorts them: descending, the first of equal ones first).
+
+    >>> prob_bars([0.5, 1.0, 0.02, float("nan")], [0.25, 0.0, 0.0, 0.0], [0.25, 0.0, 0.98, 1.0], 4)
+    ['++=-', '++++', '----', '????']
+    """
+    p = np.column_stack([np.asarray(x, dtype=float) for x in (better, equivalent, worse)])
+    ok = np.isfinite(p).all(axis=1)
+    shares = np.where(ok[:, None], p, 0.0) * width
+    cells = np.trunc(shares).astype(np.int64)  # int() of each share
+    rest = shares - cells
+    extra = width - cells.sum(axis=1)  # cells left for the largest remainders: 0, 1 or 2 when ok
+    rows = np.arange(len(p))
+    first = np.argmax(rest, axis=1)  # the largest remainder, the first of equal ones
+    last = 2 - np.argmin(rest[:, ::-1], axis=1)  # the smallest, the last of equal ones: sorted last
+    one, two = extra == 1, extra == 2
+    cells[rows[one], first[one]] += 1  # one cell: to the first in that order
+    cells[two] += 1  # two cells: to all but the last in that order
+    cells[rows[two], last[two]] -= 1
+    if (ok & ((extra < 0) | (extra > 2))).any():  # not three probabilities: as prob_bar does, one by one
+        return [prob_bar(*row, width=width) for row in p.tolist()]
+    bars = {key: "+" * key[0] + "=" * key[1] + "-" * key[2] for key in set(map(tuple, cells[ok].tolist()))}
+    unknown = "?" * width
+    return [bars[tuple(c)] if good else unknown for c, good in zip(cells.tolist(), ok.tolist())]
+
+
+def folds_rows(view: FoldsView | None) -> FoldsRows | None:
+    """The per-data-set table of ``view`` as cells (from the table's columns, not row by row through
+    pandas; one cell object per distinct name, mark and bar), with the widths the table would
+    measure."""
+    if view is None:
+        return None
+    table = view.table
+    names: dict[Any, Cell] = {}
+
+    def name(x: Any) -> Cell:
+        if x not in names:
+            names[x] = Cell(printable(x), no_wrap=True)
+        return names[x]
+
+    level0, level1 = table.index.get_level_values(0).tolist(), table.index.get_level_values(1).tolist()
+    datasets, learners = [name(x) for x in level0], [name(x) for x in level1]
+    diffs = [f"{d:+.3g}" for d in table["mean_difference"].tolist()]
+    ps = [fmt_p(p) for p in table["pvalue"].tolist()]
+    marks = {m: Cell(m or " ", style=MARK_STYLE.get(m, "")) for m in ("v", "*", "")}
+    bar_texts = prob_bars(table["p_better"], table["p_equivalent"], table["p_worse"])
+    bars = {b: Cell(b) for b in set(bar_texts)}
+    bar_cells = [bars[b] for b in bar_texts]
+    mark_cells = [marks[str(m)] for m in table["mark"].tolist()]
+    cells = [
+        (dataset, learner, Cell(diff, justify="right"), Cell(p, justify="right"), mark, bar)
+        for dataset, learner, diff, p, mark, bar in zip(datasets, learners, diffs, ps, mark_cells, bar_cells)
+    ]
+    keys = [f"{d}\0{x}" for d, x in zip(level0, level1)]
+    widths = [
+        max((cell_len(names[x].text) for x in set(level0)), default=0),
+        max((cell_len(names[x].text) for x in set(level1)), default=0),
+        max(map(len, diffs), default=0),  # ASCII: a character is a cell
+        max(map(len, ps), default=0),
+        max((cell_len(marks[str(m)].text) for m in set(table["mark"].tolist())), default=0),
+        max((cell_len(b) for b in bars), default=0),
+    ]
+    return FoldsRows(view, prepare_rows(TABLE_COLUMNS, cells, keys, widths))
+
+
+class FoldsPanel(Vertical):
+    """Shows ``rows`` (a :class:`FoldsRows`, made by :func:`folds_rows` of a :class:`FoldsView`,
+    or None)."""
+
+    rows: reactive[FoldsRows | None] = reactive(None, always_update=True, init=False)
+
+    @property
+    def view(self) -> FoldsView | None:
+        """The :class:`FoldsView` shown."""
+        return self.rows.view if self.rows is not None else None
 
     def compose(self) -> ComposeResult:
         yield Body(id="folds-head")
@@ -98,11 +203,12 @@ class FoldsPanel(Vertical):
         out.append(self.query_one("#folds-detail", Body).plain)
         return "\n".join(out)
 
-    def watch_view(self, view: FoldsView | None) -> None:
+    def watch_rows(self, rows: FoldsRows | None) -> None:
         totals, table = self.query_one("#folds-totals", VimTable), self.query_one("#folds-table", VimTable)
         totals.clear(columns=True)
         table.clear(columns=True)
-        if view is None:
+        view = rows.view if rows is not None else None
+        if rows is None or view is None:
             self.query_one("#folds-head", Body).show(
                 Text("no fold-level comparison for this selection (2 learners needed)")
             )
@@ -117,21 +223,17 @@ class FoldsPanel(Vertical):
             )
             for r in view.totals.itertuples()
         ]
+        # Columns as wide as their widest cell, given before the rows: with automatic widths the
+        # header could be drawn at an empty column's width (the 80x24 snapshot failed 1 run in 3).
         labels = ("learner", "w/t/l", "P(better)", "P(equiv.)", "P(worse)", "data sets")
-        _fill(totals, labels, totals_rows, [str(r) for r in view.totals.index])
-        rows = [
-            (
-                literal(r.Index[0]),
-                literal(r.Index[1]),
-                _right(f"{r.mean_difference:+.3g}"),
-                _right(fmt_p(r.pvalue)),
-                Text(str(r.mark) or " ", style=MARK_STYLE.get(str(r.mark), "")),
-                Text(prob_bar(r.p_better, r.p_equivalent, r.p_worse)),
-            )
-            for r in view.table.itertuples()
-        ]
-        keys = [f"{d}\0{x}" for d, x in view.table.index]
-        _fill(table, ("data set", "learner", "mean diff", "p", "", "Bayes"), rows, keys)
+        for i, label in enumerate(labels):
+            width = max([len(label), *(row[i].cell_len for row in totals_rows)])
+            totals.add_column(Text(label), key=label, width=width)
+        for row, name in zip(totals_rows, view.totals.index):
+            totals.add_row(*row, key=str(name))
+        for label in TABLE_COLUMNS:
+            table.add_column(Text(label), key=label)
+        table.load(rows.table)  # 9,500 rows for 500 x 20: at once
         self._refresh_text()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -193,13 +295,3 @@ class FoldsPanel(Vertical):
         key = str(list(table.rows)[table.cursor_row].value)
         dataset, _, learner = key.partition("\0")
         return dataset, learner
-
-
-def _fill(table: DataTable, labels: tuple[str, ...], rows: list[tuple[Text, ...]], keys: list[str]) -> None:
-    """Columns as wide as their widest cell, given before the rows: with automatic widths the
-    header could be drawn at the width of an empty column (the 80x24 snapshot failed 1 run in 3)."""
-    widths = [max([len(label), *(row[i].cell_len for row in rows)]) for i, label in enumerate(labels)]
-    for label, width in zip(labels, widths):
-        table.add_column(Text(label), key=label, width=width)
-    for row, key in zip(rows, keys):
-        table.add_row(*row, key=key)

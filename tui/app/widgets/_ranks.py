@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from rich.text import Text
@@ -10,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import reactive
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Static, _data_table
 
 from tui.app.widgets._base import Plain, literal, num
 from tui.render import value_decimals
@@ -47,6 +49,86 @@ class VimTable(DataTable):
 
     def action_scroll_end(self) -> None:
         self.move_cursor(column=len(self.columns) - 1)
+
+    def load(self, prepared: PreparedRows) -> None:
+        """Add the rows of ``prepared`` (:func:`prepare_rows`, made off the event loop) to this table
+        of just those columns, empty: the table ``add_row`` row after row would make, at once.
+
+        ``add_row`` updates the cursor (a reactive), prompts the message pump, hashes its keys in
+        Python and queues the row for measuring every cell, each row: about 0.5 ms a row, 5 s of a
+        blocked event loop for the folds view's 9,500 rows. Here the rows, their keys and the
+        columns' widths come made, and the cursor and the dimensions are updated once; a cell is
+        formatted when its row is drawn. Falls back to ``add_row`` when the table is not empty or
+        has other columns, or DataTable's bookkeeping is not the one this was written for (Textual
+        8.2: tests/test_folds_view.py checks that both give the same table).
+        """
+        columns = tuple(str(column.key.value) for column in self.ordered_columns)
+        fast = (
+            prepared.fast
+            and self.row_count == 0
+            and columns == prepared.columns
+            and all(hasattr(self, name) for name in _BOOKKEEPING)
+            and isinstance(self._row_locations, _data_table.TwoWayDict)
+        )
+        if not fast:
+            for cells, key in zip(prepared.cells, prepared.keys):
+                self.add_row(*cells, key=key)
+            return
+        # copies (C-level, the keys' hashes reused): the table owns and clears its dictionaries
+        self._data = {key: dict(row) for key, row in prepared.data.items()}
+        self.rows = dict(prepared.rows)
+        self._row_locations = _data_table.TwoWayDict(dict(prepared.locations))
+        for column, width in zip(self.ordered_columns, prepared.widths):
+            column.content_width = max(column.content_width, width)
+        self._require_update_dimensions = True  # no new rows to measure: the virtual size only
+        self.cursor_coordinate = self.cursor_coordinate
+        if self.row_count and self.columns and self.show_cursor and self.cursor_type != "none":
+            self._highlight_cursor()
+        self._update_count += 1
+        self.check_idle()
+
+
+#: What :meth:`VimTable.load` sets directly: DataTable's bookkeeping of ``add_row``.
+_BOOKKEEPING = ("_data", "rows", "_row_locations", "_require_update_dimensions", "_update_count", "_highlight_cursor")
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedRows:
+    """Rows for :meth:`VimTable.load` (:func:`prepare_rows`): the cells and keys, and DataTable's
+    records of them (``fast``: when this Textual has the classes they are made of)."""
+
+    columns: tuple[str, ...]
+    cells: tuple[tuple[Any, ...], ...]
+    keys: tuple[str, ...]
+    widths: tuple[int, ...]
+    fast: bool
+    data: dict[Any, dict[Any, Any]]
+    rows: dict[Any, Any]
+    locations: dict[Any, int]
+
+
+def prepare_rows(
+    columns: Sequence[str], cells: Sequence[Sequence[Any]], keys: Sequence[str], widths: Sequence[int]
+) -> PreparedRows:
+    """Make, off the event loop, what :meth:`VimTable.load` adds to a table of ``columns`` (keys):
+    ``cells`` (one line high) with the row ``keys`` (distinct) and ``widths``, each column's widest
+    cell in terminal cells (what DataTable would measure: ``rich.cells.cell_len`` of a one-line
+    text)."""
+    columns, cells, keys, widths = tuple(columns), tuple(map(tuple, cells)), tuple(keys), tuple(map(int, widths))
+    fast = all(hasattr(_data_table, name) for name in ("Row", "RowKey", "ColumnKey", "TwoWayDict"))
+    fast = fast and len(set(keys)) == len(keys) and len(widths) == len(columns)
+    data: dict[Any, dict[Any, Any]] = {}
+    rows: dict[Any, Any] = {}
+    locations: dict[Any, int] = {}
+    if fast:
+        # a row's cells by the columns' keys as str (DataTable's ColumnKey equals its str; a str
+        # hashes in C, a ColumnKey in Python: 57,000 calls for the folds view's 9,500 rows)
+        row_keys = [_data_table.RowKey(key) for key in keys]
+        locations = {row_key: index for index, row_key in enumerate(row_keys)}
+        data = dict(zip(row_keys, (dict(zip(columns, row)) for row in cells)))
+        row_class = _data_table.Row
+        rows = dict(zip(row_keys, (row_class(row_key, 1, None, False) for row_key in row_keys)))
+    return PreparedRows(columns, cells, keys, widths, fast, data, rows, locations)
 
 
 class Note(Plain, Static):
