@@ -58,8 +58,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _previous_signed_rank as previous  # noqa: E402
 
 import stats  # noqa: E402
-from stats.fold_comparisons import criterion_rows, paired_folds  # noqa: E402
-from stats.folds_tests import _paired, cached_weights, dirichlet_weights, signed_rank_counts  # noqa: E402
+from stats._signed_rank import cached_weights, dirichlet_weights, signed_rank_counts  # noqa: E402
+from stats.folds_tests import _paired  # noqa: E402
+from stats.paired_folds import criterion_rows, paired_folds  # noqa: E402
 
 D, L, R, N = 500, 20, 10, 10
 

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from stats._table import check_bool
-from stats.fold_comparisons import criterion_rows, paired_folds
+from stats.paired_folds import criterion_rows, paired_folds
 
 
 def fold_deltas(

@@ -6,6 +6,9 @@ across data sets.
 Everything is computed for all (data set, learner) pairs at once: the log becomes one dense
 data set x learner x (repeat, fold) array, and the per-pair formulas of :mod:`stats.folds_tests`
 are applied along its last axis (same numbers, degenerate cases included).
+
+(About 350 lines: :class:`FoldComparison`, its sentence and the one vectorised pass that fills
+it; the pairing is :mod:`stats.paired_folds`, the Monte Carlo :mod:`stats._signed_rank`.)
 """
 
 from __future__ import annotations
@@ -21,10 +24,11 @@ import pandas as pd
 from scipy import special
 
 from stats._format import Printable
-from stats._table import check_alpha, check_bool, snap_at, snap_digits
-from stats.folds_tests import _paired, _rope, cached_weights, signed_rank_counts
+from stats._signed_rank import cached_weights, signed_rank_counts
+from stats._table import check_alpha, check_bool
+from stats.folds_tests import _paired, _rope
+from stats.paired_folds import criterion_rows, paired_folds
 
-_COLUMNS = ("dataset", "repeat", "fold", "learner", "criterion", "value")
 _TABLE_COLUMNS = [
     "runs",
     "folds",
@@ -125,139 +129,6 @@ class FoldComparison(Printable):
         return "\n".join([head, *wtl, self.sentence(), *notes])
 
 
-def _levels(
-    codes: np.ndarray, labels: pd.Index, wanted: Sequence[Any] | None, what: str
-) -> tuple[np.ndarray, list[str]]:
-    """Map codes to positions in the chosen labels (-1: not chosen) and the chosen names."""
-    present = np.bincount(codes[codes >= 0], minlength=len(labels)) > 0
-    names = [str(x) for x in labels.tolist()]  # not label by label: an Arrow-backed Index is slow to index
-    if wanted is None:
-        chosen = np.flatnonzero(present)
-    else:
-        index = {x: i for i, x in enumerate(names)}
-        missing = [str(x) for x in wanted if str(x) not in index or not present[index[str(x)]]]
-        if missing:
-            raise ValueError(f"unknown {what}(s) for this criterion: {', '.join(missing)}")
-        chosen = np.array([index[str(x)] for x in wanted], dtype=np.intp)
-        if len(set(chosen.tolist())) != len(chosen):
-            raise ValueError(f"{what}s are named more than once: {list(wanted)}")
-    position = np.full(len(labels), -1, dtype=np.intp)
-    position[chosen] = np.arange(len(chosen))
-    return position, [names[i] for i in chosen.tolist()]
-
-
-def _codes(column: pd.Series) -> tuple[np.ndarray, pd.Index]:
-    """Integer codes and labels: category order for a Categorical, first appearance otherwise."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        return column.cat.codes.to_numpy().astype(np.intp), pd.Index(column.cat.categories)
-    codes, uniques = pd.factorize(column, sort=False)
-    return codes.astype(np.intp), pd.Index(uniques)
-
-
-@dataclass(frozen=True, eq=False)
-class PairedFolds:
-    """Every learner's fold results beside the control's, on the (repeat, fold) keys in order.
-
-    ``x`` (data sets x other learners x keys) holds the learners' results and ``y`` the
-    control's (NaN where a result is missing); ``shared`` marks the keys both have and ``d`` the
-    oriented differences there (positive: the learner is better; decimal ties judged at the
-    pair's scale as in :func:`stats.folds_tests._paired`; NaN elsewhere). ``repeats`` and
-    ``folds`` are each key's numbers, ``fold_index`` the position of its fold among the distinct
-    folds. ``others`` indexes ``lnames`` (the control left out); ``notes`` says what was dropped.
-    """
-
-    dnames: list[str]
-    lnames: list[str]
-    others: list[int]
-    x: np.ndarray
-    y: np.ndarray
-    shared: np.ndarray
-    d: np.ndarray
-    repeats: np.ndarray
-    folds: np.ndarray
-    fold_index: np.ndarray
-    notes: list[str]
-
-
-def criterion_rows(log: pd.DataFrame, criterion: str) -> tuple[np.ndarray, np.ndarray]:
-    """The rows of ``criterion`` (a mask) and their values; ValueError for missing columns or an
-    unknown criterion."""
-    missing = [c for c in _COLUMNS if c not in log.columns]
-    if missing:
-        raise ValueError(f"log must have the columns {', '.join(_COLUMNS)}; missing: {', '.join(missing)}")
-    rows = (log["criterion"] == criterion).to_numpy()
-    if not rows.any():
-        known = ", ".join(str(c) for c in pd.unique(log["criterion"].astype(str)))
-        raise ValueError(f"no results for criterion {criterion!r}; the log has: {known or 'none'}")
-    return rows, log["value"].to_numpy(dtype=float)[rows]
-
-
-def paired_folds(
-    log: pd.DataFrame,
-    rows: np.ndarray,
-    values: np.ndarray,
-    criterion: str,
-    control: str,
-    learners: Sequence[str] | None,
-    datasets: Sequence[str] | None,
-    higher_is_better: bool,
-) -> PairedFolds:
-    """The learners' and the control's results of ``rows`` (:func:`criterion_rows`) as one dense
-    data set x learner x (repeat, fold) cube, paired (shared by :func:`fold_comparison` and
-    :func:`stats.fold_deltas`)."""
-    dcodes, dlabels = _codes(log["dataset"])
-    lcodes, llabels = _codes(log["learner"])
-    dcodes, lcodes = dcodes[rows], lcodes[rows]
-    dpos, dnames = _levels(dcodes, dlabels, datasets, "data set")
-    lpos, lnames = _levels(lcodes, llabels, learners, "learner")
-    if str(control) not in lnames:
-        raise ValueError(f"control {control!r} is not one of the learners: {', '.join(lnames)}")
-    notes: list[str] = []
-
-    d_at, l_at = dpos[dcodes], lpos[lcodes]
-    keep = (d_at >= 0) & (l_at >= 0)
-    finite = np.isfinite(values)
-    if (keep & ~finite).any():
-        notes.append(f"{int((keep & ~finite).sum())} NaN or infinite {criterion} value(s) left out")
-        keep &= finite
-    repeat = log["repeat"].to_numpy()[rows][keep].astype(np.int64)
-    fold = log["fold"].to_numpy()[rows][keep].astype(np.int64)
-    d_at, l_at, values = d_at[keep], l_at[keep], values[keep]
-
-    # (repeat, fold) keys in sorted order
-    r0, f0 = (int(repeat.min()), int(fold.min())) if fold.size else (0, 0)
-    span = int(fold.max()) - f0 + 1 if fold.size else 1
-    kcodes, kuniques = pd.factorize((repeat - r0) * span + (fold - f0), sort=True)
-    keys = np.asarray(kuniques, dtype=np.int64)
-    n_keys = len(keys)
-    _, fold_index = np.unique(keys % span, return_inverse=True)
-
-    n_d, n_l = len(dnames), len(lnames)
-    flat = (d_at * n_l + l_at) * n_keys + kcodes
-    cells = np.full(n_d * n_l * n_keys, np.nan)
-    if flat.size and np.bincount(flat, minlength=cells.size).max() > 1:
-        last = flat.size - 1 - np.unique(flat[::-1], return_index=True)[1]  # the later row wins
-        flat, values = flat[last], values[last]
-    cells[flat] = values
-    cube = cells.reshape(n_d, n_l, n_keys)
-
-    c = lnames.index(str(control))
-    others = [i for i in range(n_l) if i != c]
-    x = cube[:, others, :]  # (D, L-1, K)
-    y = np.broadcast_to(cube[:, c : c + 1, :], x.shape)
-    shared = ~np.isnan(x) & ~np.isnan(y)
-
-    # paired differences exactly as stats.folds_tests._paired, NaN where not shared
-    xs = np.where(shared, x, np.nan)
-    ys = np.where(shared, y, np.nan)
-    digits = snap_digits(np.maximum(np.abs(xs), np.abs(ys)), xs.shape)
-    d = snap_at(xs, digits) - snap_at(ys, digits)
-    d = snap_at(d if higher_is_better else -d, digits)
-    return PairedFolds(
-        dnames, lnames, others, x, y, shared, d, keys // span + r0, keys % span + f0, fold_index.ravel(), notes
-    )
-
-
 def fold_comparison(
     log: pd.DataFrame,
     criterion: str,
@@ -288,7 +159,7 @@ def fold_comparison(
     :func:`stats.bayes_signed_rank`, prior 1) of L against the control on each data set's
     mean over the shared results. Its Dirichlet weights depend only on the number of data sets
     m, so they are drawn once per (m, nsamples, seed) and shared by the learners, and kept for
-    the next call (:func:`stats.folds_tests.cached_weights`): each learner's probabilities are
+    the next call (:func:`stats._signed_rank.cached_weights`): each learner's probabilities are
     exactly those of ``bayes_signed_rank(..., prior=1, nsamples=nsamples, seed=seed)`` on its
     means. The learners' Monte Carlo runs in a thread pool (one thread per CPU); the results do
     not depend on it.
@@ -296,7 +167,7 @@ def fold_comparison(
     Cost: the per-data-set part is a few passes over the log's values. The signed-rank part is
     one O(nsamples * m) draw of weights (the first call for m only) and, per learner, bounds that
     decide most samples from the weights of the few values in the tails, the other samples summed
-    exactly in O(m) each (:func:`stats.folds_tests.signed_rank_counts`): a learner clearly better,
+    exactly in O(m) each (:func:`stats._signed_rank.signed_rank_counts`): a learner clearly better,
     equivalent or worse costs a few ms on 500 data sets, a close call up to O(nsamples * m) (see
     benchmarks/bench_folds.py); pass a smaller ``nsamples`` for a quicker, noisier answer.
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from stats.cells import completeness, scores_table
 from stats.cells._aggregate import aggregate
-from stats.cells._completeness import completeness, scores_table
 from stats.cells._incremental import Aggregator
 from tests.conftest import REFERENCE, SAMPLES
 

@@ -299,6 +299,7 @@ async def test_the_folds_tables_rows_load_at_once_into_the_table_add_row_makes(
     import re
 
     from textual.app import App, ComposeResult
+
     from tui.app.widgets._folds import TABLE_COLUMNS, folds_rows
     from tui.app.widgets._ranks import VimTable
 

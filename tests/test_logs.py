@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import stats.logs._parse
 import stats.logs._sources
-from stats.cells._completeness import scores_table
+from stats.cells import scores_table
 from stats.logs._formats import LogProblem
 from stats.logs._read import LogError, read_logs
 from tests.conftest import REFERENCE, SAMPLES

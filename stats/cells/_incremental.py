@@ -2,6 +2,10 @@
 
 Split from :mod:`stats.cells._aggregate`, whose vectorised summaries it reuses for the
 cells that appended (or dropped) rows touch.
+
+(About 430 lines: :class:`Aggregator` is one class whose add, drop, apply and compaction all
+keep the same row buffer, cell index and summaries consistent; split, each part would reach
+into the others' state.)
 """
 
 from __future__ import annotations

@@ -1,6 +1,10 @@
 """Follow logs that are still being written: each poll reads only what was appended.
 
 Polling only (``os.stat`` per file); no inotify, no textual, no rich.
+
+(About 470 lines: :class:`LogWatcher`'s poll is one sequence -- plan each file, read, resolve
+against the key index, report -- over state the steps share; the file-window helpers at the end
+serve only it.)
 """
 
 from __future__ import annotations
