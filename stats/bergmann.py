@@ -247,11 +247,20 @@ def _best_partition(
     of B, and for a remaining vertex u 1 + the remaining neighbours of u (plus |B| for a block u may
     join); W <= :func:`_packing_bound` of these caps. With ``first`` it stops at the first partition
     with W >= need (not necessarily the largest).
+
+    Vertices adjacent to all others (outside ``start``) are not branched on: they all join the
+    largest block. C(s + z, 2) is convex in z, so of the ways to share z such vertices among
+    blocks of sizes s_1, s_2, ... (or new blocks, s = 0) the best gives all of them to the largest.
     """
     full = (1 << n) - 1
     placed = 0
     for block in start:
         placed |= block
+    free = [u for u in range(n) if not placed >> u & 1 and adj[u] | 1 << u == full]
+    free_mask = sum(1 << u for u in free)
+    placed |= free_mask
+    z = len(free)
+    free_caps = [omega[u] for u in free]
     # Order: the vertex with the most neighbours among those placed before it, then by degree.
     rest = [u for u in range(n) if not placed >> u & 1]
     order = []
@@ -261,7 +270,7 @@ def _best_partition(
         rest.remove(u)
         placed |= 1 << u
     depth = len(order)
-    remaining = [0] * (depth + 1)
+    remaining = [free_mask] * (depth + 1)  # the vertices not yet in a block, free ones included
     for i in range(depth - 1, -1, -1):
         remaining[i] = remaining[i + 1] | (1 << order[i])
     adj_o = [adj[u] for u in order]
@@ -285,33 +294,38 @@ def _best_partition(
 
     def visit(i: int, w: int) -> None:
         if i == depth:
+            if z:
+                largest = max(range(len(blocks)), key=lambda q: size[q], default=-1)
+                w += z * (size[largest] if largest >= 0 else 0) + z * (z - 1) // 2
             if w > best[0]:
                 best[0], best[1] = w, list(blocks)
+                if z:
+                    if largest >= 0:
+                        best[1][largest] |= free_mask
+                    else:
+                        best[1].append(free_mask)
                 if first:
                     raise _Found
             return
         left = remaining[i]
-        nb = len(blocks)
-        caps: list[int] = []
-        for q in range(nb):
-            s = size[q]
-            g = s + (left & common[q]).bit_count()
-            caps.extend([g if g < cap[q] else cap[q]] * s)
-        for j in range(i, depth):
-            nbr = adj_o[j] & left
+        caps: list[int] = list(free_caps)
+        sized = list(zip(size, common))
+        for (s, c), limit in zip(sized, cap):
+            g = s + (left & c).bit_count()
+            caps.extend([g if g < limit else limit] * s)
+        for nbr, bit, om in zip(adj_o[i:], bit_o[i:], omega_o[i:]):
+            nbr &= left
             most = nbr.bit_count()
-            bit = bit_o[j]
-            for q in range(nb):
-                if common[q] & bit:
-                    g = size[q] + (nbr & common[q]).bit_count()
+            for s, c in sized:
+                if c & bit:
+                    g = s + (nbr & c).bit_count()
                     if g > most:
                         most = g
-            most += 1
-            caps.append(most if most < omega_o[j] else omega_o[j])
+            caps.append(most + 1 if most < om else om)
         if _packing_bound(caps) <= best[0]:
             return
         bit, nbr, om = bit_o[i], adj_o[i], omega_o[i]
-        for q in sorted((q for q in range(nb) if common[q] & bit), key=lambda q: -size[q]):
+        for q in sorted((q for q in range(len(blocks)) if common[q] & bit), key=lambda q: -size[q]):
             saved = blocks[q], common[q], cap[q], size[q]
             blocks[q] |= bit
             common[q] &= nbr
@@ -414,10 +428,9 @@ def bergmann_apv(p: np.ndarray, k: int) -> np.ndarray:
             if value > best[i]:
                 best[i] = value
 
-    thresholds = sorted({x for x in pv if x > 0}, reverse=True)
-    graphs: dict[float, tuple[list[int], list[int]]] = {}
-    upper: dict[float, int] = {}  # U(t)
-    found: dict[float, int] = {}  # the largest weight of a partition found at t without a pair held
+    thresholds = sorted({x for x in pv if x > 0}, reverse=True)  # position j: G_t grows with j
+    graphs: list[tuple[list[int], list[int]]] = []
+    upper: list[int] = []  # U(t): F_i(t) <= U(t) for every pair i
     for t in thresholds:
         adj = [0] * k
         for i, (a, b) in enumerate(plist):
@@ -425,32 +438,49 @@ def bergmann_apv(p: np.ndarray, k: int) -> np.ndarray:
                 adj[a] |= 1 << b
                 adj[b] |= 1 << a
         omega = _max_cliques_per_vertex(adj, k)
-        graphs[t] = (adj, omega)
-        upper[t] = _packing_bound([min(x.bit_count() + 1, o) for x, o in zip(adj, omega)])
-        found[t] = 0
+        graphs.append((adj, omega))
+        upper.append(_packing_bound([min(x.bit_count() + 1, o) for x, o in zip(adj, omega)]))
+    # F never shrinks as t falls (G_t gains edges): a bound at t holds at every larger threshold,
+    # and a partition found at t exists at every smaller one.
+    for j in range(len(upper) - 2, -1, -1):
+        upper[j] = min(upper[j], upper[j + 1])
+    found = [0] * len(thresholds)  # the heaviest partition found at t without a pair held
+    visits = [0] * len(thresholds)
 
     for i in sorted(range(len(pv)), key=lambda j: -pv[j]):
         if best[i] >= 1.0:
             continue
         a, b = plist[i]
-        for reach, t in sorted(((t * upper[t], t) for t in thresholds if t <= pv[i]), reverse=True):
+        held = [(1 << a) | (1 << b)]
+        ceiling: list[tuple[int, int]] = []  # (j, W): F_i <= W at threshold j and every larger one
+        order = sorted(((thresholds[j] * upper[j], j) for j, t in enumerate(thresholds) if t <= pv[i]), reverse=True)
+        for reach, j in order:
             if best[i] >= 1.0 or not reach > best[i]:
                 break  # U(t) never grows, so no later threshold can reach best[i] either
+            t = thresholds[j]
             need = _least_weight(t, best[i])
-            if need > upper[t]:
+            if need > min([upper[j]] + [w for jj, w in ceiling if jj >= j]):
                 continue
-            adj, omega = graphs[t]
-            if need > found[t]:
+            adj, omega = graphs[j]
+            visits[j] += 1
+            # A search without the pair held bounds every pair's F at t: worth it from the second
+            # pair that searches t on (the first alone would do one search instead of two).
+            if need > found[j] and visits[j] >= 2:
                 hit = _best_partition(adj, omega, k, [], need, first=True)
                 if hit is None:
-                    upper[t] = need - 1
+                    for jj in range(j + 1):
+                        upper[jj] = min(upper[jj], need - 1)
                     continue
-                found[t] = hit[0]
+                for jj in range(j, len(found)):
+                    found[jj] = max(found[jj], hit[0])
                 credit(*hit)
                 need = _least_weight(t, best[i])
-                if need > upper[t]:
+                if need > upper[j]:
                     continue
-            hit = _best_partition(adj, omega, k, [(1 << a) | (1 << b)], need)
-            if hit is not None:
+            hit = _best_partition(adj, omega, k, held, need)
+            if hit is None:
+                ceiling.append((j, need - 1))
+            else:
                 credit(*hit)
+                ceiling.append((j, hit[0]))
     return np.minimum(np.array(best, dtype=float), 1.0)
