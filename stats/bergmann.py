@@ -230,12 +230,8 @@ def _packing_bound(caps: list[int]) -> int:
     return total
 
 
-class _Found(Exception):
-    """Stops a search at its first partition of the needed weight."""
-
-
 def _best_partition(
-    adj: list[int], omega: list[int], n: int, start: list[int], need: int, first: bool = False
+    adj: list[int], omega: list[int], n: int, start: list[int], need: int
 ) -> tuple[int, list[int]] | None:
     """A partition of the n vertices into cliques of the graph ``adj`` (bit masks) that keeps the
     blocks ``start`` together and maximises W = sum C(|B|, 2), if W >= need; else None.
@@ -245,8 +241,7 @@ def _best_partition(
     found (or ``need``): every vertex's final block has at most ``cap`` vertices, where cap is the
     least omega_v in the block, and for a block B also |B| + the remaining vertices adjacent to all
     of B, and for a remaining vertex u 1 + the remaining neighbours of u (plus |B| for a block u may
-    join); W <= :func:`_packing_bound` of these caps. With ``first`` it stops at the first partition
-    with W >= need (not necessarily the largest).
+    join); W <= :func:`_packing_bound` of these caps.
 
     Vertices adjacent to all others (outside ``start``) are not branched on: they all join the
     largest block. C(s + z, 2) is convex in z, so of the ways to share z such vertices among
@@ -304,8 +299,6 @@ def _best_partition(
                         best[1][largest] |= free_mask
                     else:
                         best[1].append(free_mask)
-                if first:
-                    raise _Found
             return
         left = remaining[i]
         caps: list[int] = list(free_caps)
@@ -344,10 +337,7 @@ def _best_partition(
         size.pop()
 
     w0 = sum(s * (s - 1) // 2 for s in size)
-    try:
-        visit(0, w0)
-    except _Found:
-        pass
+    visit(0, w0)
     return None if best[1] is None else (best[0], best[1])
 
 
@@ -390,12 +380,14 @@ def bergmann_apv(p: np.ndarray, k: int) -> np.ndarray:
     3. Pruning. L_i, the best value found for pair i, starts at p_i (the set {i} alone) and grows
        with every partition found: a partition of weight W and least p-value x gives W * x to every
        pair inside its blocks. Pair i searches threshold t only while t * U(t) > L_i, and asks only
-       for W with W * t > L_i. U(t) bounds every F_j(t): first the packing bound of G_t, then the
-       outcome of searches without a pair held, run from the second pair that searches t on (none
-       of weight W: U(t) <= W - 1). F grows as t falls (G_t gains edges), so a bound at t holds at
-       every larger threshold and a partition found at t at every smaller one; likewise a pair's
-       own F_i(t) <= W holds at every larger threshold. Thresholds go in decreasing order of
-       t * U(t); pair i stops at L_i >= 1, since APVs are capped at 1.
+       for W with W * t > L_i. U(t) bounds every F_j(t): first the packing bound of G_t (and of
+       every smaller threshold's, since F grows as t falls); from the second pair that would search
+       t on, F(t) itself, the largest |I| at t, found threshold by threshold from the largest: a
+       partition heavier than F at the previous threshold holds a pair with p = t (else it was a
+       partition there), so F(t) = max(F(previous), the heaviest partition holding a new pair),
+       and searches holding a pair are small. A pair's own F_i(t) <= W also holds at every
+       larger threshold. Thresholds go in decreasing order of t * U(t); pair i stops at L_i >= 1,
+       since APVs are capped at 1.
 
     Every pair's value is the maximum over all thresholds that could exceed it, so it is exact.
     Cost (benchmarks/bench_bergmann.py): milliseconds for k <= 10, well under a second for
@@ -443,12 +435,33 @@ def bergmann_apv(p: np.ndarray, k: int) -> np.ndarray:
         omega = _max_cliques_per_vertex(adj, k)
         graphs.append((adj, omega))
         upper.append(_packing_bound([min(x.bit_count() + 1, o) for x, o in zip(adj, omega)]))
-    # F never shrinks as t falls (G_t gains edges): a bound at t holds at every larger threshold,
-    # and a partition found at t exists at every smaller one.
+    # F never shrinks as t falls (G_t gains edges): a bound at t holds at every larger threshold.
     for j in range(len(upper) - 2, -1, -1):
         upper[j] = min(upper[j], upper[j + 1])
-    found = [0] * len(thresholds)  # the heaviest partition found at t without a pair held
+    # F(t) exactly, threshold by threshold from the largest, when a second pair would search t:
+    # a partition heavier than F at the previous threshold holds one of the pairs with p = t
+    # (without them it was a partition there), so F(t) = max(F(previous), the heaviest partition
+    # holding a new pair). Searches holding a pair are far smaller than searches holding none.
+    new_pairs: list[list[int]] = [[] for _ in thresholds]
+    position = {t: j for j, t in enumerate(thresholds)}
+    for i, x in enumerate(pv):
+        if x > 0:
+            a, b = plist[i]
+            new_pairs[position[x]].append((1 << a) | (1 << b))
+    exact = [0]  # F is exact at the thresholds before position exact[0]
     visits = [0] * len(thresholds)
+
+    def make_exact(upto: int) -> None:
+        for j in range(exact[0], upto + 1):
+            adj, omega = graphs[j]
+            weight = upper[j - 1] if j else 0
+            for held in new_pairs[j]:
+                hit = _best_partition(adj, omega, k, [held], weight + 1)
+                if hit is not None:
+                    weight = hit[0]
+                    credit(*hit)
+            upper[j] = weight
+        exact[0] = max(exact[0], upto + 1)
 
     for i in sorted(range(len(pv)), key=lambda j: -pv[j]):
         if best[i] >= 1.0:
@@ -464,22 +477,13 @@ def bergmann_apv(p: np.ndarray, k: int) -> np.ndarray:
             need = _least_weight(t, best[i])
             if need > min([upper[j]] + [w for jj, w in ceiling if jj >= j]):
                 continue
-            adj, omega = graphs[j]
             visits[j] += 1
-            # A search without the pair held bounds every pair's F at t: worth it from the second
-            # pair that searches t on (the first alone would do one search instead of two).
-            if need > found[j] and visits[j] >= 2:
-                hit = _best_partition(adj, omega, k, [], need, first=True)
-                if hit is None:
-                    for jj in range(j + 1):
-                        upper[jj] = min(upper[jj], need - 1)
-                    continue
-                for jj in range(j, len(found)):
-                    found[jj] = max(found[jj], hit[0])
-                credit(*hit)
+            if visits[j] >= 2 and j >= exact[0]:
+                make_exact(j)
                 need = _least_weight(t, best[i])
                 if need > upper[j]:
                     continue
+            adj, omega = graphs[j]
             hit = _best_partition(adj, omega, k, held, need)
             if hit is None:
                 ceiling.append((j, need - 1))

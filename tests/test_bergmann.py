@@ -84,7 +84,8 @@ def test_bergmann_apv_equals_brute_force(k: int) -> None:
 
 def _p_vectors(k: int, seed: int) -> list[np.ndarray]:
     """Random p-values of the k(k-1)/2 pairs: continuous, small, tied (with 0 and 1), some p = 1,
-    all equal, and the p-values of a Friedman table's average ranks (ties between rank gaps)."""
+    all equal, the p-values of a Friedman table's average ranks (ties between rank gaps), and a few
+    levels only (many pairs share each threshold)."""
     rng = np.random.default_rng(seed)
     m = k * (k - 1) // 2
     ones = rng.uniform(size=m) ** 2
@@ -98,6 +99,7 @@ def _p_vectors(k: int, seed: int) -> list[np.ndarray]:
         ones,
         np.full(m, 0.003),
         np.round(np.exp(-gaps), 12),
+        rng.choice(rng.uniform(size=3) ** 2, size=m),
     ]
 
 
@@ -111,10 +113,21 @@ def test_bergmann_search_equals_the_enumeration_bit_for_bit(k: int) -> None:
     # known truth, and the branch and bound must give the same floating-point numbers.
     kinds = _p_vectors(k, seed=100 + k)
     rng = np.random.default_rng(k)
-    for p in [kinds[i] for i in rng.permutation(len(kinds))[: ENUMERATED_KS[k]]] + kinds[4:5]:
+    for p in [kinds[i] for i in rng.permutation(len(kinds))[: ENUMERATED_KS[k]]] + kinds[4:5] + kinds[6:]:
         ours = bergmann_apv(p, k)
         truth = bergmann._bergmann_apv_enumerated(p, k)
         assert np.array_equal(ours, truth), (k, p.tolist(), ours.tolist(), truth.tolist())
+
+
+def test_bergmann_search_equals_the_enumeration_on_few_levels() -> None:
+    # Many pairs on one threshold: F(t) must consider every pair new at t (a search that held only
+    # the first of them gave wrong APVs on 2 of the first 44 such vectors).
+    rng = np.random.default_rng(17)
+    for _ in range(300):
+        k = int(rng.integers(5, 10))
+        levels = rng.uniform(size=int(rng.integers(2, 6))) ** 2
+        p = rng.choice(levels, size=k * (k - 1) // 2)
+        assert np.array_equal(bergmann_apv(p, k), bergmann._bergmann_apv_enumerated(p, k)), (k, p.tolist())
 
 
 def _set_partitions(items: list[int]) -> list[list[list[int]]]:
