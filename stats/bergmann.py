@@ -237,8 +237,8 @@ def _best_partition(
     blocks ``start`` together and maximises W = sum C(|B|, 2), if W >= need; else None.
 
     Depth-first over the vertices in a fixed order (each joins a block it is adjacent to all of, or
-    opens one), so each partition is met once. A subtree is cut when its bound is below the best W
-    found (or ``need``): every vertex's final block has at most ``cap`` vertices, where cap is the
+    opens one), so each partition is met once. A subtree is cut when its bound is no more than the
+    best W found (or below ``need``): every vertex's final block has at most ``cap`` vertices, where cap is the
     least omega_v in the block, and for a block B also |B| + the remaining vertices adjacent to all
     of B, and for a remaining vertex u 1 + the remaining neighbours of u (plus |B| for a block u may
     join); W <= :func:`_packing_bound` of these caps.
