@@ -13,7 +13,7 @@ What it measures
     IQR of the total and the median of each step, and names the largest step
     (flagged as dominant if its median is above 3 ms).
 
-    For k = 20 exact Bergmann-Hommel is out of reach (k > stats.MAX_EXACT_K = 12),
+    For k = 20 exact Bergmann-Hommel is out of reach (k > stats.MAX_EXACT_K = 16),
     so pairwise_test fills its ``bergmann`` column with Shaffer's APVs and issues
     a ``stats.BergmannLimitWarning``; the benchmark suppresses that warning.
 
@@ -60,7 +60,7 @@ SEED = 20240601
 N_DATASETS, N_LEARNERS = 50, 20
 CONTROL = "L01"
 
-# k = 20 > 12: pairwise_test replaces Bergmann-Hommel by Shaffer and warns; expected here.
+# k = 20 > 16: pairwise_test replaces Bergmann-Hommel by Shaffer and warns; expected here.
 warnings.filterwarnings("ignore", category=stats.BergmannLimitWarning)
 
 

@@ -160,7 +160,7 @@ def adjust(pvalues: Any, method: Method, *, alpha: float = 0.05) -> Any:
         ``"hommel"``, ``"holland"``, ``"rom"``, ``"finner"``, ``"li"``.
         All-pairs procedures: ``"nemenyi"`` (Bonferroni over the m = k(k-1)/2
         pairs), ``"holm"``, ``"shaffer"`` (static), ``"bergmann"`` (Bergmann-Hommel,
-        exact for k <= 12).
+        exact for k <= 16).
     alpha : float, default 0.05
         Only Rom's procedure depends on it (its coefficients are defined for a level).
 
@@ -199,7 +199,7 @@ def adjust(pvalues: Any, method: Method, *, alpha: float = 0.05) -> Any:
         if k > MAX_EXACT_K:
             raise ValueError(
                 f"exact Bergmann-Hommel is limited to k <= {MAX_EXACT_K} learners "
-                f"(Bell(k) - 1 exhaustive sets); got k = {k}: use 'shaffer'"
+                f"(branch and bound over Bell(k) - 1 exhaustive sets); got k = {k}: use 'shaffer'"
             )
         out = bergmann_apv(p, k)
     else:

@@ -54,7 +54,7 @@ def pairwise_wilcoxon(
     method : str, default "holm"
         The adjustment of the k(k-1)/2 p-values by :func:`stats.adjust`: ``"holm"``,
         ``"bonferroni"``, ``"hochberg"``, ``"hommel"``, ``"holland"``, ``"finner"``, or the
-        all-pairs procedures ``"shaffer"`` and ``"bergmann"`` (exact for k <= 12; their logical
+        all-pairs procedures ``"shaffer"`` and ``"bergmann"`` (exact for k <= 16; their logical
         constraints hold for any test of the pairs' equality).
     test : {"wilcoxon", "sign"}
         :func:`stats.wilcoxon` (exact up to 50 data sets, normal approximation above) or

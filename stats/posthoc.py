@@ -201,10 +201,10 @@ def pairwise_test(
 
     Notes
     -----
-    Bergmann-Hommel is exact for k <= 12 (Bell(k) - 1 exhaustive sets). Above
-    that the ``bergmann`` column holds Shaffer's APVs (valid, slightly less
-    powerful), a :class:`BergmannLimitWarning` is issued and ``.bergmann``
-    says so.
+    Bergmann-Hommel is exact for k <= 16 (a branch and bound over the Bell(k) - 1
+    exhaustive sets, :func:`stats.bergmann.bergmann_apv`). Above that the ``bergmann``
+    column holds Shaffer's APVs (valid, slightly less powerful), a
+    :class:`BergmannLimitWarning` is issued and ``.bergmann`` says so.
 
     References
     ----------

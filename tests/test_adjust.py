@@ -259,7 +259,7 @@ def test_series_keeps_index_and_order() -> None:
         (([], "holm"), "non-empty"),
         (([0.1, 0.2], "bh"), "method must be one of"),
         (([0.1, 0.2, 0.3, 0.4], "shaffer"), "all k\\(k-1\\)/2 pairs"),
-        (([0.1] * 78, "bergmann"), "limited to k <= 12"),
+        (([0.1] * 136, "bergmann"), "limited to k <= 16"),  # k = 17
     ],
 )
 def test_validation(args: tuple, match: str) -> None:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import stats
+from stats import bergmann
 from stats.bergmann import bergmann_apv, pairs
 
 BELL = [1, 1, 2, 5, 15, 52, 203, 877, 4140]
@@ -76,6 +77,178 @@ def test_bergmann_apv_equals_brute_force(k: int) -> None:
     for _ in range(10):
         p = rng.uniform(size=k * (k - 1) // 2) ** 2
         assert np.allclose(bergmann_apv(p, k), _brute_apv(p, k), rtol=0, atol=1e-15)
+
+
+# -- exact Bergmann-Hommel to k = 16 (issue 17): the branch and bound against the enumeration --------
+
+
+def _p_vectors(k: int, seed: int) -> list[np.ndarray]:
+    """Random p-values of the k(k-1)/2 pairs: continuous, small, tied (with 0 and 1), some p = 1,
+    all equal, the p-values of a Friedman table's average ranks (ties between rank gaps), and a few
+    levels only (many pairs share each threshold)."""
+    rng = np.random.default_rng(seed)
+    m = k * (k - 1) // 2
+    ones = rng.uniform(size=m) ** 2
+    ones[rng.uniform(size=m) < 0.3] = 1.0
+    ranks = rng.integers(1, 2 * k, size=k) / 2  # average ranks on a half-rank grid
+    gaps = np.array([abs(ranks[a] - ranks[b]) for a, b in pairs(k)])
+    return [
+        rng.uniform(size=m),
+        rng.uniform(size=m) ** 6,
+        np.round(rng.uniform(size=m), 1),  # ties, and p = 0 and p = 1
+        ones,
+        np.full(m, 0.003),
+        np.round(np.exp(-gaps), 12),
+        rng.choice(rng.uniform(size=3) ** 2, size=m),
+    ]
+
+
+# k: how many of _p_vectors' kinds to run (the enumeration takes about a second a call at k = 12)
+ENUMERATED_KS = {3: 6, 4: 6, 5: 6, 6: 6, 7: 6, 8: 6, 9: 6, 10: 6, 11: 3, 12: 2}
+
+
+@pytest.mark.parametrize("k", sorted(ENUMERATED_KS))
+def test_bergmann_search_equals_the_enumeration_bit_for_bit(k: int) -> None:
+    # The enumeration of all Bell(k) partitions was the implementation to k = 12: its values are the
+    # known truth, and the branch and bound must give the same floating-point numbers.
+    kinds = _p_vectors(k, seed=100 + k)
+    rng = np.random.default_rng(k)
+    for p in [kinds[i] for i in rng.permutation(len(kinds))[: ENUMERATED_KS[k]]] + kinds[4:5] + kinds[6:]:
+        ours = bergmann_apv(p, k)
+        truth = bergmann._bergmann_apv_enumerated(p, k)
+        assert np.array_equal(ours, truth), (k, p.tolist(), ours.tolist(), truth.tolist())
+
+
+def test_bergmann_search_equals_the_enumeration_on_few_levels() -> None:
+    # Many pairs on one threshold: F(t) must consider every pair new at t (a search that held only
+    # the first of them gave wrong APVs on 2 of the first 44 such vectors).
+    rng = np.random.default_rng(17)
+    for _ in range(300):
+        k = int(rng.integers(5, 10))
+        levels = rng.uniform(size=int(rng.integers(2, 6))) ** 2
+        p = rng.choice(levels, size=k * (k - 1) // 2)
+        assert np.array_equal(bergmann_apv(p, k), bergmann._bergmann_apv_enumerated(p, k)), (k, p.tolist())
+
+
+def _set_partitions(items: list[int]) -> list[list[list[int]]]:
+    if not items:
+        return [[]]
+    first, rest = items[0], items[1:]
+    out = []
+    for part in _set_partitions(rest):
+        out.append([[first]] + part)
+        for b in range(len(part)):
+            out.append(part[:b] + [[first] + part[b]] + part[b + 1 :])
+    return out
+
+
+def _definition_apv(p: np.ndarray, k: int) -> list[float]:
+    """APV_i = min(1, max over exhaustive I containing i of |I| * min p_I), in plain Python."""
+    index = {pair: i for i, pair in enumerate(pairs(k))}
+    best = [0.0] * len(p)
+    for partition in _set_partitions(list(range(k))):
+        inside = [index[pair] for block in partition for pair in combinations(sorted(block), 2)]
+        if inside:
+            value = len(inside) * min(float(p[i]) for i in inside)
+            for i in inside:
+                best[i] = max(best[i], value)
+    return [min(1.0, v) for v in best]
+
+
+@pytest.mark.parametrize("k", [3, 4, 5, 6, 7, 8])
+def test_bergmann_search_equals_the_plain_definition(k: int) -> None:
+    for p in _p_vectors(k, seed=200 + k):
+        assert bergmann_apv(p, k).tolist() == _definition_apv(p, k), (k, p.tolist())
+
+
+@pytest.mark.parametrize("k", [13, 16])
+def test_bergmann_k12_embedded_in_more_learners(k: int) -> None:
+    # Learners whose pairs all have p = 0 add only sets of value 0: the APVs of the 12 others are
+    # the enumeration's, whatever the labels of the added learners.
+    rng = np.random.default_rng(k)
+    p12 = _p_vectors(12, seed=300 + k)[0]
+    old = rng.permutation(k)[:12]
+    old.sort()
+    where = {(int(old[a]), int(old[b])): i for i, (a, b) in enumerate(pairs(12))}
+    p = np.array([p12[where[pair]] if pair in where else 0.0 for pair in pairs(k)])
+    apv = bergmann_apv(p, k)
+    inner = np.array([apv[i] for i, pair in enumerate(pairs(k)) if pair in where])
+    assert np.array_equal(inner, bergmann._bergmann_apv_enumerated(p12, 12))
+    assert all(apv[i] == 0.0 for i, pair in enumerate(pairs(k)) if pair not in where)
+
+
+def _threshold_dp_apv(p: np.ndarray, k: int) -> np.ndarray:
+    """An independent exact computation for few distinct p-values: for each threshold t, the best
+    partition of the learners into cliques of {pairs with p >= t} holding each pair, by dynamic
+    programming over all 2^k subsets; APV_i = min(1, max_t t * best_i(t))."""
+    plist = pairs(k)
+    apv = np.array(p, dtype=float)
+    for t in sorted({float(x) for x in p if x > 0}):
+        adj = [0] * k
+        for i, (a, b) in enumerate(plist):
+            if p[i] >= t:
+                adj[a] |= 1 << b
+                adj[b] |= 1 << a
+
+        def cliques(base: int, cand: int, adj: list[int] = adj) -> list[int]:
+            out = [base]
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                out += cliques(base | low, cand & adj[low.bit_length() - 1], adj)
+            return out
+
+        g = [0] * (1 << k)  # g[S]: best sum C(|B|, 2) over the partitions of S into cliques
+        for s in range(1, 1 << k):
+            v = (s & -s).bit_length() - 1
+            g[s] = max(c.bit_count() * (c.bit_count() - 1) // 2 + g[s & ~c] for c in cliques(1 << v, s & adj[v]))
+        full = (1 << k) - 1
+        for i, (a, b) in enumerate(plist):
+            if p[i] >= t:
+                base = (1 << a) | (1 << b)
+                w = max(c.bit_count() * (c.bit_count() - 1) // 2 + g[full & ~c] for c in cliques(base, adj[a] & adj[b]))
+                apv[i] = max(apv[i], w * t)
+    return np.minimum(apv, 1.0)
+
+
+def test_bergmann_search_equals_subset_dp_at_k13() -> None:
+    rng = np.random.default_rng(13)
+    m = 13 * 12 // 2
+    for levels in ([0.001, 0.002, 0.004], [1e-4, 3e-4, 0.02, 1.0]):
+        p = rng.choice(levels, size=m)
+        assert np.array_equal(bergmann_apv(p, 13), _threshold_dp_apv(p, 13)), p.tolist()
+
+
+@pytest.mark.parametrize("k", [13, 14, 15, 16])
+def test_bergmann_properties_to_k16(k: int) -> None:
+    m = k * (k - 1) // 2
+    rng = np.random.default_rng(400 + k)
+    # all equal: the set of all pairs is the best for every pair
+    for x in (0.003, 0.0001, 0.2):
+        assert np.array_equal(bergmann_apv(np.full(m, x), k), np.minimum(1.0, np.full(m, m * x)))
+    p = rng.uniform(size=m) ** 2
+    apv = bergmann_apv(p, k)
+    shaffer = stats.adjust(p, "shaffer")
+    assert np.all(apv >= p) and np.all(apv <= shaffer) and np.all(apv <= 1.0)
+    assert np.any(apv < shaffer)  # the logical structure is used: not Shaffer's values again
+    # relabelling the learners relabels the APVs (the search's vertex order changes)
+    perm = rng.permutation(k)
+    where = {pair: i for i, pair in enumerate(pairs(k))}
+    moved = [where[tuple(sorted((int(perm[a]), int(perm[b]))))] for a, b in pairs(k)]
+    q = np.empty(m)
+    q[moved] = p
+    assert np.array_equal(bergmann_apv(q, k)[moved], apv)
+    # smaller p-values never give larger APVs
+    assert np.all(bergmann_apv(p * rng.uniform(0.5, 1.0, size=m), k) <= apv)
+
+
+def test_bergmann_apv_limit_and_size() -> None:
+    assert stats.MAX_EXACT_K == 16
+    with pytest.raises(ValueError, match="limited to k <= 16"):
+        bergmann_apv(np.full(136, 0.1), 17)
+    with pytest.raises(ValueError, match="all 6 pairs of 4 learners"):
+        bergmann_apv(np.full(5, 0.1), 4)
+    assert bergmann_apv(np.array([0.3]), 2).tolist() == [0.3]
 
 
 def test_seed002_k5_sizes_are_bell_minus_one_up_to_8() -> None:

@@ -133,15 +133,19 @@ def test_scmamp_holland_finner_li_on_quade_control(gh2008: pd.DataFrame, scmamp:
 
 
 def test_bergmann_limit_falls_back_to_shaffer() -> None:
+    # The exact limit was 12 learners (enumeration of Bell(k) partitions); since issue 17 it is 16.
     rng = np.random.default_rng(3)
-    scores = rng.uniform(size=(30, 13))
-    with pytest.warns(stats.BergmannLimitWarning, match="k <= 12"):
+    scores = rng.uniform(size=(30, 17)) + np.linspace(0, 0.8, 17)  # learners differ
+    with pytest.warns(stats.BergmannLimitWarning, match="k <= 16"):
         table = stats.pairwise_test(scores)
     assert (table["bergmann"] == table["shaffer"]).all()
     assert "Shaffer" in table.bergmann
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert stats.pairwise_test(scores[:, :12]).bergmann == "exact"
+        exact = stats.pairwise_test(scores[:, :16])
+    assert exact.bergmann == "exact"
+    # exact for 13..16 learners: never above Shaffer's APVs, and below them somewhere here
+    assert (exact["bergmann"] <= exact["shaffer"]).all() and (exact["bergmann"] < exact["shaffer"]).any()
 
 
 def test_validation(gh2010: pd.DataFrame) -> None:

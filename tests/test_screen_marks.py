@@ -86,7 +86,7 @@ async def test_the_pairs_matrix_marks_what_its_procedure_rejects(tmp_path: Path)
 
 
 async def test_bergmann_replaced_by_shaffer_is_said_where_it_is_shown(tmp_path: Path) -> None:
-    # Before: with more than 12 learners the pairs header still said "bergmann adjusted p-values"
+    # Before: above the exact limit (then 12 learners, now 16) the pairs header still said "bergmann adjusted p-values"
     # over Shaffer's values, and the user was not told.
     k = stats.MAX_EXACT_K + 1
     log = tmp_path / "wide.dat"
@@ -102,13 +102,13 @@ async def test_bergmann_replaced_by_shaffer_is_said_where_it_is_shown(tmp_path: 
         assert app.selection.procedure == "bergmann"
         head = app.query_one("#pairs-head").plain
         assert "Bergmann-Hommel adjusted p-values" in head
-        assert "Shaffer stands in for Bergmann-Hommel (exact up to 12 learners)" in head
+        assert "Shaffer stands in for Bergmann-Hommel (exact up to 16 learners)" in head
         await press(pilot, "5")
         assert "Shaffer stands in for Bergmann-Hommel" in app.query_one(CDPanel).plain
         await press(pilot, "3")
         verdict = app.analysis.tests.verdict
         if app.analysis.tests.outcome == "different":
-            assert "Bergmann-Hommel APVs" in verdict and "k <= 12" in verdict
+            assert "Bergmann-Hommel APVs" in verdict and "k <= 16" in verdict
 
     await drive(scenario, app=make_app([str(log)]), size=(120, 40))
 
