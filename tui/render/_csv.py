@@ -37,12 +37,13 @@ import pandas as pd
 
 from stats.names import spreadsheet_safe
 from tui.atomic import write_text_atomic
-from tui.view import VIEWS, Analysis
+from tui.choices import REPORT_VIEWS
+from tui.view import VIEWS, Analysis  # noqa: F401  (VIEWS: the app's views; tests import it from here)
 
 
 def _check_view(view: str) -> None:
-    if view not in VIEWS:
-        raise ValueError(f"view must be one of {', '.join(map(repr, VIEWS))}; got {view!r}")
+    if view not in REPORT_VIEWS:
+        raise ValueError(f"view must be one of {', '.join(map(repr, REPORT_VIEWS))}; got {view!r}")
 
 
 def export_frame(analysis: Analysis, view: str) -> pd.DataFrame:
@@ -65,6 +66,10 @@ def export_frame(analysis: Analysis, view: str) -> pd.DataFrame:
         if part.deltas is not None:
             frame = frame.assign(mean=[r.mean for r in part.rows], sd=[r.sd for r in part.rows], against=part.deltas)
         return frame
+    if view == "curves":
+        from tui.render._curves import curves_frame  # it imports the text helpers
+
+        return curves_frame(part)
     if view == "folds":
         per = part.table.reset_index().assign(control=part.control)
         totals = part.totals.reset_index().assign(dataset="all data sets", control=part.control)
