@@ -23,6 +23,9 @@ Columns per view (:func:`export_frame`):
     folds, mean_difference, statistic, pvalue, mark, p_better, p_equivalent, p_worse; then one
     row per learner with dataset "all data sets": wins, ties, losses, datasets and the Bayesian
     signed-rank test's probabilities.
+``curves`` (``rankboard report`` only; seed 004's sequence study)
+    criterion, dataset, learner, train, n, mean, sd, min, q1, median, q3, max, plateau (True on
+    the learner's plateau row), plateau_size and reached (:func:`tui.render._curves.curves_frame`).
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ def render_report(
     standalone: bool = False,
     raw_csv: bool = False,
 ) -> str:
-    """Render ``view`` ("quartiles", "ranks", "tests", "pairs", "cd" or "all") of ``selection`` as ``fmt``.
+    """Render ``view`` ("quartiles", "ranks", "tests", "pairs", "cd", "folds", "curves" or "all") as ``fmt``.
 
     Parameters
     ----------

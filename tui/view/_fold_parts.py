@@ -92,9 +92,10 @@ class FoldParts:
         Not cached: it depends on the ``train`` results besides the criterion's, and a live poll
         may touch either.
         """
+        train = self._raw.results(TRAIN)  # first: a log without a sequence study reads nothing more
         return curves_view(
-            self._raw.results(sel.criterion),
-            self._raw.results(TRAIN),
+            self._raw.results(sel.criterion) if len(train) else train,
+            train,
             sel.criterion,
             sel.higher_is_better,
             sel.alpha,
