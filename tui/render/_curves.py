@@ -56,8 +56,13 @@ def _each(view: Any) -> list[tuple[str, list[tuple[str, pd.DataFrame, str]]]]:
 
 
 def curves_text(analysis: Analysis) -> list[str]:
-    """Seed 004's charts, one per data set and learner, the rows labelled by training size."""
-    view = analysis.curves
+    """The text section: :func:`curves_lines` of the analysis' curves."""
+    return curves_lines(analysis.curves)
+
+
+def curves_lines(view: Any) -> list[str]:
+    """Seed 004's charts, one per data set and learner, the rows labelled by training size (the
+    plateau's row ``<size> plateau``); one line when there are no curves (the report and view 7)."""
     if view.message:
         return [f"learning curves: {view.message}"]
     out = ["=====", _title(view), view.definition]
