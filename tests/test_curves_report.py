@@ -101,3 +101,13 @@ def test_cli_prints_the_curves_of_the_bundled_sequence_study(capsys: pytest.Capt
     for learner in ("GaussianNB", "DecisionTree", "KNN", "LogisticRegression"):
         assert f"----| breast_cancer / {learner} |----- plateau" in out
     assert "#rx," in out  # seed 004's chart header
+
+
+def test_names_from_the_log_are_shown_safely(tmp_path: Path) -> None:
+    path = _synthetic(tmp_path / "seq.dat")
+    path.write_text(path.read_text().replace(",knee,", ",=evil\\x1b[31m,").replace("\\x1b", "\x1b"))
+    for fmt in ("text", "markdown", "latex"):
+        assert "\x1b" not in _report(path, "accuracy", fmt)
+    assert "\\x1b[31m" in _report(path, "accuracy", "text")
+    rows = _report(path, "accuracy", "csv").splitlines()[1:]
+    assert any(",'=evil" in r for r in rows) and not any(",=evil" in r for r in rows)
