@@ -8,6 +8,15 @@
   written by :func:`stats.runner._cv.run_cv`. Everything but the ``runtime`` values is
   deterministic; ``--resume`` continues an interrupted regeneration instead of
   starting over.
+- ``regression/diabetes.dat``: a 5 x 5 cross-validation (seed 0) of four scikit-learn
+  regressors on scikit-learn's diabetes data (seed 004's continuous classes: mmre, pred25,
+  pred30, correlation, runtime), written by :func:`stats.run_cv` with ``task="regression"``.
+- ``sequence/breast_cancer.dat``: seed 004's incremental M*N-way study (M = 5 repeats,
+  N = 10 buckets, seed 0) of four classifiers on scikit-learn's breast cancer data, written
+  by :func:`stats.run_sequence` (``fold`` = the test bucket, a ``train`` line = the training size).
+
+``--only cv regression sequence`` regenerates some of the runs (the two seed tables are
+always rewritten).
 """
 
 from __future__ import annotations
@@ -168,9 +177,84 @@ def learners() -> dict[str, object]:
     }
 
 
+#: The regression study: scikit-learn's diabetes data (442 patients, 10 features, target =
+#: disease progression after one year, 25..346, so MRE never divides by 0).
+REGRESSION_DATASETS: dict[str, Callable[[], Dataset]] = {"diabetes": _sklearn("diabetes")}
+
+#: The sequence study (seed 004's "Incremental M*N-way"): M repeats of N buckets.
+SEQUENCE_REPEATS, SEQUENCE_BUCKETS = 5, 10
+SEQUENCE_DATASETS: dict[str, Callable[[], Dataset]] = {"breast_cancer": _breast_cancer}
+
+
+def regressors() -> dict[str, object]:
+    """Four scikit-learn regressors; random ones get the runner's fold seed as ``random_state``."""
+    from sklearn.ensemble import RandomForestRegressor
+    from sklearn.linear_model import LinearRegression
+    from sklearn.neighbors import KNeighborsRegressor
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeRegressor
+
+    return {
+        "LinearRegression": LinearRegression(),
+        "RegressionTree": DecisionTreeRegressor(min_samples_leaf=5),
+        "KNN": make_pipeline(StandardScaler(), KNeighborsRegressor(n_neighbors=5)),
+        "RandomForest": RandomForestRegressor(n_estimators=10),
+    }
+
+
+def sequence_learners() -> dict[str, object]:
+    """The four classifiers of the sequence study (a subset of :func:`learners`)."""
+    return {name: learner for name, learner in learners().items() if name != "RandomForest"}
+
+
+def _fresh(directory: Path, resume: bool) -> Path:
+    directory.mkdir(exist_ok=True)
+    if not resume:
+        for old in directory.glob("*.dat"):
+            old.unlink()
+    return directory
+
+
+def _run(runner: Callable[..., object], data: dict[str, Dataset], models: dict[str, object], out: Path, **kw: object):
+    try:
+        from tui.progress import rich_progress
+    except ImportError:  # rich missing: run without a bar
+        return runner(data, models, out, **kw)
+    with rich_progress() as progress:
+        return runner(data, models, out, progress=progress, **kw)
+
+
+def _report(out: Path, summary: object, data: dict[str, Dataset]) -> None:
+    size = sum(p.stat().st_size for p in out.glob("*.dat"))
+    print(f"{out.relative_to(HERE.parent)}/: {summary}; {len(data)} files, {size / 1024:.0f} KiB")
+
+
+def regression(resume: bool = False) -> None:
+    """Write ``regression/``: run_cv of :func:`regressors` on :data:`REGRESSION_DATASETS`."""
+    from stats.runner import run_cv
+
+    out = _fresh(HERE / "regression", resume)
+    data = {name: load() for name, load in REGRESSION_DATASETS.items()}
+    kw = {"repeats": REPEATS, "folds": FOLDS, "seed": SEED, "task": "regression"}
+    _report(out, _run(run_cv, data, regressors(), out, **kw), data)
+
+
+def sequence(resume: bool = False) -> None:
+    """Write ``sequence/``: run_sequence of :func:`sequence_learners` on :data:`SEQUENCE_DATASETS`."""
+    from stats.runner import run_sequence
+
+    out = _fresh(HERE / "sequence", resume)
+    data = {name: load() for name, load in SEQUENCE_DATASETS.items()}
+    kw = {"repeats": SEQUENCE_REPEATS, "buckets": SEQUENCE_BUCKETS, "seed": SEED, "task": "classification"}
+    _report(out, _run(run_sequence, data, sequence_learners(), out, **kw), data)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--resume", action="store_true", help="continue cv/ instead of regenerating it")
+    parser.add_argument("--resume", action="store_true", help="continue the runs instead of regenerating them")
+    parts = ("cv", "regression", "sequence")
+    parser.add_argument("--only", nargs="+", choices=parts, default=parts, help="the runs to regenerate (default all)")
     args = parser.parse_args(argv)
     from stats.runner import run_cv
 
@@ -180,23 +264,18 @@ def main(argv: list[str] | None = None) -> int:
         same = path.exists() and path.read_bytes() == text.encode("utf-8")
         path.write_bytes(text.encode("utf-8"))
         print(f"{path.relative_to(HERE.parent)}: {text.count(chr(10))} lines{' (unchanged)' if same else ''}")
-    cv = HERE / "cv"
-    cv.mkdir(exist_ok=True)
-    if not args.resume:
-        for old in cv.glob("*.dat"):
-            old.unlink()
+    if "regression" in args.only:
+        regression(args.resume)
+    if "sequence" in args.only:
+        sequence(args.resume)
+    if "cv" not in args.only:
+        print(f"regenerated in {time.perf_counter() - began:.1f} s")
+        return 0
+    cv = _fresh(HERE / "cv", args.resume)
     data = {name: load() for name, load in DATASETS.items()}
     for name, (X, y) in data.items():
         print(f"  {name}: {X.shape[0]} instances, {X.shape[1]} features, {len(np.unique(y))} classes")
-    try:
-        from tui.progress import rich_progress
-    except ImportError:  # rich missing: run without a bar
-        summary = run_cv(data, learners(), cv, repeats=REPEATS, folds=FOLDS, seed=SEED)
-    else:
-        with rich_progress() as progress:
-            summary = run_cv(data, learners(), cv, repeats=REPEATS, folds=FOLDS, seed=SEED, progress=progress)
-    size = sum(p.stat().st_size for p in cv.glob("*.dat"))
-    print(f"{cv.relative_to(HERE.parent)}/: {summary}; {len(data)} files, {size / 1024:.0f} KiB")
+    _report(cv, _run(run_cv, data, learners(), cv, repeats=REPEATS, folds=FOLDS, seed=SEED), data)
     print(f"regenerated in {time.perf_counter() - began:.1f} s")
     return 0
 

@@ -26,12 +26,13 @@ import pytest
 
 import stats
 from tests.conftest import REFERENCE, SAMPLES
+from tui.choices import REPORT_VIEWS
 from tui.render import SCHEMA
-from tui.render._csv import VIEWS, export_frame, write_csv
+from tui.render._csv import export_frame, write_csv
 from tui.render._latex import PACKAGES, tex_escape
 from tui.render._markdown import md_escape
 from tui.render._report import FORMATS, render_report
-from tui.view import Model, Selection, default_selection
+from tui.view import VIEWS, Model, Selection, default_selection
 from tui.view._spec import load_spec, save_spec, selection_from_spec, spec_text
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -51,6 +52,7 @@ CASES: dict[str, tuple[Path, str, str]] = {
     "c45": (SAMPLES / "c45_demsar.dat", "accuracy", "sample_logs/c45_demsar.dat"),
     "cv_pf": (SAMPLES / "cv", "pf", "sample_logs/cv"),
     "baycomp": (REFERENCE / "baycomp_accuracies.dat", "accuracy", "shared/reference/baycomp_accuracies.dat"),
+    "seq": (SAMPLES / "sequence", "balance", "sample_logs/sequence"),  # seed 004's sequence study: the curves
 }
 _MODELS: dict[str, tuple[pd.DataFrame, Model, Selection]] = {}
 
@@ -100,8 +102,12 @@ def test_golden_csv(name: str, view: str) -> None:
     check_golden(f"{name}.{view}.csv", render(name, "csv", view))
 
 
+def test_golden_curves_csv() -> None:
+    check_golden("seq.curves.csv", render("seq", "csv", "curves"))
+
+
 @pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "json"])
-@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("view", REPORT_VIEWS)
 def test_single_view_is_a_part_of_all(view: str, fmt: str) -> None:
     one, every = render("c45", fmt, view), render("c45", fmt)
     if fmt == "json":
@@ -171,7 +177,7 @@ NO_TEX = _tex_packages("geometry.sty", *(f"{package}.sty" for package in PACKAGE
 
 
 @pytest.mark.skipif(NO_TEX is not None, reason=NO_TEX or "")
-@pytest.mark.parametrize("name", ["c45", "cv_pf"])
+@pytest.mark.parametrize("name", ["c45", "cv_pf", "seq"])
 def test_latex_compiles(name: str, tmp_path: Path) -> None:
     (tmp_path / "report.tex").write_text(render(name, "standalone"), encoding="utf-8")
     run = subprocess.run(
@@ -258,7 +264,7 @@ def test_validator_rejects_strings_for_numbers() -> None:
         validate(doc, SCHEMA)
 
 
-@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("name", [n for n in CASES if n != "seq"])  # seq: one data set, nothing to test
 def test_json_numbers_equal_the_stats_api(name: str) -> None:
     log, _, sel = case(name)
     doc = json.loads(render(name, "json"))

@@ -4,6 +4,10 @@ argument parser (``--help``, argument errors) needs them before numpy, pandas or
 #: The six views, in the order of their keys (1-6) and of ``--view all``.
 VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd", "folds")
 
+#: The views of ``rankboard report`` (``--view``; ``all`` prints them in this order): the
+#: explorer's six, then seed 004's learning curves of a sequence study.
+REPORT_VIEWS = (*VIEWS, "curves")
+
 #: Output formats of ``rankboard report`` (``--format``).
 FORMATS = ("text", "csv", "markdown", "latex", "json")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from stats.names import printable_lines
-from tui.choices import FORMATS, LOWER_IS_BETTER, VIEWS
+from tui.choices import FORMATS, LOWER_IS_BETTER, REPORT_VIEWS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="quartile charts of the per-fold differences against the control (seed 004), not of the values",
     )
-    report.add_argument("--view", choices=(*VIEWS, "all"), default="all", help="what to print (default all)")
+    report.add_argument("--view", choices=(*REPORT_VIEWS, "all"), default="all", help="what to print (default all)")
     report.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
     report.add_argument("--ascii", action="store_true", help="draw the CD diagram with ASCII characters")
     report.add_argument("--standalone", action="store_true", help="LaTeX: a whole document with its preamble")

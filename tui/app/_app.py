@@ -31,6 +31,7 @@ from tui.app._screens import HelpScreen
 from tui.app._selection_actions import SelectionActions
 from tui.app.widgets import (
     CDPanel,
+    CurvesPanel,
     FoldsPanel,
     LoadBar,
     PairsPanel,
@@ -119,6 +120,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
                     with ScrollableContainer(id="cd", classes="view-scroll"):
                         yield CDPanel(classes="body")
                     yield FoldsPanel(id="folds")
+                    yield CurvesPanel(id="curves", classes="view-scroll")
         yield ProblemsPanel(id="problems", classes="-empty")
         yield StatusLine(id="status")
         yield Footer(show_command_palette=False, compact=True)  # ctrl+p is in the help: the keys get the room
@@ -219,7 +221,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._show_problem(_problem_line(analysis))
         # Only the view on screen is filled now; a hidden one is filled when it is shown
         # (watch_view), so a toggle costs the event loop one view, not five.
-        self._stale_views = set(VIEWS)
+        self._stale_views = {*VIEWS, "curves"}  # the six views of the reports' VIEWS, and 7: the curves
         self._fill_view(self.view)
 
     def _clear_views(self) -> None:
@@ -234,6 +236,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self.query_one(PairsPanel).view = None
         self.query_one(CDPanel).view = None
         self.query_one(FoldsPanel).rows = None
+        self.query_one(CurvesPanel).view = None
 
     def _fill_view(self, name: str) -> None:
         """Give the panel of view ``name`` the current analysis, if it does not show it yet."""
@@ -261,6 +264,8 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             self.query_one(PairsPanel).view = analysis.pairs
         elif name == "cd":
             self.query_one(CDPanel).view = analysis.cd
+        elif name == "curves":
+            self.query_one(CurvesPanel).view = analysis.curves
 
     def _show_problem(self, problem: str | None) -> None:
         box = self.query_one("#problem", Static)

@@ -41,6 +41,15 @@ COMMANDS: tuple[Command, ...] = (
         display="6",
         short="folds",
     ),
+    Command(
+        "curves",
+        "7",
+        "Learning curves of a sequence study (seed 004), the plateau marked",
+        "view('curves')",
+        show=False,
+        display="7",
+        short="curves",
+    ),
     Command("control", "c", "make the learner under the cursor the control", "control", short="control"),
     Command("direction", "d", "flip the direction of the current criterion", "direction", short="dir"),
     Command(

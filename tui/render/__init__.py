@@ -3,6 +3,7 @@ and the atomic, never-overwriting output of ``rankboard report``.
 """
 
 from tui.render._csv import default_export_name, export_frame, stamped_name, write_csv
+from tui.render._curves import curves_lines
 from tui.render._json_schema import SCHEMA
 from tui.render._output import OutputRefused, check_output, write_output
 from tui.render._report import FORMATS, render_report
@@ -13,6 +14,7 @@ __all__ = [
     "NO_FOLDS",
     "OutputRefused",
     "chart_decimals",
+    "curves_lines",
     "check_output",
     "default_export_name",
     "export_frame",

@@ -23,6 +23,9 @@ Columns per view (:func:`export_frame`):
     folds, mean_difference, statistic, pvalue, mark, p_better, p_equivalent, p_worse; then one
     row per learner with dataset "all data sets": wins, ties, losses, datasets and the Bayesian
     signed-rank test's probabilities.
+``curves`` (``rankboard report`` only; seed 004's sequence study)
+    criterion, dataset, learner, train, n, mean, sd, min, q1, median, q3, max, plateau (True on
+    the learner's plateau row), plateau_size and reached (:func:`tui.render._curves.curves_frame`).
 """
 
 from __future__ import annotations
@@ -37,12 +40,13 @@ import pandas as pd
 
 from stats.names import spreadsheet_safe
 from tui.atomic import write_text_atomic
-from tui.view import VIEWS, Analysis
+from tui.choices import REPORT_VIEWS
+from tui.view import VIEWS, Analysis  # noqa: F401  (VIEWS: the app's views; tests import it from here)
 
 
 def _check_view(view: str) -> None:
-    if view not in VIEWS:
-        raise ValueError(f"view must be one of {', '.join(map(repr, VIEWS))}; got {view!r}")
+    if view not in REPORT_VIEWS:
+        raise ValueError(f"view must be one of {', '.join(map(repr, REPORT_VIEWS))}; got {view!r}")
 
 
 def export_frame(analysis: Analysis, view: str) -> pd.DataFrame:
@@ -65,6 +69,10 @@ def export_frame(analysis: Analysis, view: str) -> pd.DataFrame:
         if part.deltas is not None:
             frame = frame.assign(mean=[r.mean for r in part.rows], sd=[r.sd for r in part.rows], against=part.deltas)
         return frame
+    if view == "curves":
+        from tui.render._curves import curves_frame  # it imports the text helpers
+
+        return curves_frame(part)
     if view == "folds":
         per = part.table.reset_index().assign(control=part.control)
         totals = part.totals.reset_index().assign(dataset="all data sets", control=part.control)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from tui.render._curves import curves_dict
 from tui.render._json_schema import BAYES, COMMON, FOLD_NUMBERS, PAIR_APVS, SCHEMA, VIEW_KEYS
 from tui.render._text import check_view
 from tui.view import Analysis
@@ -58,6 +59,7 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
     c = analysis.cd if "cd" in views else None
     q = analysis.quartiles if "quartiles" in views else None
     f = analysis.folds if "folds" in views else None
+    g = analysis.curves if "curves" in views else None
     doc: dict[str, Any] = {
         "criterion": sel.criterion,
         "higher_is_better": sel.higher_is_better,
@@ -97,6 +99,7 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
             ),
             "notes": list(f.notes),
         },
+        "curves": None if g is None else curves_dict(g, num),
         "ranks": None if r is None else {str(k): num(v) for k, v in r.average.items()},
         "rank_table": None
         if r is None

@@ -18,6 +18,7 @@ APVS = ("bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", 
 PAIR_APVS = ("nemenyi", "holm", "shaffer", "bergmann")
 BAYES = ("p_better", "p_equivalent", "p_worse")
 FOLD_NUMBERS = ("mean_difference", "statistic", "pvalue", *BAYES)
+CURVE_NUMBERS = ("n", "mean", "sd", "min", "q1", "median", "q3", "max")
 
 
 def _row_schema(keys: tuple[str, ...], strings: tuple[str, ...]) -> dict[str, Any]:
@@ -53,6 +54,7 @@ SCHEMA: dict[str, Any] = {
         "pairs",
         "cd",
         "folds",
+        "curves",
     ],
     "properties": {
         "criterion": {"type": "string"},
@@ -164,6 +166,44 @@ SCHEMA: dict[str, Any] = {
                 "notes": _STR_LIST,
             },
         },
+        "curves": {
+            "type": ["object", "null"],
+            "description": "seed 004's learning curves of a sequence study (stats.run_sequence's 'train' lines): "
+            "per data set, learner and training size the criterion's quartiles, and each learner's plateau "
+            "(stats.plateau); message says why there are none (a log without a sequence study)",
+            "required": ["definition", "message", "rows", "plateaus", "notes"],
+            "properties": {
+                "definition": {"type": "string"},
+                "message": {"type": ["string", "null"]},
+                "rows": {
+                    "type": "array",
+                    "items": {
+                        **_row_schema(CURVE_NUMBERS, ("dataset", "learner")),
+                        "properties": {
+                            **_row_schema(CURVE_NUMBERS, ("dataset", "learner"))["properties"],
+                            "train": {"type": "number"},
+                            "n": {"type": "integer"},
+                            "plateau": {"type": "boolean"},
+                        },
+                    },
+                },
+                "plateaus": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["dataset", "learner", "size", "reached", "sizes"],
+                        "properties": {
+                            "dataset": {"type": "string"},
+                            "learner": {"type": "string"},
+                            "size": {"type": "number"},
+                            "reached": {"type": "boolean"},
+                            "sizes": {"type": "integer"},
+                        },
+                    },
+                },
+                "notes": _STR_LIST,
+            },
+        },
         "cd": {
             "type": ["object", "null"],
             "required": ["ranks", "procedure", "basis", "cliques"],
@@ -185,5 +225,6 @@ VIEW_KEYS = {
     "pairs": ("pairs",),
     "cd": ("critical_difference", "cd"),
     "folds": ("folds",),
+    "curves": ("curves",),
 }
 COMMON = ("criterion", "higher_is_better", "alpha", "test", "datasets", "learners", "excluded", "problem", "notes")

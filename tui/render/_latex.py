@@ -288,6 +288,8 @@ def render_latex(
     analysis: Analysis, view: str = "all", *, standalone: bool = False, source: str = "", ascii: bool = False
 ) -> str:
     """The report as LaTeX (a fragment, or a whole document with ``standalone=True``). ``ascii`` is unused."""
+    from tui.render._curves import curves_latex  # it uses this module's helpers
+
     views = check_view(view)
     sel = analysis.selection
     head = [
@@ -308,6 +310,7 @@ def render_latex(
         "pairs": lambda: _pairs(analysis),
         "cd": lambda: _cd(analysis),
         "folds": lambda: _folds(analysis),
+        "curves": lambda: curves_latex(analysis),
     }
     body = sections(analysis, views, make)
     if standalone:

@@ -184,6 +184,8 @@ def _folds(analysis: Analysis) -> list[str]:
 
 def render_markdown(analysis: Analysis, view: str = "all", *, ascii: bool = False, source: str = "") -> str:
     """The report as markdown: a heading per view, pipe tables, the CD diagram in a code block."""
+    from tui.render._curves import curves_markdown  # it imports this module
+
     views = check_view(view)
     sel = analysis.selection
     head = [f"# rankboard report: {md_escape(sel.criterion)}", ""]
@@ -203,6 +205,7 @@ def render_markdown(analysis: Analysis, view: str = "all", *, ascii: bool = Fals
         "pairs": lambda: _pairs(analysis),
         "cd": lambda: _cd(analysis, ascii),
         "folds": lambda: _folds(analysis),
+        "curves": lambda: curves_markdown(analysis),
     }
     blocks = [head, *sections(analysis, views, make)]
     return "\n\n".join("\n".join(b) for b in blocks) + "\n"

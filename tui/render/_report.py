@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from stats.names import printable_lines
 from tui.choices import FORMATS
+from tui.choices import REPORT_VIEWS as VIEWS
 from tui.render._csv import csv_text, export_frame
 from tui.render._json import render_json
 from tui.render._latex import render_latex
 from tui.render._markdown import render_markdown
-from tui.render._text import VIEWS, check_view, render_text
+from tui.render._text import check_view, render_text
 from tui.view import LOWER_IS_BETTER, Model, Selection, default_higher_is_better
 
 __all__ = [
@@ -37,7 +38,7 @@ def render_report(
     standalone: bool = False,
     raw_csv: bool = False,
 ) -> str:
-    """Render ``view`` ("quartiles", "ranks", "tests", "pairs", "cd" or "all") of ``selection`` as ``fmt``.
+    """Render ``view`` ("quartiles", "ranks", "tests", "pairs", "cd", "folds", "curves" or "all") as ``fmt``.
 
     Parameters
     ----------

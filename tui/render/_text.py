@@ -14,7 +14,8 @@ from typing import Any
 import pandas as pd
 
 from stats import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, Quartiles, fmt_p, fmt_stat, p_is, quartile_chart
-from tui.view import VIEWS, Analysis, FoldsView, QuartileRow, QuartilesView, TestsView, render_cd
+from tui.choices import REPORT_VIEWS
+from tui.view import Analysis, FoldsView, QuartileRow, QuartilesView, TestsView, render_cd
 
 PAIR_PROCEDURES = ("nemenyi", "holm", "shaffer", "bergmann")
 
@@ -22,9 +23,9 @@ PAIR_PROCEDURES = ("nemenyi", "holm", "shaffer", "bergmann")
 def check_view(view: str) -> tuple[str, ...]:
     """The views ``view`` stands for; ``ValueError`` naming --view for an unknown one."""
     if view == "all":
-        return VIEWS
-    if view not in VIEWS:
-        raise ValueError(f"--view must be one of {', '.join((*VIEWS, 'all'))}; got {view!r}")
+        return REPORT_VIEWS
+    if view not in REPORT_VIEWS:
+        raise ValueError(f"--view must be one of {', '.join((*REPORT_VIEWS, 'all'))}; got {view!r}")
     return (view,)
 
 
@@ -288,6 +289,8 @@ def sections(analysis: Analysis, views: tuple[str, ...], make: dict[str, Callabl
 
 def render_text(analysis: Analysis, view: str = "all", *, ascii: bool = False, source: str = "") -> str:
     """The report as plain text (box-drawing CD diagram; ``ascii=True`` for plain terminals)."""
+    from tui.render._curves import curves_text  # it uses this module's helpers
+
     views = check_view(view)
     make: dict[str, Callable[[], list[str]]] = {
         "quartiles": lambda: quartiles_text(analysis.quartiles),  # type: ignore[arg-type]
@@ -296,6 +299,7 @@ def render_text(analysis: Analysis, view: str = "all", *, ascii: bool = False, s
         "pairs": lambda: pairs_text(analysis),
         "cd": lambda: cd_text(analysis, ascii),
         "folds": lambda: folds_text(analysis.folds),  # type: ignore[arg-type]
+        "curves": lambda: curves_text(analysis),
     }
     blocks = [header_lines(analysis, source), *sections(analysis, views, make)]
     return "\n\n".join("\n".join(b) for b in blocks) + "\n"

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 import stats
+from tui.view._curves import TRAIN, CurvesView, curves_view
 from tui.view._quartiles import deltas_view
 from tui.view._types import FoldsView, Selection
 
@@ -84,3 +85,20 @@ class FoldParts:
             return deltas_view(deltas, sel.criterion, sel.higher_is_better, control, learners, datasets)
 
         return self._cached("q", key, make)
+
+    def _curves(self, sel: Selection, datasets: list[str], learners: tuple[str, ...]) -> CurvesView:
+        """The learning curves of a sequence study (seed 004; ``stats.run_sequence``'s ``train`` lines).
+
+        Not cached: it depends on the ``train`` results besides the criterion's, and a live poll
+        may touch either.
+        """
+        train = self._raw.results(TRAIN)  # first: a log without a sequence study reads nothing more
+        return curves_view(
+            self._raw.results(sel.criterion) if len(train) else train,
+            train,
+            sel.criterion,
+            sel.higher_is_better,
+            sel.alpha,
+            datasets,
+            learners,
+        )

@@ -284,6 +284,7 @@ class Model(FoldParts):
         makers: dict[str, Callable[[], Any]] = {"quartiles": quartiles}
         if sel.deltas:
             makers["quartiles"] = lambda: self._deltas(sel, with_results, learners, fold_control)
+        makers["curves"] = lambda: self._curves(sel, with_results, learners)
         if len(learners) >= 2:
             makers["folds"] = lambda: self._folds(sel, with_results, learners, fold_control)
         if problem is None and average is not None:

@@ -291,6 +291,11 @@ class Analysis:
     def folds(self) -> FoldsView | None:
         return self.parts.get("folds")
 
+    @property
+    def curves(self) -> Any:
+        """The learning curves (:class:`~tui.view._curves.CurvesView`) of a sequence study."""
+        return self.parts.get("curves")
+
     def ready(self, view: str) -> bool:
         """Whether showing ``view`` needs no more computation."""
         return self.parts.done(view)

@@ -1,6 +1,7 @@
-"""The widgets of the explorer: the sidebar, the six view panels, the load bar and the status line."""
+"""The widgets of the explorer: the sidebar, the seven view panels, the load bar and the status line."""
 
 from tui.app.widgets._base import Plain, cell, literal, num, text_table
+from tui.app.widgets._curves import CurvesPanel
 from tui.app.widgets._folds import FoldsPanel, FoldsRows, folds_rows
 from tui.app.widgets._loading import LoadBar
 from tui.app.widgets._pairs import PairsPanel
@@ -21,6 +22,7 @@ __all__ = [
     "QuartileLines",
     "quartile_lines",
     "CDPanel",
+    "CurvesPanel",
     "FoldsPanel",
     "FoldsRows",
     "folds_rows",

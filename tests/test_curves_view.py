@@ -1,0 +1,40 @@
+"""View 7 of the explorer: seed 004's learning curves (``rankboard report --view curves``'s lines).
+
+Seed 004 ("Incremental M*N-way"): "report 'plateau' (where learning improvement stops)".
+"""
+
+from __future__ import annotations
+
+from tests.conftest import SAMPLES
+from tests.test_app import SMALL, make_app, settle
+from tui.app._commands import COMMANDS
+from tui.app.widgets import CurvesPanel
+
+
+def test_key_7_is_the_curves_view() -> None:
+    assert {c.key: c.action for c in COMMANDS}["7"] == "view('curves')"
+
+
+async def test_view_7_shows_the_plateau_per_learner() -> None:
+    app = make_app([str(SAMPLES / "sequence")])
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("7")
+        await settle(pilot)
+        assert app.view == "curves"
+        text = app.query_one(CurvesPanel).plain
+        for learner in ("GaussianNB", "DecisionTree", "KNN", "LogisticRegression"):
+            assert f"----| breast_cancer / {learner} |----- plateau" in text
+        assert text.count(" plateau,") == text.count("----| breast_cancer /") - text.count("plateau not reached:")
+        assert "#rx," in text  # seed 004's chart
+
+
+async def test_view_7_says_so_without_a_sequence_study() -> None:
+    app = make_app()  # the bundled cross-validation logs: no 'train' lines
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("7")
+        await settle(pilot)
+        assert app.query_one(CurvesPanel).plain.strip() == (
+            "learning curves: this log holds no sequence study (no 'train' lines, which stats.run_sequence writes)"
+        )

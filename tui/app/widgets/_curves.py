@@ -1,0 +1,50 @@
+"""View 7: seed 004's learning curves of a sequence study, the plateau marked per learner.
+
+Seed 004 ("Incremental M*N-way"): "report 'plateau' (where learning improvement stops)". The
+lines are ``rankboard report --view curves``'s (:func:`tui.render.curves_lines`): per data set
+and learner, seed 004's quartile chart with one row per training size, the plateau's row
+labelled ``<size> plateau`` and said in words above the chart; one line for a log without a
+sequence study.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import ScrollableContainer
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from tui.app.widgets._base import Plain, literal
+
+
+class CurvesBody(Plain, Static):
+    pass
+
+
+class CurvesPanel(ScrollableContainer):
+    """The learning curves (a :class:`tui.view._curves.CurvesView`), scrolling both ways."""
+
+    view: reactive[Any] = reactive(None, always_update=True, init=False)
+
+    def compose(self) -> ComposeResult:
+        yield CurvesBody(id="curves-body", classes="body")
+
+    @property
+    def plain(self) -> str:
+        return self.query_one(CurvesBody).plain
+
+    def watch_view(self, view: Any) -> None:
+        body = self.query_one(CurvesBody)
+        if view is None:
+            body.show(Text("no learning curves for this selection"))
+            return
+        from tui.render import curves_lines  # pandas is loaded by then: the view model made the view
+
+        out = Text(no_wrap=True)
+        for line in curves_lines(view):
+            out.append_text(literal(line, "bold" if line.startswith("----|") else ""))
+            out.append("\n")
+        body.show(out)
