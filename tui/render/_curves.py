@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from stats import Quartiles, quartile_chart
+from stats.quartile_charts import DEFAULT_WIDTH
 from tui.render._text import value_decimals
 from tui.view import Analysis
 
@@ -60,9 +61,10 @@ def curves_text(analysis: Analysis) -> list[str]:
     return curves_lines(analysis.curves)
 
 
-def curves_lines(view: Any) -> list[str]:
+def curves_lines(view: Any, width: int = DEFAULT_WIDTH) -> list[str]:
     """Seed 004's charts, one per data set and learner, the rows labelled by training size (the
-    plateau's row ``<size> plateau``); one line when there are no curves (the report and view 7)."""
+    plateau's row ``<size> plateau``); one line when there are no curves (the report and view 7).
+    ``width``: the cells of the charts' axis (view 7 fits it to the pane)."""
     if view.message:
         return [f"learning curves: {view.message}"]
     out = ["=====", _title(view), view.definition]
@@ -76,7 +78,7 @@ def curves_lines(view: Any) -> list[str]:
                 _label(r.train, r.plateau): Quartiles(r.n, r.min, r.q1, r.median, r.q3, r.max, r.mean, r.sd)
                 for r in curve.itertuples(index=False)
             }
-            out += quartile_chart(charts, style="seed004", lo=lo, hi=hi, decimals=decimals)
+            out += quartile_chart(charts, style="seed004", width=width, lo=lo, hi=hi, decimals=decimals)
     out += [f"note: {n}" for n in view.notes]
     return out
 

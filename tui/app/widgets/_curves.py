@@ -9,6 +9,7 @@ sequence study.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from rich.text import Text
@@ -43,8 +44,18 @@ class CurvesPanel(ScrollableContainer):
             return
         from tui.render import curves_lines  # pandas is loaded by then: the view model made the view
 
+        # At 80 columns the pane is ~65 cells: the numbers of seed 004's rows take ~60, so the
+        # axis gets what is left (at least 6 cells), and the sentences wrap instead of being cut.
+        pane = self.content_size.width or 80
+        axis = max(6, min(41, pane - 62))
         out = Text(no_wrap=True)
-        for line in curves_lines(view):
-            out.append_text(literal(line, "bold" if line.startswith("----|") else ""))
-            out.append("\n")
+        for line in curves_lines(view, width=axis):
+            chart = "," in line and not line.startswith(("learning curves", "plateau:"))
+            pieces = [line] if chart or not line else textwrap.wrap(line, max(20, pane - 3))
+            for piece in pieces:
+                out.append_text(literal(piece, "bold" if piece.startswith("----|") else ""))
+                out.append("\n")
         body.show(out)
+
+    def on_resize(self) -> None:
+        self.watch_view(self.view)  # the axis and the wrapping follow the pane's width
