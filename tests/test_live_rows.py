@@ -149,6 +149,7 @@ step = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.lists(step, min_size=1, max_size=10), st.booleans())
 def test_any_sequence_of_polls_equals_what_the_updates_say(steps: list[Step], compact: bool) -> None:

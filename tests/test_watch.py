@@ -191,6 +191,7 @@ def test_on_error_raise_after_taking_the_rows(tmp_path: Path) -> None:
         LogWatcher("-")
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.integers(1, 60), min_size=1, max_size=12), st.booleans())
 def test_any_sequence_of_appends_ends_as_read_logs_reads_the_file(cuts: list[int], crlf: bool) -> None:
