@@ -261,8 +261,9 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
     def watch_view(self, name: str) -> None:
         self._fill_view(name)
         self.query_one(ContentSwitcher).current = name
-        target = {"ranks": "#ranks-table", "pairs": "#pairs-table", "folds": "#folds-totals"}.get(name, f"#{name}")
-        self.query_one(target).focus()
+        tables = {"ranks": "#ranks-table", "tests": "#control-table", "pairs": "#pairs-table", "folds": "#folds-totals"}
+        # the table gets the keys; the pane stays where it is (the verdict above the table stays on screen)
+        self.query_one(tables.get(name, f"#{name}")).focus(scroll_visible=False)
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

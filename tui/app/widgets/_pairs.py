@@ -34,21 +34,39 @@ def apv_cell(value: float, alpha: float) -> Text:
     return Text(shown + ("*" if rejected else " "), style="bold red" if rejected else "", justify="right")
 
 
-def frame_text(frame: pd.DataFrame, alpha: float | None = None, marked: tuple[str, ...] = ()) -> Text:
-    """A DataFrame of numbers as a text table; the ``marked`` columns hold adjusted p-values and
-    get :func:`apv_cell`'s mark at ``alpha`` (raw p-values and statistics are never marked)."""
+def frame_cells(frame: pd.DataFrame, alpha: float | None = None, marked: tuple[str, ...] = ()) -> list[list[Text]]:
+    """A DataFrame of numbers as rows of cells (the index's name first); the ``marked`` columns
+    hold adjusted p-values and get :func:`apv_cell`'s mark at ``alpha`` (raw p-values and
+    statistics are never marked)."""
     rows = []
     for idx, values in frame.iterrows():
-        row: list[Text | str] = [literal(idx)]
+        row: list[Text] = [literal(idx)]
         for column, v in zip(frame.columns, values):
             if alpha is not None and column in marked and isinstance(v, float):
                 row.append(apv_cell(v, alpha))
             elif column == "p" and isinstance(v, float):
-                row.append(Text(fmt_p(v) + " "))  # a raw p-value: the same rule, never marked
+                row.append(Text(fmt_p(v) + " ", justify="right"))  # a raw p-value: the same rule, never marked
             else:
-                row.append(Text((num(v, 4) if isinstance(v, float) else str(v)) + " "))
+                row.append(Text((num(v, 4) if isinstance(v, float) else str(v)) + " ", justify="right"))
         rows.append(row)
-    return text_table([""] + [literal(c) for c in frame.columns], rows)
+    return rows
+
+
+def frame_text(frame: pd.DataFrame, alpha: float | None = None, marked: tuple[str, ...] = ()) -> Text:
+    """:func:`frame_cells` as a text table."""
+    return text_table([""] + [literal(c) for c in frame.columns], frame_cells(frame, alpha, marked))
+
+
+def fill_table(table: VimTable, frame: pd.DataFrame, alpha: float | None = None, marked: tuple[str, ...] = ()) -> None:
+    """``table`` shows :func:`frame_cells` of ``frame`` (its columns and rows keyed by name)."""
+    table.clear(columns=True)
+    table.add_column(Text(""), key="")
+    for column in frame.columns:
+        label = literal(column)
+        label.justify = "right"  # over its right-aligned numbers
+        table.add_column(label, key=str(column))
+    for idx, cells in zip(frame.index, frame_cells(frame, alpha, marked)):
+        table.add_row(*cells, key=str(idx))
 
 
 class PairsPanel(VerticalScroll):
@@ -59,44 +77,50 @@ class PairsPanel(VerticalScroll):
         pair: tuple[str, str]
 
     view: reactive[PairsView | None] = reactive(None, always_update=True, init=False)
+    can_focus = False  # the tables get the keys (and scroll the pane to their cursor)
 
     def compose(self) -> ComposeResult:
         yield Note(id="pairs-head")
         yield VimTable(id="pairs-table", fixed_columns=1)  # names stay when scrolled
         yield Note(id="pairs-detail")
+        yield VimTable(id="contrast-table", fixed_columns=1)
 
     def watch_view(self, view: PairsView | None) -> None:
-        table = self.query_one(VimTable)
+        table, contrast = self.query_one("#pairs-table", VimTable), self.query_one("#contrast-table", VimTable)
         table.clear(columns=True)
+        contrast.clear(columns=True)
         head, detail = self.query_one("#pairs-head", Note), self.query_one("#pairs-detail", Note)
         if view is None:
             head.show(Text("no pairs for this selection"))
             detail.show(Text(""))
             return
         name = PROCEDURE_NAMES[view.procedure]
-        head_text = Text(f"{name} adjusted p-values (APVs); * rejected at alpha = {view.alpha:g}", no_wrap=True)
+        # the lines wrap (a number cut off at the right edge is a number not shown)
+        head_text = Text(f"{name} adjusted p-values (APVs); * rejected at alpha = {view.alpha:g}")
         if view.replaced:
             head_text.append(f"\n{view.replaced}", style="bold yellow")
         head_text.append("\nenter picks the pair, m cycles the procedure")
         head.show(head_text)
         table.add_column(Text(""), key="")
         for learner in view.matrix.columns:
-            table.add_column(literal(learner), key=str(learner))
+            label = literal(learner)
+            label.justify = "right"  # over its right-aligned numbers, as in the contrast table below
+            table.add_column(label, key=str(learner))
         for learner, values in view.matrix.iterrows():
             cells = [literal(learner)]
             cells.extend(apv_cell(v, view.alpha) for v in values)
             table.add_row(*cells, key=str(learner))
         a, b = view.pair
-        text = Text("\npair: ", style="bold", no_wrap=True)
+        text = Text("\npair: ", style="bold")
         text.append_text(literal(b))
         text.append(" vs ")
         text.append_text(literal(a))
         text.append("\n")
         text.append_text(_result("Wilcoxon signed-ranks", view.wilcoxon) + "\n")
         text.append_text(_result("sign test", view.sign) + "\n")
-        text.append("\ncontrast estimation (row - column, medians of differences)\n", style="bold")
-        text.append_text(frame_text(view.contrast))
+        text.append("\ncontrast estimation (row - column, medians of differences)", style="bold")
         detail.show(text)
+        fill_table(contrast, view.contrast)
 
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
         event.stop()
