@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tests.test_app import SMALL, drive, press, screen_lines
 from tui.app._app import RankboardApp
-from tui.app.widgets._ranks import VimTable
+from tui.app.widgets._table import VimTable
 
 MARKS = "\u2039\u203a"  # VimTable.MORE_LEFT, MORE_RIGHT: more columns to the left / right
 

@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Static
 
 from stats import fmt_p, fmt_stat
 from tui.app.widgets._base import Plain, literal
-from tui.app.widgets._ranks import VimTable
+from tui.app.widgets._table import VimTable
 from tui.render import NO_FOLDS, prob
 from tui.view import FoldsView
 

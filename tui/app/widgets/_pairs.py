@@ -14,7 +14,8 @@ from textual.widgets import DataTable
 
 from stats import PROCEDURE_NAMES, fmt_p
 from tui.app.widgets._base import literal, num, text_table
-from tui.app.widgets._ranks import Note, VimTable
+from tui.app.widgets._ranks import Note
+from tui.app.widgets._table import VimTable
 from tui.view import PairsView
 
 

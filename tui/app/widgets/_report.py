@@ -14,7 +14,7 @@ import stats
 from stats import OMNIBUS_NAMES, fmt_p
 from tui.app.widgets._base import Plain, literal, num, text_table
 from tui.app.widgets._pairs import fill_table, frame_text
-from tui.app.widgets._ranks import VimTable
+from tui.app.widgets._table import VimTable
 from tui.view import CDView, TestsView
 from tui.view import render_cd as draw_cd
 

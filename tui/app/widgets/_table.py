@@ -1,0 +1,149 @@
+"""The table of the explorer's views: moves with j/k and shows only whole columns (VimTable)."""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from textual.binding import Binding
+from textual.containers import ScrollableContainer
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widgets import DataTable
+
+
+class VimTable(DataTable):
+    """A data table that also moves with j/k and shows only whole columns.
+
+    It scrolls sideways a whole column at a time with the fixed (name) columns frozen: the first
+    scrolled column always starts at the fixed columns' edge, and a column that does not fit
+    whole at the right edge is left blank (a number cut off is a number not shown); ``‹`` / ``›``
+    in the header say that more columns lie to the left / right (symbols: they survive NO_COLOR).
+    Home / End go to the first / last column.
+    """
+
+    BINDINGS = [Binding("j", "cursor_down", show=False), Binding("k", "cursor_up", show=False)]
+
+    MORE_LEFT, MORE_RIGHT = "\u2039", "\u203a"  # ‹ ›
+    _whole: tuple[int, int, int, bool, bool] | None = None
+
+    def _edges(self) -> tuple[list[int], list[int], int]:
+        """(starts, widths, left): each column's start and width in the table, and the fixed
+        columns' width (where the scrolled columns begin on screen)."""
+        widths = [c.get_render_width(self) for c in self.ordered_columns]
+        starts = [sum(widths[:i]) for i in range(len(widths))]
+        left = sum(widths[: self.fixed_columns]) + self._row_label_column_width
+        return starts, widths, left
+
+    def _aligned(self) -> list[int]:
+        """The scroll offsets that put a scrolled column's start at the fixed columns' edge."""
+        starts, _, left = self._edges()
+        return [max(starts[f] - left, 0) for f in range(self.fixed_columns, len(starts))]
+
+    @property
+    def max_scroll_x(self) -> int:
+        """Far enough that the last columns can be shown whole from a column's start (a little
+        past the table's right end, which stays blank)."""
+        base = super().max_scroll_x
+        if base == 0 or not self.columns:
+            return base
+        return next((x for x in self._aligned() if x >= base), base)
+
+    def visible_columns(self) -> tuple[int, int]:
+        """``(first, last)``: the scrolled columns shown whole at the current scroll (``last`` is
+        exclusive; ``first == last`` when none fits whole)."""
+        starts, widths, left = self._edges()
+        view, x = self.scrollable_content_region.width, int(self.scroll_x)
+        last = len(starts) - 1  # its right padding may be cut: nothing follows it
+        shown = [
+            c
+            for c in range(self.fixed_columns, len(starts))
+            if starts[c] - x >= left and starts[c] + widths[c] - (self.cell_padding if c == last else 0) - x <= view
+        ]
+        return (shown[0], shown[-1] + 1) if shown else (self.fixed_columns, self.fixed_columns)
+
+    def _scroll_cursor_into_view(self, animate: bool = False) -> None:
+        super()._scroll_cursor_into_view(animate=False)
+        self._reveal_cursor_row()
+        if self.cursor_type == "row" or not self.columns:
+            return
+        starts, widths, left = self._edges()
+        view = self.scrollable_content_region.width
+        c = self.cursor_column
+        if c < self.fixed_columns:
+            return
+        first, last = self.visible_columns()
+        if first <= c < last and starts[first] - left == int(self.scroll_x):
+            return  # shown whole from a column's start: stay (the view does not jump about)
+        end = starts[c] + widths[c]
+        fits = [f for f in range(self.fixed_columns, c + 1) if end - (starts[f] - left) <= view]
+        if c < first or not fits:
+            f = c  # moving left (or a column wider than the view): the cursor's column first
+        else:
+            f = fits[0]  # the leftmost first column that still shows the cursor's
+        self.scroll_x = min(max(starts[f] - left, 0), self.max_scroll_x)
+
+    def _reveal_cursor_row(self) -> None:
+        """A table as tall as its rows, in a pane that scrolls (the tests and pairs views): the
+        pane scrolls to keep the cursor's row on screen (the table cannot: it has no scroll)."""
+        pane = self.parent
+        if not self.row_count or self.max_scroll_y > 0 or not isinstance(pane, ScrollableContainer):
+            return
+        row = self._get_row_region(self.cursor_row)
+        top = self.virtual_region.y + (0 if self.cursor_row == 0 else row.y)  # the header with the first row
+        pane.scroll_to_region(Region(0, top, 1, row.bottom - (0 if self.cursor_row == 0 else row.y)), animate=False)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._whole = self._whole_columns()  # once per paint, not once per line
+        return super().render_lines(crop)
+
+    def _whole_columns(self) -> tuple[int, int, int, bool, bool] | None:
+        """``(left, lo, hi, more_left, more_right)``: on screen, the scrolled columns shown whole
+        lie in [lo, hi); [left, lo) and [hi, width) hold parts of columns, drawn blank. None
+        when there is nothing to blank (no columns, or none fits whole)."""
+        if not self.columns:
+            return None
+        starts, widths, left = self._edges()
+        first, last = self.visible_columns()
+        if first == last:
+            return None
+        x = int(self.scroll_x)
+        lo, hi = starts[first] - x, starts[last - 1] + widths[last - 1] - x
+        return left, lo, hi, first > self.fixed_columns, last < len(starts)
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        whole = getattr(self, "_whole", None)
+        if whole is None:
+            return strip
+        left, lo, hi, more_left, more_right = whole
+        width = strip.cell_length
+        hi = min(hi, width)
+        parts = [strip.crop(0, left), _blank(strip.crop(left, lo)), strip.crop(lo, hi), _blank(strip.crop(hi, width))]
+        strip = Strip.join(parts)
+        if y == 0 and self.show_header:
+            if more_left:
+                strip = _put(strip, lo, self.MORE_LEFT)
+            if more_right and hi > lo:
+                strip = _put(strip, hi - 1, self.MORE_RIGHT)
+        return strip
+
+    def action_scroll_home(self) -> None:
+        self.move_cursor(column=0)
+        self.scroll_x = 0
+
+    def action_scroll_end(self) -> None:
+        self.move_cursor(column=len(self.columns) - 1)
+
+
+def _blank(strip: Strip) -> Strip:
+    """The same cells and styles, every character a space."""
+    return Strip([Segment(" " * cell_len(s.text), s.style) for s in strip if not s.control], strip.cell_length)
+
+
+def _put(strip: Strip, x: int, char: str) -> Strip:
+    """``strip`` with the cell at ``x`` replaced by ``char`` (in that cell's style)."""
+    if not 0 <= x < strip.cell_length:
+        return strip
+    cell = strip.crop(x, x + 1)
+    style = next((s.style for s in cell if s.text), None)
+    return Strip.join([strip.crop(0, x), Strip([Segment(char, style)], 1), strip.crop(x + 1)])
