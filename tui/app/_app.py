@@ -22,7 +22,7 @@ from textual.widgets import ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from stats.names import printable_lines
-from tui.app._commands import RegistryProvider, bindings
+from tui.app._commands import RegistryProvider, acts_in, bindings
 from tui.app._file_actions import FileActions
 from tui.app._gc import IdleCollector
 from tui.app._loading import LoadActions
@@ -258,12 +258,22 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
     def action_view(self, name: str) -> None:
         self.view = name
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A command of one view (sort: the ranks view) is active, and in the footer, only there."""
+        return acts_in(action, self.view)
+
     def watch_view(self, name: str) -> None:
+        self.refresh_bindings()  # the footer shows the keys of the view on screen
         self._fill_view(name)
         self.query_one(ContentSwitcher).current = name
         tables = {"ranks": "#ranks-table", "tests": "#control-table", "pairs": "#pairs-table", "folds": "#folds-totals"}
         # the table gets the keys; the pane stays where it is (the verdict above the table stays on screen)
         self.query_one(tables.get(name, f"#{name}")).focus(scroll_visible=False)
+
+    def action_sort(self, order: str) -> None:
+        """< / >: sort the ranks table (see RanksPanel.sort); a notice says by what."""
+        if self.view == "ranks":
+            self.notify(self.query_one(RanksPanel).sort(descending=order == "descending"))
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

@@ -31,6 +31,8 @@ class RanksRows:
     note: Text
     excluded: bool
     exact: tuple[tuple[str, ...], ...] = ()  # per row, per learner: the cell's numbers at full precision
+    values: tuple[tuple[float, ...], ...] = ()  # per data set, per learner: the median (rows sort by it)
+    average: tuple[float, ...] = ()  # per learner: the average rank (columns sort by it)
 
 
 def ranks_rows(view: RanksView | None) -> RanksRows | None:
@@ -78,13 +80,43 @@ def ranks_rows(view: RanksView | None) -> RanksRows | None:
         text.append(": ")
         text.append_text(literal(reason))
         text.append("\n")
-    return RanksRows(tuple(columns), tuple(rows), keys, text, bool(view.excluded), tuple(exact))
+    return RanksRows(
+        tuple(columns),
+        tuple(rows),
+        keys,
+        text,
+        bool(view.excluded),
+        tuple(exact),
+        tuple(tuple(float(v) for v in row) for row in values),
+        tuple(float(view.average[x]) for x in learners),
+    )
+
+
+def _sorted(indices: list[int], value, names: list[str], descending: bool) -> list[int]:  # noqa: ANN001
+    """``indices`` by ``value(i)`` (names break ties; a missing value last either way)."""
+
+    def key(i: int) -> tuple[bool, float, str]:
+        v = value(i)
+        missing = not np.isfinite(v)
+        return missing, (0.0 if missing else (-v if descending else v)), names[i]
+
+    return sorted(indices, key=key)
+
+
+#: The header's mark of the sorted column (a symbol: it survives NO_COLOR).
+SORT_MARK = {False: " \u2191", True: " \u2193"}  # ↑ ascending, ↓ descending
 
 
 class RanksPanel(Vertical):
-    """Shows ``rows`` (a :class:`RanksRows`, or None) in a DataTable."""
+    """Shows ``rows`` (a :class:`RanksRows`, or None) in a DataTable, its rows and columns in the
+    order :meth:`sort` chose (the logs' order at first; a new analysis keeps the order)."""
 
     rows: reactive[RanksRows | None] = reactive(None, always_update=True, init=False)
+
+    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
+        super().__init__(*args, **kwargs)
+        self.row_order: tuple[str, bool] | None = None  # (column key: "" the names, descending)
+        self.column_order: bool | None = None  # the learners by average rank: descending?
 
     def compose(self) -> ComposeResult:
         yield VimTable(id="ranks-table", zebra_stripes=True, fixed_columns=1)  # names stay when scrolled
@@ -92,36 +124,103 @@ class RanksPanel(Vertical):
         yield Note(id="ranks-note")
 
     def watch_rows(self, data: RanksRows | None) -> None:
+        self._fill(data)
+
+    def _order(self, data: RanksRows) -> tuple[list[int], list[int]]:
+        """The data rows and the columns of ``data`` in the order shown (the average row last)."""
+        n_rows, n_cols = len(data.keys) - 1, len(data.columns)
+        rows, cols = list(range(n_rows)), list(range(1, n_cols))
+        learners = [key for _, key in data.columns]
+        if self.column_order is not None and data.average:
+            cols = _sorted(cols, lambda j: data.average[j - 1], learners, self.column_order)
+        if self.row_order is not None and self.row_order[0] not in learners:
+            self.row_order = None  # sorted by a learner no longer shown: the logs' order
+        if self.row_order is not None:
+            key, descending = self.row_order
+            names = [str(k) for k in data.keys]
+            if key == "":
+                rows = sorted(rows, key=lambda i: names[i], reverse=descending)
+            elif data.values:
+                j = learners.index(key) - 1
+                rows = _sorted(rows, lambda i: data.values[i][j], names, descending)
+        return [*rows, n_rows], [0, *cols]
+
+    def _fill(self, data: RanksRows | None) -> None:
         table = self.query_one(VimTable)
         at = table.cursor_coordinate  # kept: a toggle that drops a row does not send the cursor home
+        keys = self._keys_under_cursor()
         table.clear(columns=True)
         note = self.query_one("#ranks-note", Note)
         if data is None:
             note.show(Text("no ranks for this selection"))
             return
-        for label, key in data.columns:
+        rows, cols = self._order(data)
+        for j in cols:
+            label, key = data.columns[j]
+            if self.row_order is not None and self.row_order[0] == key:
+                label = label + Text(SORT_MARK[self.row_order[1]])
             table.add_column(label, key=key)
-        for cells, key in zip(data.rows, data.keys):
-            table.add_row(*cells, key=key)
-        table.move_cursor(row=min(at.row, table.row_count - 1), column=min(at.column, len(table.columns) - 1))
+        for i in rows:
+            cells = [data.rows[i][j] for j in cols]
+            if i == len(data.keys) - 1 and self.column_order is not None:
+                cells[0] = cells[0] + Text(SORT_MARK[self.column_order])
+            table.add_row(*cells, key=data.keys[i])
+        row, col = min(at.row, table.row_count - 1), min(at.column, len(table.columns) - 1)
+        if keys is not None:  # the same cell, wherever the sort put it (when it is still shown)
+            row_keys = [str(r.value) for r in table.rows]
+            col_keys = [str(c.value) for c in table.columns]
+            row = row_keys.index(keys[0]) if keys[0] in row_keys else row
+            col = col_keys.index(keys[1]) if keys[1] in col_keys else col
+        table.move_cursor(row=row, column=col)
         self._show_exact()
         note.show(data.note)
         note.set_class(not data.excluded, "-empty")
+
+    def _keys_under_cursor(self) -> tuple[str, str] | None:
+        table = self.query_one(VimTable)
+        if not table.row_count or not table.columns:
+            return None
+        row, col = table.cursor_coordinate
+        return str(list(table.rows)[row].value), str(list(table.columns)[col].value)
+
+    def sort(self, descending: bool) -> str:
+        """``<`` / ``>``: the rows by the column under the cursor (on the average-rank row, the
+        learners by average rank); the same key again goes back to the logs' order. Returns the
+        notice that says what it did."""
+        data, keys = self.rows, self._keys_under_cursor()
+        if data is None or keys is None:
+            return "nothing to sort"
+        row_key, col_key = keys
+        way = "descending" if descending else "ascending"
+        if row_key.startswith("\0"):  # the average-rank row: the columns
+            if self.column_order == descending:
+                self.column_order, message = None, "learners in the logs' order"
+            else:
+                best = "worst first" if descending else "best first"
+                self.column_order, message = descending, f"learners by average rank, {best}"
+        elif self.row_order == (col_key, descending):
+            self.row_order, message = None, "rows in the logs' order"
+        else:
+            self.row_order = (col_key, descending)
+            what = "data set name" if col_key == "" else f"{col_key}'s median"
+            message = f"rows by {what}, {way} ({'>' if descending else '<'} again: logs' order)"
+        self._fill(data)
+        return message
 
     def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
         self._show_exact()
 
     def exact_under_cursor(self) -> str | None:
         """The cell under the cursor at full precision ("anneal, nbc: median 96.09340659, rank 5.0")."""
-        data, table = self.rows, self.query_one(VimTable)
-        if data is None or not table.row_count or not data.exact:
+        data, keys = self.rows, self._keys_under_cursor()
+        if data is None or keys is None or not data.exact or keys[1] == "":
             return None
-        row, col = table.cursor_coordinate
-        if col == 0 or row >= len(data.exact):
+        row_key, learner = keys
+        learners = [key for _, key in data.columns]
+        i, j = data.keys.index(row_key), learners.index(learner) - 1
+        if i >= len(data.exact):
             return None
-        name = str(list(table.rows)[row].value).lstrip("\0")
-        learner = str(list(table.columns)[col].value)
-        return f"{name}, {learner}: {data.exact[row][col - 1]}"
+        return f"{row_key.lstrip(chr(0))}, {learner}: {data.exact[i][j]}"
 
     def _show_exact(self) -> None:
         exact = self.exact_under_cursor()
