@@ -5,7 +5,7 @@ Read from the composed screen (what the terminal shows), not from the widgets' d
 
 from __future__ import annotations
 
-from tests.test_app import SMALL, drive, press, screen_lines
+from tests.test_app import SMALL, drive, make_app, press, screen_lines, settle
 from tui.app._app import RankboardApp
 from tui.app.widgets._table import VimTable
 
@@ -31,7 +31,7 @@ def _cells_on_screen(app: RankboardApp, table: VimTable) -> dict[tuple[int, int]
             if x >= region.x + sum(widths[: table.fixed_columns]) or col < table.fixed_columns:
                 pad = table.cell_padding if col == len(widths) - 1 else 0  # the last one's may be cut
                 if x + widths[col] - pad <= region.right:
-                    shown[(row, col)] = lines[y][x : x + widths[col]]
+                    shown[(row, col)] = lines[y][x : min(x + widths[col], region.right)]
     return shown
 
 
@@ -120,3 +120,56 @@ async def test_the_lines_around_the_tables_wrap_at_80_columns() -> None:
         assert " ".join(tests.safety.split()) in _text_in(app, "#tests-safety")
 
     await drive(scenario, size=SMALL)
+
+
+async def test_y_copies_the_value_under_the_cursor_in_every_table_view() -> None:
+    """Before: y copied only in the ranks view ("move the cursor to a cell of the ranks table")."""
+    app = make_app()
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await settle(pilot)
+        copied: list[str] = []
+        app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+
+        async def copy(line: str | None) -> str:
+            await press(pilot, "y")
+            text = copied[-1]
+            if line is not None:  # the line under the table shows what y copies
+                assert app.query_one(line).plain == text + "   (y copies)"
+            return text
+
+        await press(pilot, "3", "right", "right", "right", "right")  # KNN's holm APV
+        tests = app.analysis.tests
+        learner = str(tests.control_table.index[0])
+        holm = float(tests.control_table.loc[learner, "holm"])
+        assert await copy("#control-exact") == f"{learner} vs {tests.control}: holm APV {holm!r}"
+        await press(pilot, "left", "left", "left")  # z: a statistic, named as such
+        z = float(tests.control_table.loc[learner, "z"])
+        assert await copy("#control-exact") == f"{learner} vs {tests.control}: z {z!r}"
+
+        await press(pilot, "4", "j", "right")  # the matrix: row 2, column 1
+        pairs = app.analysis.pairs
+        a, b = (str(x) for x in pairs.matrix.index[:2])
+        apv = float(pairs.matrix.iloc[1, 0])
+        assert await copy("#pairs-exact") == f"{b} vs {a}: Holm APV {apv!r}"
+        await press(pilot, "tab", "right")  # the contrast table, row 1, column 1
+        assert app.focused is app.query_one("#contrast-table")
+        contrast = float(pairs.contrast.iloc[0, 0])
+        assert await copy("#contrast-exact") == f"{a} - {a}: contrast (median of differences) {contrast!r}"
+
+        await press(pilot, "6")  # the folds totals: a learner's row
+        folds = app.analysis.folds
+        first = folds.totals.iloc[0]
+        text = await copy(None)
+        assert text.startswith(f"{folds.totals.index[0]} vs {folds.control}: w/t/l ")
+        assert f"P(better) {float(first['p_better'])!r}" in text and text in app.query_one("#folds-detail").plain
+        await press(pilot, "tab")  # the per-data-set table: every number of the row
+        row = folds.table.iloc[0]
+        text = await copy(None)
+        assert f"mean diff {float(row['mean_difference'])!r}" in text and f"p {float(row['pvalue'])!r}" in text
+        assert text in app.query_one("#folds-detail").plain
+
+        await press(pilot, "1")  # no table here: it says so
+        before = len(copied)
+        await press(pilot, "y")
+        assert len(copied) == before
+        assert list(app._notifications)[-1].message.startswith("nothing to copy here")

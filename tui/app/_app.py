@@ -28,7 +28,7 @@ from tui.app._gc import IdleCollector
 from tui.app._loading import LoadActions
 from tui.app._rendered import Rendered
 from tui.app._screens import HelpScreen
-from tui.app._selection_actions import SelectionActions
+from tui.app._selection_actions import TABLES, SelectionActions
 from tui.app.widgets import (
     CDPanel,
     FoldsPanel,
@@ -266,9 +266,8 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self.refresh_bindings()  # the footer shows the keys of the view on screen
         self._fill_view(name)
         self.query_one(ContentSwitcher).current = name
-        tables = {"ranks": "#ranks-table", "tests": "#control-table", "pairs": "#pairs-table", "folds": "#folds-totals"}
         # the table gets the keys; the pane stays where it is (the verdict above the table stays on screen)
-        self.query_one(tables.get(name, f"#{name}")).focus(scroll_visible=False)
+        self.query_one(f"#{TABLES.get(name, name)}").focus(scroll_visible=False)
 
     def action_sort(self, order: str) -> None:
         """< / >: sort the ranks table (see RanksPanel.sort); a notice says by what."""

@@ -11,6 +11,7 @@ from tui.app.widgets._ranks import RanksPanel, RanksRows, ranks_rows
 from tui.app.widgets._report import CDPanel, TestsPanel
 from tui.app.widgets._sidebar import NameList, Sidebar
 from tui.app.widgets._status import StatusLine
+from tui.app.widgets._table import ExactLine, VimTable
 
 __all__ = [
     "Plain",
@@ -32,5 +33,7 @@ __all__ = [
     "Sidebar",
     "StatusLine",
     "TestsPanel",
+    "ExactLine",
+    "VimTable",
     "ranks_rows",
 ]

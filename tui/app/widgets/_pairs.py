@@ -15,7 +15,7 @@ from textual.widgets import DataTable
 from stats import PROCEDURE_NAMES, fmt_p
 from tui.app.widgets._base import literal, num, text_table
 from tui.app.widgets._ranks import Note
-from tui.app.widgets._table import VimTable
+from tui.app.widgets._table import ExactLine, VimTable
 from tui.view import PairsView
 
 
@@ -58,8 +58,17 @@ def frame_text(frame: pd.DataFrame, alpha: float | None = None, marked: tuple[st
     return text_table([""] + [literal(c) for c in frame.columns], frame_cells(frame, alpha, marked))
 
 
+def _cell(frame: pd.DataFrame, row: str, column: str) -> float:
+    """``frame``'s number by the table's keys (the names as strings)."""
+    rows = {str(x): x for x in frame.index}
+    columns = {str(x): x for x in frame.columns}
+    return float(frame.loc[rows[row], columns[column]])
+
+
 def fill_table(table: VimTable, frame: pd.DataFrame, alpha: float | None = None, marked: tuple[str, ...] = ()) -> None:
-    """``table`` shows :func:`frame_cells` of ``frame`` (its columns and rows keyed by name)."""
+    """``table`` shows :func:`frame_cells` of ``frame`` (its columns and rows keyed by name; the
+    cursor stays on its place when it still exists)."""
+    at = table.cursor_coordinate
     table.clear(columns=True)
     table.add_column(Text(""), key="")
     for column in frame.columns:
@@ -68,6 +77,8 @@ def fill_table(table: VimTable, frame: pd.DataFrame, alpha: float | None = None,
         table.add_column(label, key=str(column))
     for idx, cells in zip(frame.index, frame_cells(frame, alpha, marked)):
         table.add_row(*cells, key=str(idx))
+    table.move_cursor(row=min(at.row, table.row_count - 1), column=min(at.column, len(table.columns) - 1))
+    table.show_exact()
 
 
 class PairsPanel(VerticalScroll):
@@ -82,12 +93,34 @@ class PairsPanel(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield Note(id="pairs-head")
-        yield VimTable(id="pairs-table", fixed_columns=1)  # names stay when scrolled
+        matrix = VimTable(id="pairs-table", fixed_columns=1)  # names stay when scrolled
+        matrix.exact, matrix.exact_line = self._exact_apv, ExactLine(id="pairs-exact")
+        yield matrix
+        yield matrix.exact_line
         yield Note(id="pairs-detail")
-        yield VimTable(id="contrast-table", fixed_columns=1)
+        contrast = VimTable(id="contrast-table", fixed_columns=1)
+        contrast.exact, contrast.exact_line = self._exact_contrast, ExactLine(id="contrast-exact")
+        yield contrast
+        yield contrast.exact_line
+
+    def _exact_apv(self, a: str, b: str) -> str | None:
+        """A cell of the matrix at full precision ("KNN vs NB: Holm APV 0.0288..., rejected at ...")."""
+        view = self.view
+        if view is None or b == "" or a == b:
+            return None
+        value = _cell(view.matrix, a, b)
+        rejected = f", rejected at alpha = {view.alpha:g}" if value <= view.alpha else ""
+        return f"{a} vs {b}: {PROCEDURE_NAMES[view.procedure]} APV {value!r}{rejected}"
+
+    def _exact_contrast(self, a: str, b: str) -> str | None:
+        view = self.view
+        if view is None or b == "":
+            return None
+        return f"{a} - {b}: contrast (median of differences) {_cell(view.contrast, a, b)!r}"
 
     def watch_view(self, view: PairsView | None) -> None:
         table, contrast = self.query_one("#pairs-table", VimTable), self.query_one("#contrast-table", VimTable)
+        at = table.cursor_coordinate
         table.clear(columns=True)
         contrast.clear(columns=True)
         head, detail = self.query_one("#pairs-head", Note), self.query_one("#pairs-detail", Note)
@@ -122,6 +155,10 @@ class PairsPanel(VerticalScroll):
         text.append("\ncontrast estimation (row - column, medians of differences)", style="bold")
         detail.show(text)
         fill_table(contrast, view.contrast)
+        # the cursors stay where they were (a new procedure or alpha does not send them home)
+        table.move_cursor(row=min(at.row, table.row_count - 1), column=min(at.column, len(table.columns) - 1))
+        table.show_exact()
+        contrast.show_exact()
 
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
         event.stop()

@@ -9,10 +9,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.reactive import reactive
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from tui.app.widgets._base import Plain, literal, num
-from tui.app.widgets._table import VimTable
+from tui.app.widgets._table import ExactLine, VimTable
 from tui.render import value_decimals
 from tui.view import RanksView
 
@@ -119,8 +119,11 @@ class RanksPanel(Vertical):
         self.column_order: bool | None = None  # the learners by average rank: descending?
 
     def compose(self) -> ComposeResult:
-        yield VimTable(id="ranks-table", zebra_stripes=True, fixed_columns=1)  # names stay when scrolled
-        yield Note(id="ranks-exact")
+        table = VimTable(id="ranks-table", zebra_stripes=True, fixed_columns=1)  # names stay when scrolled
+        table.exact = self._exact
+        table.exact_line = ExactLine(id="ranks-exact")
+        yield table
+        yield table.exact_line
         yield Note(id="ranks-note")
 
     def watch_rows(self, data: RanksRows | None) -> None:
@@ -172,7 +175,7 @@ class RanksPanel(Vertical):
             row = row_keys.index(keys[0]) if keys[0] in row_keys else row
             col = col_keys.index(keys[1]) if keys[1] in col_keys else col
         table.move_cursor(row=row, column=col)
-        self._show_exact()
+        table.show_exact()
         note.show(data.note)
         note.set_class(not data.excluded, "-empty")
 
@@ -207,25 +210,19 @@ class RanksPanel(Vertical):
         self._fill(data)
         return message
 
-    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
-        self._show_exact()
-
     def exact_under_cursor(self) -> str | None:
-        """The cell under the cursor at full precision ("anneal, nbc: median 96.09340659, rank 5.0")."""
-        data, keys = self.rows, self._keys_under_cursor()
-        if data is None or keys is None or not data.exact or keys[1] == "":
-            return None
-        row_key, learner = keys
-        learners = [key for _, key in data.columns]
-        i, j = data.keys.index(row_key), learners.index(learner) - 1
-        if i >= len(data.exact):
-            return None
-        return f"{row_key.lstrip(chr(0))}, {learner}: {data.exact[i][j]}"
+        return self.query_one(VimTable).exact_under_cursor()
 
-    def _show_exact(self) -> None:
-        exact = self.exact_under_cursor()
-        box = self.query_one("#ranks-exact", Note)
-        box.show(literal(exact + "   (y copies)") if exact else Text(""))
+    def _exact(self, row_key: str, learner: str) -> str | None:
+        """A cell at full precision ("anneal, nbc: median 96.09340659, rank 5.0")."""
+        data = self.rows
+        if data is None or not data.exact or learner == "":
+            return None
+        learners = [key for _, key in data.columns]
+        if row_key not in data.keys or learner not in learners:
+            return None  # (the table is being filled)
+        i, j = data.keys.index(row_key), learners.index(learner) - 1
+        return f"{row_key.lstrip(chr(0))}, {learner}: {data.exact[i][j]}" if i < len(data.exact) else None
 
     def dataset_under_cursor(self) -> str | None:
         """The data set of the row under the cursor (None on the average-rank row)."""

@@ -14,7 +14,7 @@ import stats
 from stats import OMNIBUS_NAMES, fmt_p
 from tui.app.widgets._base import Plain, literal, num, text_table
 from tui.app.widgets._pairs import fill_table, frame_text
-from tui.app.widgets._table import VimTable
+from tui.app.widgets._table import ExactLine, VimTable
 from tui.view import CDView, TestsView
 from tui.view import render_cd as draw_cd
 
@@ -78,8 +78,24 @@ class TestsPanel(ScrollableContainer):
         yield Body(id="verdict")
         yield Body(id="tests-body", classes="body")
         yield Body(id="control-head")
-        yield VimTable(id="control-table", zebra_stripes=True, fixed_columns=1)
+        table = VimTable(id="control-table", zebra_stripes=True, fixed_columns=1)
+        table.exact, table.exact_line = self._exact, ExactLine(id="control-exact")
+        yield table
+        yield table.exact_line
         yield Body(id="tests-safety")
+
+    def _exact(self, learner: str, column: str) -> str | None:
+        """A cell of the control table at full precision ("KNN: holm APV 0.0288..., rejected ...")."""
+        view = self.view
+        if view is None or column == "":
+            return None
+        names = {str(x): x for x in view.control_table.index}
+        value = float(view.control_table.loc[names[learner], column])
+        if column in stats.CONTROL_METHODS:
+            rejected = f", rejected at alpha = {view.alpha:g}" if value <= view.alpha else ""
+            return f"{learner} vs {view.control}: {column} APV {value!r}{rejected}"
+        what = "raw p (unadjusted)" if column == "p" else column
+        return f"{learner} vs {view.control}: {what} {value!r}"
 
     @property
     def plain(self) -> str:
@@ -104,9 +120,7 @@ class TestsPanel(ScrollableContainer):
         verdict.show(literal(view.verdict, "bold").copy())
         body.show(render_tests(view))
         head.show(control_head(view))
-        at = table.cursor_coordinate  # kept: a new alpha or procedure does not send the cursor home
-        fill_table(table, control_frame(view), view.alpha, marked=stats.CONTROL_METHODS)
-        table.move_cursor(row=min(at.row, table.row_count - 1), column=min(at.column, len(table.columns) - 1))
+        fill_table(table, control_frame(view), view.alpha, marked=stats.CONTROL_METHODS)  # the cursor stays
         text = literal(view.safety, "italic")  # stats' sentence may quote names from the logs
         text.no_wrap = False
         safety.show(text)

@@ -1,14 +1,33 @@
-"""The table of the explorer's views: moves with j/k and shows only whole columns (VimTable)."""
+"""The table of the explorer's views (VimTable): moves with j/k, shows only whole columns, and
+gives the value under its cursor at full precision (the line under it, and ``y``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.cells import cell_len
 from rich.segment import Segment
+from rich.text import Text
 from textual.binding import Binding
 from textual.containers import ScrollableContainer
+from textual.coordinate import Coordinate
 from textual.geometry import Region
 from textual.strip import Strip
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
+from textual.widgets.data_table import CellDoesNotExist
+
+from tui.app.widgets._base import Plain, literal
+
+#: What a table's exact line adds after the value.
+COPY_HINT = "   (y copies)"
+
+
+class ExactLine(Plain, Static):
+    """The line under a table: the value under its cursor at full precision (``y`` copies it)."""
+
+    def follow(self, table: VimTable) -> None:
+        exact = table.exact_under_cursor()
+        self.show(literal(exact + COPY_HINT) if exact else Text(""))
 
 
 class VimTable(DataTable):
@@ -25,6 +44,38 @@ class VimTable(DataTable):
 
     MORE_LEFT, MORE_RIGHT = "\u2039", "\u203a"  # ‹ ›
     _whole: tuple[int, int, int, bool, bool] | None = None
+    #: The panel's rule for the value under the cursor: (row key, column key) -> its text at full
+    #: precision, or None (a name, a blank cell); row-cursor tables give the row's numbers.
+    exact: Callable[[str, str], str | None] | None = None
+    #: The line under the table that follows the cursor (None: the panel shows it itself).
+    exact_line: ExactLine | None = None
+
+    def _update_dimensions(self, new_rows) -> None:  # noqa: ANN001
+        """Textual keeps the cells it drew before the column widths were measured (its cell cache
+        does not key on the width): a header painted between ``add_column`` and this update stayed
+        at its label's width above rows at their numbers' width. Drawn again from here on."""
+        super()._update_dimensions(new_rows)
+        self._clear_caches()
+        self.refresh()
+
+    def exact_under_cursor(self) -> str | None:
+        """The value under the cursor at full precision (what ``y`` copies), or None."""
+        if self.exact is None or not self.row_count or not self.columns:
+            return None
+        try:
+            row_key, column_key = self.coordinate_to_cell_key(self.cursor_coordinate)
+        except CellDoesNotExist:
+            return None
+        return self.exact(str(row_key.value), str(column_key.value))
+
+    def show_exact(self) -> None:
+        """Bring the exact line up to date (the panels call it after filling the table)."""
+        if self.exact_line is not None:
+            self.exact_line.follow(self)
+
+    def watch_cursor_coordinate(self, old_coordinate: Coordinate, new_coordinate: Coordinate) -> None:
+        super().watch_cursor_coordinate(old_coordinate, new_coordinate)
+        self.show_exact()
 
     def _edges(self) -> tuple[list[int], list[int], int]:
         """(starts, widths, left): each column's start and width in the table, and the fixed
