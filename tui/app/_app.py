@@ -256,6 +256,8 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
     # -- views --------------------------------------------------------------------------------
 
     def action_view(self, name: str) -> None:
+        if name == self.view:  # (no change for watch_view) the view's keys back from the sidebar
+            self.query_one(f"#{TABLES.get(name, name)}").focus(scroll_visible=False)
         self.view = name
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

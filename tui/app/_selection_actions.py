@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from tui.app.widgets import FoldsPanel, PairsPanel, RanksPanel, Sidebar, VimTable
+from tui.app.widgets import FoldsPanel, PairsPanel, QuartilesPanel, RanksPanel, Sidebar, VimTable
 from tui.view import PROCEDURES, default_higher_is_better
 
 if TYPE_CHECKING:
@@ -57,19 +57,19 @@ class SelectionActions(_Base):
         self._change(pair=message.pair)
 
     def _cursor(self) -> tuple[str, str] | None:
+        """The sidebar's name under the cursor, else the learner under the cursor of the view on
+        screen (quartiles, ranks, folds)."""
         current = self.query_one(Sidebar).current()
-        if current is None and self.view == "ranks":
-            learner = self.query_one(RanksPanel).learner_under_cursor()
-            current = ("learners", learner) if learner else None
-        if current is None and self.view == "folds":
-            learner = self.query_one(FoldsPanel).learner_under_cursor()
+        if current is None and self.view in ("quartiles", "ranks", "folds"):
+            panel: QuartilesPanel | RanksPanel | FoldsPanel = self.query_one(f"#{self.view}")  # type: ignore[assignment]
+            learner = panel.learner_under_cursor()
             current = ("learners", learner) if learner else None
         return current
 
     def action_control(self) -> None:
         current = self._cursor()
         if current is None or current[0] != "learners":
-            self.notify("move the cursor to a learner (sidebar or ranks table) first", severity="warning")
+            self.notify("move the cursor to a learner (sidebar, quartiles, ranks or folds) first", severity="warning")
             return
         self._change(control=current[1])
         self.notify(f"control {current[1]}")
