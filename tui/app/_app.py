@@ -271,6 +271,16 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         # the table gets the keys; the pane stays where it is (the verdict above the table stays on screen)
         self.query_one(f"#{TABLES.get(name, name)}").focus(scroll_visible=False)
 
+    def on_sidebar_filtered(self, message: Sidebar.Filtered) -> None:
+        """The / filter narrows the views' rows too (the statistics still use every included name)."""
+        needle = message.text.casefold()
+        self.query_one(QuartilesPanel).set_filter(needle)
+        self.query_one(RanksPanel).set_filter(needle)
+        self.query_one(TestsPanel).set_filter(needle)
+        self.query_one(PairsPanel).set_filter(needle)
+        self.query_one(FoldsPanel).set_filter(needle)
+        self.query_one(StatusLine).filter = message.text
+
     def action_sort(self, order: str) -> None:
         """< / >: sort the ranks table (see RanksPanel.sort); a notice says by what."""
         if self.view == "ranks":

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from textual.coordinate import Coordinate
+
 from tui.app.widgets import FoldsPanel, PairsPanel, QuartilesPanel, RanksPanel, Sidebar, VimTable
 from tui.view import PROCEDURES, default_higher_is_better
 
@@ -58,18 +60,24 @@ class SelectionActions(_Base):
 
     def _cursor(self) -> tuple[str, str] | None:
         """The sidebar's name under the cursor, else the learner under the cursor of the view on
-        screen (quartiles, ranks, folds)."""
+        screen (the row's learner in the quartiles, tests, pairs and folds views; the column's in
+        the ranks view). The palette's actions come here too: they act on the view on screen."""
         current = self.query_one(Sidebar).current()
+        if current is None and self.view in ("tests", "pairs"):  # rows of learners
+            table = self.table_under_cursor()
+            if table is not None and table.row_count:
+                key = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key
+                current = ("learners", str(key.value))
         if current is None and self.view in ("quartiles", "ranks", "folds"):
             panel: QuartilesPanel | RanksPanel | FoldsPanel = self.query_one(f"#{self.view}")  # type: ignore[assignment]
-            learner = panel.learner_under_cursor()
-            current = ("learners", learner) if learner else None
+            under = panel.learner_under_cursor()
+            current = ("learners", under) if under else None
         return current
 
     def action_control(self) -> None:
         current = self._cursor()
         if current is None or current[0] != "learners":
-            self.notify("move the cursor to a learner (sidebar, quartiles, ranks or folds) first", severity="warning")
+            self.notify("move the cursor to a learner (the sidebar, or a view's rows) first", severity="warning")
             return
         self._change(control=current[1])
         self.notify(f"control {current[1]}")

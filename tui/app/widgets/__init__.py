@@ -1,6 +1,6 @@
 """The widgets of the explorer: the sidebar, the six view panels, the load bar and the status line."""
 
-from tui.app.widgets._base import Plain, cell, literal, num, text_table
+from tui.app.widgets._base import Plain, cell, literal, matches, num, text_table
 from tui.app.widgets._folds import FoldsPanel
 from tui.app.widgets._loading import LoadBar
 from tui.app.widgets._pairs import PairsPanel
@@ -17,6 +17,7 @@ __all__ = [
     "Plain",
     "cell",
     "literal",
+    "matches",
     "num",
     "text_table",
     "QuartileLines",

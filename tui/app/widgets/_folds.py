@@ -16,11 +16,12 @@ import math
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.coordinate import Coordinate
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from stats import fmt_p
-from tui.app.widgets._base import Plain, literal
+from tui.app.widgets._base import Plain, literal, matches
 from tui.app.widgets._table import COPY_HINT, VimTable
 from tui.render import NO_FOLDS, prob
 from tui.view import FoldsView
@@ -83,6 +84,11 @@ class FoldsPanel(Vertical):
     """Shows ``view`` (a :class:`FoldsView`, or None)."""
 
     view: reactive[FoldsView | None] = reactive(None, always_update=True, init=False)
+    needle = ""  # the / filter (case-folded): the rows whose data set or learner contains it
+
+    def set_filter(self, needle: str) -> None:
+        self.needle = needle
+        self.watch_view(self.view)
 
     def compose(self) -> ComposeResult:
         yield Body(id="folds-head")
@@ -132,6 +138,8 @@ class FoldsPanel(Vertical):
         for label in ("learner", "w/t/l", "P(better)", "P(equiv.)", "P(worse)", "data sets"):
             totals.add_column(Text(label), key=label)
         for r in view.totals.itertuples():
+            if not matches(self.needle, r.Index):
+                continue
             totals.add_row(
                 literal(r.Index),
                 _right(f"{r.wins}/{r.ties}/{r.losses}"),
@@ -142,6 +150,8 @@ class FoldsPanel(Vertical):
         for label in ("data set", "learner", "mean diff", "p", "", "Bayes"):
             table.add_column(Text(label), key=label)
         for r in view.table.itertuples():
+            if not matches(self.needle, *r.Index):
+                continue
             mark = str(r.mark)
             table.add_row(
                 literal(r.Index[0]),
@@ -171,8 +181,9 @@ class FoldsPanel(Vertical):
         if cell is not None:
             return cell[1]
         totals = self.query_one("#folds-totals", VimTable)
-        row = min(totals.cursor_row, len(view.totals) - 1)
-        return str(view.totals.index[max(row, 0)])
+        if not totals.row_count:  # (the filter left none)
+            return None
+        return str(totals.coordinate_to_cell_key(Coordinate(totals.cursor_row, 0)).row_key.value)
 
     def _refresh_text(self) -> None:
         view = self.view

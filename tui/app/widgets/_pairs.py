@@ -13,7 +13,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable
 
 from stats import PROCEDURE_NAMES, fmt_p
-from tui.app.widgets._base import literal, num, text_table
+from tui.app.widgets._base import literal, matches, num, text_table
 from tui.app.widgets._ranks import Note
 from tui.app.widgets._table import ExactLine, VimTable
 from tui.view import PairsView
@@ -90,6 +90,11 @@ class PairsPanel(VerticalScroll):
 
     view: reactive[PairsView | None] = reactive(None, always_update=True, init=False)
     can_focus = False  # the tables get the keys (and scroll the pane to their cursor)
+    needle = ""  # the / filter (case-folded): the rows of the learners whose name contains it
+
+    def set_filter(self, needle: str) -> None:
+        self.needle = needle
+        self.watch_view(self.view)
 
     def compose(self) -> ComposeResult:
         yield Note(id="pairs-head")
@@ -141,6 +146,8 @@ class PairsPanel(VerticalScroll):
             label.justify = "right"  # over its right-aligned numbers, as in the contrast table below
             table.add_column(label, key=str(learner))
         for learner, values in view.matrix.iterrows():
+            if not matches(self.needle, learner):
+                continue
             cells = [literal(learner)]
             cells.extend(apv_cell(v, view.alpha) for v in values)
             table.add_row(*cells, key=str(learner))
@@ -154,7 +161,7 @@ class PairsPanel(VerticalScroll):
         text.append_text(_result("sign test", view.sign) + "\n")
         text.append("\ncontrast estimation (row - column, medians of differences)", style="bold")
         detail.show(text)
-        fill_table(contrast, view.contrast)
+        fill_table(contrast, view.contrast[[matches(self.needle, x) for x in view.contrast.index]])
         # the cursors stay where they were (a new procedure or alpha does not send them home)
         table.move_cursor(row=min(at.row, table.row_count - 1), column=min(at.column, len(table.columns) - 1))
         table.show_exact()
@@ -162,9 +169,9 @@ class PairsPanel(VerticalScroll):
 
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
         event.stop()
-        row, col = event.coordinate.row, event.coordinate.column
-        if col == 0:
+        if self.view is None:
             return
-        learners = list(self.view.matrix.columns) if self.view is not None else []
-        if row < len(learners) and col - 1 < len(learners) and row != col - 1:
-            self.post_message(self.PairChosen((learners[row], learners[col - 1])))
+        names = {str(x): x for x in self.view.matrix.columns}
+        a, b = str(event.cell_key.row_key.value), str(event.cell_key.column_key.value)
+        if a in names and b in names and a != b:  # (by the keys: the filter may leave out rows)
+            self.post_message(self.PairChosen((names[a], names[b])))

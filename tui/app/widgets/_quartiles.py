@@ -7,6 +7,8 @@ while the panel has focus): ``c`` and ``space`` act on its learner, as in the ot
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -16,7 +18,9 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from tui.app.widgets._base import matches
 from tui.app.widgets._quartile_lines import QuartileLines, quartile_lines
+from tui.view import QuartilesView
 
 #: The gutter left of every line: the cursor's mark, or a blank.
 CURSOR, GUTTER = "\u25b8", 1  # ▸
@@ -42,6 +46,19 @@ class QuartilesPanel(ScrollView):
         self._lines: QuartileLines | None = None
         self._base_style: Style | None = None
         self.cursor = 0  # the learner row under the cursor (0 .. rows - 1, over every chart)
+        self.needle = ""  # the / filter (case-folded): the rows whose learner or chart name contains it
+        self._source: QuartilesView | None = None  # the view before the filter
+        self._given: QuartileLines | None = None  # the lines last given (before the filter)
+
+    def set_filter(self, needle: str) -> None:
+        self.needle = needle
+        if self._lines is not None:
+            self.lines = quartile_lines(self._source, self.fit_width)
+
+    def _filtered(self, view: QuartilesView | None) -> QuartilesView | None:
+        if view is None or not self.needle:
+            return view
+        return replace(view, rows=tuple(r for r in view.rows if matches(self.needle, r.learner, r.scope)))
 
     @property
     def plain(self) -> str:
@@ -51,10 +68,13 @@ class QuartilesPanel(ScrollView):
     def watch_lines(self, lines: QuartileLines | None) -> None:
         if lines is None:
             lines = quartile_lines(None)
-        elif lines is self._lines:
+        elif lines is self._given:
             return  # the same chart (e.g. only alpha changed): nothing to draw again
         width = self.fit_width
-        if lines.view is not None and width is not None and width != lines.fit:
+        self._given, self._source = lines, lines.view
+        if self.needle and lines.view is not None:
+            lines = quartile_lines(self._filtered(lines.view), width)
+        elif lines.view is not None and width is not None and width != lines.fit:
             lines = quartile_lines(lines.view, width)  # built for another width (e.g. before the first layout)
         old, self._lines = self._under_cursor(), lines
         self.virtual_size = Size(lines.width + GUTTER, len(lines))
@@ -130,7 +150,7 @@ class QuartilesPanel(ScrollView):
         """Fit the chart to the new width (the app fits it when it builds it; this follows resizes)."""
         lines, width = self._lines, self.fit_width
         if lines is not None and lines.view is not None and width is not None and width != lines.fit:
-            self.lines = quartile_lines(lines.view, width)
+            self.lines = quartile_lines(self._source, width)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._base_style = self.rich_style  # once per paint, not once per line

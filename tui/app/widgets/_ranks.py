@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from tui.app.widgets._base import Plain, literal, num
+from tui.app.widgets._base import Plain, literal, matches, num
 from tui.app.widgets._table import ExactLine, VimTable
 from tui.render import value_decimals
 from tui.view import RanksView
@@ -117,6 +117,11 @@ class RanksPanel(Vertical):
         super().__init__(*args, **kwargs)
         self.row_order: tuple[str, bool] | None = None  # (column key: "" the names, descending)
         self.column_order: bool | None = None  # the learners by average rank: descending?
+        self.needle = ""  # the / filter (case-folded): only the data sets whose name contains it
+
+    def set_filter(self, needle: str) -> None:
+        self.needle = needle
+        self._fill(self.rows)
 
     def compose(self) -> ComposeResult:
         table = VimTable(id="ranks-table", zebra_stripes=True, fixed_columns=1)  # names stay when scrolled
@@ -132,7 +137,8 @@ class RanksPanel(Vertical):
     def _order(self, data: RanksRows) -> tuple[list[int], list[int]]:
         """The data rows and the columns of ``data`` in the order shown (the average row last)."""
         n_rows, n_cols = len(data.keys) - 1, len(data.columns)
-        rows, cols = list(range(n_rows)), list(range(1, n_cols))
+        rows = [i for i in range(n_rows) if matches(self.needle, data.keys[i])]
+        cols = list(range(1, n_cols))
         learners = [key for _, key in data.columns]
         if self.column_order is not None and data.average:
             cols = _sorted(cols, lambda j: data.average[j - 1], learners, self.column_order)
@@ -176,8 +182,11 @@ class RanksPanel(Vertical):
             col = col_keys.index(keys[1]) if keys[1] in col_keys else col
         table.move_cursor(row=row, column=col)
         table.show_exact()
-        note.show(data.note)
-        note.set_class(not data.excluded, "-empty")
+        text = data.note
+        if self.needle and len(rows) == 1:  # only the average-rank row: say why
+            text = Text("no data set name contains the / filter (esc in it clears it)\n") + text
+        note.show(text)
+        note.set_class(not data.excluded and text is data.note, "-empty")
 
     def _keys_under_cursor(self) -> tuple[str, str] | None:
         table = self.query_one(VimTable)

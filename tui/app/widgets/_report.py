@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 import stats
 from stats import OMNIBUS_NAMES, fmt_p
-from tui.app.widgets._base import Plain, literal, num, text_table
+from tui.app.widgets._base import Plain, literal, matches, num, text_table
 from tui.app.widgets._pairs import fill_table, frame_text
 from tui.app.widgets._table import ExactLine, VimTable
 from tui.view import CDView, TestsView
@@ -73,6 +73,15 @@ class TestsPanel(ScrollableContainer):
     can_focus = False  # the control table gets the keys (and scrolls the pane to its cursor)
 
     view: reactive[TestsView | None] = reactive(None, always_update=True, init=False)
+    needle = ""  # the / filter (case-folded): the control table's learners whose name contains it
+
+    def set_filter(self, needle: str) -> None:
+        self.needle = needle
+        self.watch_view(self.view)
+
+    def _frame(self, view: TestsView) -> pd.DataFrame:
+        frame = control_frame(view)
+        return frame[[matches(self.needle, x) for x in frame.index]]
 
     def compose(self) -> ComposeResult:
         yield Body(id="verdict")
@@ -102,7 +111,7 @@ class TestsPanel(ScrollableContainer):
         """The text of the view, the control table as a text table (tests read it)."""
         parts = [self.query_one(f"#{name}", Body).plain for name in ("verdict", "tests-body", "control-head")]
         if self.view is not None:
-            parts.append(frame_text(control_frame(self.view), self.view.alpha, marked=stats.CONTROL_METHODS).plain)
+            parts.append(frame_text(self._frame(self.view), self.view.alpha, marked=stats.CONTROL_METHODS).plain)
         parts.append(self.query_one("#tests-safety", Body).plain)
         return "\n".join(parts)
 
@@ -120,7 +129,7 @@ class TestsPanel(ScrollableContainer):
         verdict.show(literal(view.verdict, "bold").copy())
         body.show(render_tests(view))
         head.show(control_head(view))
-        fill_table(table, control_frame(view), view.alpha, marked=stats.CONTROL_METHODS)  # the cursor stays
+        fill_table(table, self._frame(view), view.alpha, marked=stats.CONTROL_METHODS)  # the cursor stays
         text = literal(view.safety, "italic")  # stats' sentence may quote names from the logs
         text.no_wrap = False
         safety.show(text)

@@ -29,6 +29,7 @@ class StatusLine(Static):
     loading: reactive[bool] = reactive(False)
     selection: reactive[Selection | None] = reactive(None)
     control: reactive[str | None] = reactive(None)
+    filter: reactive[str] = reactive("")  # the / filter: the views show only the rows it matches
 
     def fields(self) -> list[tuple[int, str, str]]:
         """(priority, long form, short form) in display order; :data:`STEPS` shortens and drops
@@ -46,6 +47,8 @@ class StatusLine(Static):
             out.append((4, sel.procedure, sel.procedure))
             if sel.rope is not None:
                 out.append((6, f"rope {sel.rope:g}", f"rope {sel.rope:g}"))
+        if self.filter:  # never dropped: it hides rows of the views while it is on
+            out.append((0, f"filter {printable(self.filter)}", f"/{printable(self.filter)}"))
         out.append((1, f"{n} data sets x {k} learners", f"{n}x{k}"))
         out.append((5, f"{self.lines} lines", f"{self.lines} lines"))
         out.append((8, f"{self.files} files", f"{self.files} files"))
