@@ -101,6 +101,9 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._gc = IdleCollector()
         self._rendered: Rendered | None = None
         self._stale_views: set[str] = set()
+        self._problem: str | None = None  # the analysis's problem line (see _show_problem)
+        self._stopped: str | None = None  # why the views do not show the logs as they are (Esc)
+        self._stopped_by_esc: threading.Event | None = None  # the load Esc stopped (LoadStopped)
         self.set_reactive(RankboardApp.live, live)
 
     def compose(self) -> ComposeResult:
@@ -247,8 +250,13 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             self.query_one(FoldsPanel).view = analysis.folds
 
     def _show_problem(self, problem: str | None) -> None:
+        """The line above the views: why a load was stopped (until one goes through), then
+        ``problem`` (the analysis's)."""
+        self._problem = problem
+        problem = "; ".join(filter(None, (self._stopped, problem))) or None
         box = self.query_one("#problem", Static)
         text = literal(problem or "", "bold yellow")
+        text.no_wrap = False  # (a long line wraps: nothing of it is cut off at 80 columns)
         box.set_class(problem is None, "-empty")
         if text != box.content:  # an update lays the screen out again: only when it changed
             box.update(text)

@@ -2,7 +2,7 @@
 
 from tui.app.widgets._base import Plain, cell, literal, matches, num, text_table
 from tui.app.widgets._folds import FoldsPanel
-from tui.app.widgets._loading import LoadBar
+from tui.app.widgets._loading import LoadBar, stopped_label
 from tui.app.widgets._pairs import PairsPanel
 from tui.app.widgets._problems import ProblemsPanel
 from tui.app.widgets._quartile_lines import QuartileLines, quartile_lines
@@ -25,6 +25,7 @@ __all__ = [
     "CDPanel",
     "FoldsPanel",
     "LoadBar",
+    "stopped_label",
     "NameList",
     "PairsPanel",
     "ProblemsPanel",
