@@ -22,13 +22,13 @@ from textual.widgets import ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from stats.names import printable_lines
-from tui.app._commands import RegistryProvider, bindings
+from tui.app._commands import RegistryProvider, acts_in, bindings
 from tui.app._file_actions import FileActions
 from tui.app._gc import IdleCollector
 from tui.app._loading import LoadActions
 from tui.app._rendered import Rendered
 from tui.app._screens import HelpScreen
-from tui.app._selection_actions import SelectionActions
+from tui.app._selection_actions import TABLES, SelectionActions
 from tui.app.widgets import (
     CDPanel,
     CurvesPanel,
@@ -104,6 +104,9 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._gc = IdleCollector()
         self._rendered: Rendered | None = None
         self._stale_views: set[str] = set()
+        self._problem: str | None = None  # the analysis's problem line (see _show_problem)
+        self._stopped: str | None = None  # why the views do not show the logs as they are (Esc)
+        self._stopped_by_esc: threading.Event | None = None  # the load Esc stopped (LoadStopped)
         self.set_reactive(RankboardApp.live, live)
 
     def compose(self) -> ComposeResult:
@@ -268,8 +271,13 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             self.query_one(CurvesPanel).view = analysis.curves
 
     def _show_problem(self, problem: str | None) -> None:
+        """The line above the views: why a load was stopped (until one goes through), then
+        ``problem`` (the analysis's)."""
+        self._problem = problem
+        problem = "; ".join(filter(None, (self._stopped, problem))) or None
         box = self.query_one("#problem", Static)
         text = literal(problem or "", "bold yellow")
+        text.no_wrap = False  # (a long line wraps: nothing of it is cut off at 80 columns)
         box.set_class(problem is None, "-empty")
         if text != box.content:  # an update lays the screen out again: only when it changed
             box.update(text)
@@ -277,13 +285,35 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
     # -- views --------------------------------------------------------------------------------
 
     def action_view(self, name: str) -> None:
+        if name == self.view:  # (no change for watch_view) the view's keys back from the sidebar
+            self.query_one(f"#{TABLES.get(name, name)}").focus(scroll_visible=False)
         self.view = name
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A command of one view (sort: the ranks view) is active, and in the footer, only there."""
+        return acts_in(action, self.view)
+
     def watch_view(self, name: str) -> None:
+        self.refresh_bindings()  # the footer shows the keys of the view on screen
         self._fill_view(name)
         self.query_one(ContentSwitcher).current = name
-        target = {"ranks": "#ranks-table", "pairs": "#pairs-table", "folds": "#folds-totals"}.get(name, f"#{name}")
-        self.query_one(target).focus()
+        # the table gets the keys; the pane stays where it is (the verdict above the table stays on screen)
+        self.query_one(f"#{TABLES.get(name, name)}").focus(scroll_visible=False)
+
+    def on_sidebar_filtered(self, message: Sidebar.Filtered) -> None:
+        """The / filter narrows the views' rows too (the statistics still use every included name)."""
+        needle = message.text.casefold()
+        self.query_one(QuartilesPanel).set_filter(needle)
+        self.query_one(RanksPanel).set_filter(needle)
+        self.query_one(TestsPanel).set_filter(needle)
+        self.query_one(PairsPanel).set_filter(needle)
+        self.query_one(FoldsPanel).set_filter(needle)
+        self.query_one(StatusLine).filter = message.text
+
+    def action_sort(self, order: str) -> None:
+        """< / >: sort the ranks table (see RanksPanel.sort); a notice says by what."""
+        if self.view == "ranks":
+            self.notify(self.query_one(RanksPanel).sort(descending=order == "descending"))
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

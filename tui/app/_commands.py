@@ -21,6 +21,8 @@ class Command:
     show: bool = True  # shown in the footer (which must fit 80 columns; the help lists every command)
     display: str | None = None  # how the key is written in the footer and help
     short: str | None = None  # the footer's word (the description is the help's sentence)
+    views: tuple[str, ...] = ()  # the views where it acts (and is in the footer and palette); () = all
+    group: str | None = None  # commands of one group share one footer entry ("<> sort")
 
     @property
     def key_display(self) -> str:
@@ -51,7 +53,8 @@ COMMANDS: tuple[Command, ...] = (
         short="curves",
     ),
     Command("control", "c", "make the learner under the cursor the control", "control", short="control"),
-    Command("direction", "d", "flip the direction of the current criterion", "direction", short="dir"),
+    # d is not in the footer (80 columns): the sidebar's heading says "d flips", the status line the direction
+    Command("direction", "d", "flip the direction of the current criterion", "direction", show=False),
     Command(
         "toggle",
         "space",
@@ -59,6 +62,27 @@ COMMANDS: tuple[Command, ...] = (
         "toggle",
         show=False,
         display="space",
+    ),
+    Command(
+        "sort_up",
+        "less_than_sign",
+        "ranks view: sort the rows by the column under the cursor, ascending (on the average-rank row: "
+        "the learners by average rank, best first); again: back to the logs' order",
+        "sort('ascending')",
+        display="<",
+        short="sort",
+        views=("ranks",),
+        group="sort",
+    ),
+    Command(
+        "sort_down",
+        "greater_than_sign",
+        "ranks view: the same, descending (on the average-rank row: worst first)",
+        "sort('descending')",
+        display=">",
+        short="sort",
+        views=("ranks",),
+        group="sort",
     ),
     Command("alpha", "a", "cycle alpha (0.10, 0.05, 0.01)", "alpha", show=False),
     Command("procedure", "m", "cycle the pairs procedure (nemenyi, holm, shaffer, bergmann)", "procedure", show=False),
@@ -100,9 +124,22 @@ NAVIGATION = (
 def bindings() -> list[Binding]:
     """The app's BINDINGS, from the registry."""
     return [
-        Binding(c.key, c.action, c.short or c.description.split(":")[0], show=c.show, key_display=c.display, id=c.id)
+        Binding(
+            c.key,
+            c.action,
+            c.short or c.description.split(":")[0],
+            show=c.show,
+            key_display=c.display,
+            id=c.id,
+            group=Binding.Group(c.group, compact=True) if c.group else None,
+        )
         for c in COMMANDS
     ]
+
+
+def acts_in(action: str, view: str) -> bool:
+    """Whether the command of ``action`` (a name, without parameters) acts in ``view``."""
+    return all(not c.views or view in c.views for c in COMMANDS if c.action.split("(")[0] == action)
 
 
 def help_rows() -> Iterator[tuple[str, str]]:
@@ -116,9 +153,10 @@ class RegistryProvider(Provider):
     """The command palette's entries: every registry command, with its key."""
 
     def _entries(self) -> Iterator[tuple[str, str, Command]]:
+        view = getattr(self.app, "view", "")
         for c in COMMANDS:
-            if c.id in ("palette",):
-                continue
+            if c.id in ("palette",) or (c.views and view not in c.views):
+                continue  # (a command of another view: it would do nothing here)
             yield f"{c.description} ({c.key_display})", c.id, c
 
     def _runner(self, c: Command):  # noqa: ANN202

@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.worker import get_current_worker
 
 from stats import LoadCancelled
-from tui.app.widgets import LoadBar, ProblemsPanel, Sidebar, StatusLine
+from tui.app.widgets import LoadBar, ProblemsPanel, Sidebar, StatusLine, stopped_label
 from tui.view import LoadResult, selection_from_spec
 
 #: A live poll (quiet) shows the load bar only when it reads at least this many bytes.
@@ -32,6 +32,17 @@ class Loaded(Message):
 
 
 @dataclass
+class LoadStopped(Message):
+    """From the load worker: the load of ``token`` stopped after reading ``done`` of ``total``
+    bytes (``summarising``: everything was read; the summary was under way)."""
+
+    done: int
+    total: int | None
+    summarising: bool
+    token: threading.Event
+
+
+@dataclass
 class LoadProgress(Message):
     """From the load worker: ``done`` of ``total`` bytes read, or a ``phase`` after reading."""
 
@@ -44,6 +55,11 @@ class LoadProgress(Message):
 
 class LoadActions:
     """Mixed into :class:`~tui.app._app.RankboardApp`: everything that reads the logs."""
+
+    _closed: bool
+    _problem: str | None
+    _stopped: str | None
+    _stopped_by_esc: threading.Event | None
 
     def poll_logs(self) -> None:
         """The live tick: a quiet poll of the logs, unless paused or a load is under way."""
@@ -74,9 +90,11 @@ class LoadActions:
         the watcher as it was, see ``stats.LogWatcher.poll``)."""
         worker = get_current_worker()
         last = [0.0, 0]  # time and bytes of the last message
+        read: list[int | None] = [0, None]  # bytes read and the total, as last reported
 
         def progress(done: int, total: int | None) -> None:
-            if cancel.is_set():
+            read[:] = [done, total]
+            if cancel.is_set():  # the block just read is not parsed: the reading stops here
                 raise LoadCancelled("cancelled by the user")
             now = time.monotonic()
             step = total is not None and done - last[1] >= total / 100  # another per cent
@@ -90,7 +108,12 @@ class LoadActions:
         try:
             result = self.loader.load(reload=reload, progress=progress, phase=phase)
         except LoadCancelled:
-            return  # action_cancel_load has already put the screen back
+            # action_cancel_load has already put the screen back; say where the reading stopped
+            self.post_message(LoadStopped(read[0] or 0, read[1], False, cancel))
+            return
+        if cancel.is_set():  # Esc after the reading (while summarising): the result is dropped
+            self.post_message(LoadStopped(read[0] or 0, read[1], True, cancel))
+            return
         # Nothing changed (None): the worker just ends, and its end clears `loading`.
         if result is not None and not (worker.is_cancelled or cancel.is_set()):
             self.post_message(Loaded(result, reload, cancel))
@@ -118,6 +141,9 @@ class LoadActions:
         self._gc.touch()
         result = message.result
         self.loader.stale = False
+        if self._stopped is not None:  # a load went through: the views show the logs again
+            self._stopped = None
+            self._show_problem(self._problem)
         self.query_one(LoadBar).stop()  # `loading` is cleared when the worker has ended
         old = self.model
         self.model = model = result.model
@@ -128,6 +154,8 @@ class LoadActions:
         status = self.query_one(StatusLine)
         status.loading, status.files, status.lines = False, result.files, result.lines
         status.updated = self.clock().strftime("%H:%M:%S")
+        if old is None or (old.datasets, old.learners) != (model.datasets, model.learners):
+            status.shape = None  # the lists get new names now, the table's shape comes with the analysis
         self.query_one(Sidebar).names = (model.criteria, model.datasets, model.learners)
         sel = self.selection
         if not model.criteria:  # the logs shrank to nothing or vanished: no old result stays on screen
@@ -154,10 +182,39 @@ class LoadActions:
         start it again)."""
         if self.loading is not None:
             self._cancel.set()
+            self._stopped_by_esc = self._cancel  # its worker says where the reading stopped (LoadStopped)
             self.workers.cancel_group(self, "load")
             self._load_worker, self.loading, self.loader.stale = None, None, True
             self.live = False
             self.notify("loading cancelled, live updates paused; r reloads")
+
+    def on_load_stopped(self, message: LoadStopped) -> None:
+        """Esc stopped a load: what it read is dropped, and a line above the views says so, where
+        it stopped and why (until a load goes through).
+
+        Dropped, not shown as a partial view: logs are written run by run, so the part read is
+        an arbitrary part of the runs -- some data sets with every fold, others with a few or
+        none -- and its medians, ranks and tests are not the logs' but look the same; copied (y),
+        exported (e) or saved as a spec (s), nothing would say they were partial. The watcher's
+        poll is all or nothing for the same reason (a cancelled poll changes nothing), so r and
+        the live updates go on from a consistent state."""
+        if self._closed or message.token is not self._stopped_by_esc:
+            return  # a load replaced by r, not stopped by Esc
+        where = (
+            f"after reading all {stopped_label(message.done, message.total).split(' of ')[-1]} (while summarising)"
+            if message.summarising
+            else f"at {stopped_label(message.done, message.total)}"
+        )
+        if self.model is None:
+            shown = (
+                "nothing read is shown: a part of a log is an arbitrary part of the runs, "
+                "and its ranks and tests would not be the logs'"
+            )
+        else:
+            updated = self.query_one(StatusLine).updated
+            shown = f"the views still show the logs as read at {updated} (the part read is dropped)"
+        self._stopped = f"load stopped by esc {where}; {shown}; r loads again"
+        self._show_problem(self._problem)
 
     def action_reload(self) -> None:
         self.start_load(reload=True)

@@ -9,17 +9,23 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from tui.app.widgets import FoldsPanel, PairsPanel, RanksPanel, Sidebar
+from textual.coordinate import Coordinate
+
+from tui.app.widgets import FoldsPanel, PairsPanel, QuartilesPanel, RanksPanel, Sidebar, VimTable
 from tui.view import PROCEDURES, default_higher_is_better
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.widget import Widget
 
     from tui.view import Model, Selection
 
     _Base = App[None]
 else:
     _Base = object
+
+#: The table of each view that gets the keys when the view is shown (the first of the view).
+TABLES = {"ranks": "ranks-table", "tests": "control-table", "pairs": "pairs-table", "folds": "folds-totals"}
 
 ALPHAS = (0.10, 0.05, 0.01)
 #: The ropes ``o`` cycles through (a spec or ``report --rope`` takes any value >= 0).
@@ -32,6 +38,7 @@ class SelectionActions(_Base):
     selection: Selection | None
     model: Model | None
     view: str
+    focused: Widget | None
 
     def _change(self, **changes: Any) -> None:
         if self.selection is None:
@@ -52,19 +59,25 @@ class SelectionActions(_Base):
         self._change(pair=message.pair)
 
     def _cursor(self) -> tuple[str, str] | None:
+        """The sidebar's name under the cursor, else the learner under the cursor of the view on
+        screen (the row's learner in the quartiles, tests, pairs and folds views; the column's in
+        the ranks view). The palette's actions come here too: they act on the view on screen."""
         current = self.query_one(Sidebar).current()
-        if current is None and self.view == "ranks":
-            learner = self.query_one(RanksPanel).learner_under_cursor()
-            current = ("learners", learner) if learner else None
-        if current is None and self.view == "folds":
-            learner = self.query_one(FoldsPanel).learner_under_cursor()
-            current = ("learners", learner) if learner else None
+        if current is None and self.view in ("tests", "pairs"):  # rows of learners
+            table = self.table_under_cursor()
+            if table is not None and table.row_count:
+                key = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key
+                current = ("learners", str(key.value))
+        if current is None and self.view in ("quartiles", "ranks", "folds"):
+            panel: QuartilesPanel | RanksPanel | FoldsPanel = self.query_one(f"#{self.view}")  # type: ignore[assignment]
+            under = panel.learner_under_cursor()
+            current = ("learners", under) if under else None
         return current
 
     def action_control(self) -> None:
         current = self._cursor()
         if current is None or current[0] != "learners":
-            self.notify("move the cursor to a learner (sidebar or ranks table) first", severity="warning")
+            self.notify("move the cursor to a learner (the sidebar, or a view's rows) first", severity="warning")
             return
         self._change(control=current[1])
         self.notify(f"control {current[1]}")
@@ -138,11 +151,22 @@ class SelectionActions(_Base):
         self._change(rope=rope)
         self.notify(f"rope {rope:g} (Bayesian tests of the folds view)")
 
+    def table_under_cursor(self) -> VimTable | None:
+        """The table of the view on screen whose cursor the keys act on: the focused one, else
+        the view's first (None: a view without a table)."""
+        focused = self.focused
+        if isinstance(focused, VimTable) and self.query_one(f"#{self.view}") in focused.ancestors:
+            return focused
+        name = TABLES.get(self.view)
+        return self.query_one(f"#{name}", VimTable) if name else None
+
     def action_copy(self) -> None:
         """y: the value under the cursor at full precision to the clipboard (Textual's OSC 52)."""
-        text = self.query_one(RanksPanel).exact_under_cursor() if self.view == "ranks" else None
+        table = self.table_under_cursor()
+        text = table.exact_under_cursor() if table is not None else None
         if text is None:
-            self.notify("move the cursor to a cell of the ranks table first", severity="warning")
+            where = "a number in a table" if table is not None else "a table (views 2, 3, 4 and 6)"
+            self.notify(f"nothing to copy here: move the cursor to {where} first", severity="warning")
             return
         self.copy_to_clipboard(text)
         self.notify(f"copied: {text}")

@@ -16,6 +16,12 @@ def literal(name: Any, style: str = "") -> Text:
     return Text(printable(name), style=style, no_wrap=True)
 
 
+def matches(needle: str, *names: Any) -> bool:
+    """The ``/`` filter's rule, for the sidebar's lists and the views' rows alike: no filter, or
+    one of ``names`` contains ``needle`` (case-folded already), ignoring case."""
+    return not needle or any(needle in str(name).casefold() for name in names)
+
+
 def num(value: Any, digits: int = 3) -> str:
     """A number for a table cell (blank for missing)."""
     try:

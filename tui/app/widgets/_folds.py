@@ -20,13 +20,14 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.coordinate import Coordinate
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
-from stats import fmt_p, fmt_stat
+from stats import fmt_p
 from stats.names import printable
-from tui.app.widgets._base import Plain, literal
-from tui.app.widgets._ranks import PreparedRows, VimTable, prepare_rows
+from tui.app.widgets._base import Plain, literal, matches
+from tui.app.widgets._table import COPY_HINT, PreparedRows, VimTable, prepare_rows
 from tui.render import NO_FOLDS, prob
 from tui.view import FoldsView
 
@@ -50,26 +51,30 @@ def prob_bar(better: float, equivalent: float, worse: float, width: int = BAR) -
     return "+" * cells[0] + "=" * cells[1] + "-" * cells[2]
 
 
-def detail(view: FoldsView, dataset: str, learner: str) -> Text:
-    """Every number of one data set and learner against the control, in one line."""
+def detail(view: FoldsView, dataset: str, learner: str) -> str:
+    """Every number of one data set and learner against the control at full precision, in one
+    line (the line under the tables, and what ``y`` copies)."""
+    names = f"{dataset}, {learner} vs {view.control}"  # (shown through literal: escaped)
     key = (dataset, learner)
-    out = Text(no_wrap=True)
-    out.append_text(literal(dataset))
-    out.append(": ")
-    out.append_text(literal(learner))
-    out.append(" vs ")
-    out.append_text(literal(view.control))
     if key not in view.table.index:
-        out.append(": not compared (see the notes)")
-        return out
+        return f"{names}: not compared (see the notes)"
     r = view.table.loc[key]
     mark = {"v": " v (better)", "*": " * (worse)"}.get(str(r["mark"]), "")
-    out.append(
-        f": mean diff {r['mean_difference']:+.6g} over {int(r['runs'])} runs ({int(r['folds'])} folds); "
-        f"corrected t {fmt_stat(r['statistic'])}, p {fmt_p(r['pvalue'])}{mark}; "
-        f"P(better) {r['p_better']:.4f}, P(equiv.) {r['p_equivalent']:.4f}, P(worse) {r['p_worse']:.4f}"
+    return (
+        f"{names}: mean diff {float(r['mean_difference'])!r} ({int(r['runs'])} runs, {int(r['folds'])} folds), "
+        f"corrected t {float(r['statistic'])!r}, p {float(r['pvalue'])!r}{mark}, "
+        f"P(better) {float(r['p_better'])!r}, P(equiv.) {float(r['p_equivalent'])!r}, P(worse) {float(r['p_worse'])!r}"
     )
-    return out
+
+
+def totals_detail(view: FoldsView, learner: str) -> str:
+    """A learner's totals against the control at full precision, in one line."""
+    r = view.totals.loc[learner]
+    return (
+        f"{learner} vs {view.control}: w/t/l {int(r['wins'])}/{int(r['ties'])}/{int(r['losses'])} of "
+        f"{int(r['datasets'])} data sets, P(better) {float(r['p_better'])!r}, "
+        f"P(equiv.) {float(r['p_equivalent'])!r}, P(worse) {float(r['p_worse'])!r}"
+    )
 
 
 class Body(Plain, Static):
@@ -185,11 +190,34 @@ class FoldsPanel(Vertical):
         """The :class:`FoldsView` shown."""
         return self.rows.view if self.rows is not None else None
 
+    needle = ""  # the / filter (case-folded): the rows whose data set or learner contains it
+
+    def set_filter(self, needle: str) -> None:
+        self.needle = needle
+        self.watch_rows(self.rows)
+
     def compose(self) -> ComposeResult:
         yield Body(id="folds-head")
-        yield VimTable(id="folds-totals", zebra_stripes=True, cursor_type="row")
-        yield VimTable(id="folds-table", zebra_stripes=True, cursor_type="row", fixed_columns=2)
-        yield Body(id="folds-detail")
+        totals = VimTable(id="folds-totals", zebra_stripes=True, cursor_type="row")
+        totals.exact = self._exact_totals
+        yield totals
+        table = VimTable(id="folds-table", zebra_stripes=True, cursor_type="row", fixed_columns=2)
+        table.exact = self._exact_row
+        yield table
+        yield Body(id="folds-detail")  # the focused table's row at full precision (y copies it)
+
+    def _exact_totals(self, learner: str, _column: str) -> str | None:
+        view = self.view
+        names = {str(x): x for x in view.totals.index} if view is not None else {}
+        return totals_detail(view, names[learner]) if view is not None and learner in names else None
+
+    def _exact_row(self, key: str, _column: str) -> str | None:
+        dataset, _, learner = key.partition("\0")
+        view = self.view
+        if view is None:
+            return None
+        index = {(str(d), str(x)): (d, x) for d, x in view.table.index}
+        return detail(view, *index.get((dataset, learner), (dataset, learner)))
 
     @property
     def plain(self) -> str:
@@ -214,6 +242,7 @@ class FoldsPanel(Vertical):
             )
             self.query_one("#folds-detail", Body).show(Text(""))
             return
+        shown = [r for r in view.totals.itertuples() if matches(self.needle, r.Index)]
         totals_rows = [
             (
                 literal(r.Index),
@@ -221,7 +250,7 @@ class FoldsPanel(Vertical):
                 *(_right(prob(p)) for p in (r.p_better, r.p_equivalent, r.p_worse)),
                 _right(str(r.datasets)),
             )
-            for r in view.totals.itertuples()
+            for r in shown
         ]
         # Columns as wide as their widest cell, given before the rows: with automatic widths the
         # header could be drawn at an empty column's width (the 80x24 snapshot failed 1 run in 3).
@@ -229,11 +258,16 @@ class FoldsPanel(Vertical):
         for i, label in enumerate(labels):
             width = max([len(label), *(row[i].cell_len for row in totals_rows)])
             totals.add_column(Text(label), key=label, width=width)
-        for row, name in zip(totals_rows, view.totals.index):
-            totals.add_row(*row, key=str(name))
+        for row, r in zip(totals_rows, shown):
+            totals.add_row(*row, key=str(r.Index))
         for label in TABLE_COLUMNS:
             table.add_column(Text(label), key=label)
-        table.load(rows.table)  # 9,500 rows for 500 x 20: at once
+        prepared = rows.table
+        if self.needle:  # the / filter: the rows whose data set or learner matches (made again, few)
+            keep = [i for i, key in enumerate(prepared.keys) if matches(self.needle, *key.split("\0", 1))]
+            cells, keys = [prepared.cells[i] for i in keep], [prepared.keys[i] for i in keep]
+            prepared = prepare_rows(prepared.columns, cells, keys, prepared.widths)
+        table.load(prepared)  # 9,500 rows for 500 x 20: at once
         self._refresh_text()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -253,8 +287,9 @@ class FoldsPanel(Vertical):
         if cell is not None:
             return cell[1]
         totals = self.query_one("#folds-totals", VimTable)
-        row = min(totals.cursor_row, len(view.totals) - 1)
-        return str(view.totals.index[max(row, 0)])
+        if not totals.row_count:  # (the filter left none)
+            return None
+        return str(totals.coordinate_to_cell_key(Coordinate(totals.cursor_row, 0)).row_key.value)
 
     def _refresh_text(self) -> None:
         view = self.view
@@ -276,11 +311,14 @@ class FoldsPanel(Vertical):
             head.append("\n")
             head.append_text(literal(view.sentences[names.index(learner)], "bold"))
         self.query_one("#folds-head", Body).show(head)
-        cell = self.cell_under_cursor()
-        if cell is not None:
-            line = detail(view, *cell)
-        else:
-            line = Text("v/* corrected resampled t at alpha; Bayes: + better = equivalent - worse", style="dim")
+        focused = self.query_one("#folds-table", VimTable)
+        if not focused.has_focus:
+            focused = self.query_one("#folds-totals", VimTable)
+        exact = focused.exact_under_cursor()
+        line = literal(exact + COPY_HINT) if exact else Text()
+        line.no_wrap = False
+        if focused.id == "folds-totals":  # (the legend of the table below; a row's numbers take its place)
+            line.append("\nv/* corrected t better/worse at alpha; Bayes: + better = equiv. - worse", style="dim")
         if view.notes:
             more = f" (+{len(view.notes) - 1} more: report --view folds)" if len(view.notes) > 1 else ""
             line.append("\nnote: ", style="yellow")

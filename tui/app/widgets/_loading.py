@@ -13,21 +13,29 @@ def _mb(n: int) -> str:
 
 
 def progress_label(done: int, total: int | None) -> str:
-    """``reading 12.0 of 204.0 MB`` (or ``reading 12.0 MB`` when the total is unknown)."""
+    """``reading 12.0 MB of 204.0 MB`` (or ``reading 12.0 MB`` when the total is unknown)."""
     if total is None:
         return f"reading {_mb(done)}"
     return f"reading {_mb(done)} of {_mb(total)}"
 
 
+def stopped_label(done: int, total: int | None) -> str:
+    """Where an Esc stopped the reading: ``12.6 MB of 67.6 MB``."""
+    return _mb(done) if total is None else f"{_mb(done)} of {_mb(total)}"
+
+
 class LoadBar(Horizontal):
     """Shown while the logs load; the app calls :meth:`reading` and :meth:`phase` as the load goes."""
 
+    # The label as wide as its text, the bar taking what is left: the percentage and the ETA stay
+    # on screen at 80 columns (a 32-cell label and Textual's 32-cell bar pushed them off).
     DEFAULT_CSS = """
     LoadBar { height: 1; padding: 0 1; background: $boost; }
     LoadBar.-hidden { display: none; }
-    LoadBar #load-label { width: 32; margin-right: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    LoadBar #load-label { width: auto; max-width: 40; margin-right: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     LoadBar ProgressBar { width: 1fr; }
-    LoadBar #load-hint { width: auto; color: $text-muted; margin-left: 2; }
+    LoadBar ProgressBar Bar { width: 1fr; min-width: 6; }
+    LoadBar #load-hint { width: auto; color: $text-muted; margin-left: 1; }
     """
 
     def compose(self) -> ComposeResult:
@@ -64,4 +72,6 @@ class LoadBar(Horizontal):
         self.set_class(True, "-hidden")
 
     def _say(self, text: str) -> None:
-        self.query_one("#load-label", Static).update(Text(text, no_wrap=True), layout=False)
+        label = self.query_one("#load-label", Static)
+        # laid out again only when the width changes (the label is as wide as its text)
+        label.update(Text(text, no_wrap=True), layout=len(text) != len(str(label.content)))

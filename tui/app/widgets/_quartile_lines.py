@@ -307,10 +307,13 @@ class QuartileLines:
             self._layout, table_w = _layout(view, fit)
             self._head = [_Line.of(line) for line in _head(view, fit)]
             self._charts = _by_scope(view)
-        # Line numbers where each chart starts (a chart: blank, title, header, one line per row).
+        # Line numbers where each chart starts (a chart: blank, title, header, one line per row),
+        # and the number of learner rows before each chart (the cursor moves over these rows).
         self._starts = [len(self._head)]
+        self._row_starts = [0]
         for _, rows in self._charts:
             self._starts.append(self._starts[-1] + 3 + len(rows))
+            self._row_starts.append(self._row_starts[-1] + len(rows))
         self._built: dict[int, list[_Line]] = {}
         titles = [_width("".join(t for t, _ in _title(view, s))) for s, _ in self._charts] if view else []
         self.width = max([line.width for line in self._head] + titles + [table_w])
@@ -333,6 +336,46 @@ class QuartileLines:
 
     def strip(self, index: int) -> Strip:
         return self.line(index).strip()
+
+    # -- the learner rows, numbered 0 .. rows - 1 over every chart (the panel's cursor) -----------
+
+    @property
+    def rows(self) -> int:
+        return self._row_starts[-1]
+
+    def line_of(self, row: int) -> int:
+        """The line of learner row ``row``."""
+        chart = bisect.bisect_right(self._row_starts, row) - 1
+        return self._starts[chart] + 3 + row - self._row_starts[chart]
+
+    def row_of(self, index: int) -> int | None:
+        """The learner row on line ``index``, or None (a title, a header, a blank line)."""
+        if index < len(self._head):
+            return None
+        chart = bisect.bisect_right(self._starts, index) - 1
+        if chart >= len(self._charts):
+            return None
+        k = index - self._starts[chart] - 3
+        return self._row_starts[chart] + k if 0 <= k < len(self._charts[chart][1]) else None
+
+    def first_in_chart(self, row: int) -> bool:
+        return row in self._row_starts
+
+    def learner(self, row: int) -> tuple[str, str]:
+        """``(scope, learner)`` of learner row ``row``."""
+        chart = bisect.bisect_right(self._row_starts, row) - 1
+        scope, rows = self._charts[chart]
+        return scope, rows[row - self._row_starts[chart]].learner
+
+    def find(self, scope: str, learner: str) -> int | None:
+        """The row of ``learner`` in the chart of ``scope``, or None."""
+        for chart, (s, rows) in enumerate(self._charts):
+            if s == scope:
+                for k, r in enumerate(rows):
+                    if r.learner == learner:
+                        return self._row_starts[chart] + k
+                return None
+        return None
 
     @property
     def texts(self) -> tuple[str, ...]:

@@ -2,133 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import reactive
-from textual.widgets import DataTable, Static, _data_table
+from textual.widgets import Static
 
-from tui.app.widgets._base import Plain, literal, num
+from tui.app.widgets._base import Plain, literal, matches, num
+from tui.app.widgets._table import ExactLine, VimTable
 from tui.render import value_decimals
 from tui.view import RanksView
-
-
-class VimTable(DataTable):
-    """A data table that also moves with j/k, scrolls sideways a whole column at a time (the first
-    scrolled column always starts at the fixed columns' edge: no number cut at the left), and goes
-    to the first / last column with Home / End."""
-
-    BINDINGS = [Binding("j", "cursor_down", show=False), Binding("k", "cursor_up", show=False)]
-
-    def _scroll_cursor_into_view(self, animate: bool = False) -> None:
-        super()._scroll_cursor_into_view(animate=False)
-        if self.cursor_type == "row" or not self.columns:
-            return
-        widths = [c.get_render_width(self) for c in self.ordered_columns]
-        left = sum(widths[: self.fixed_columns]) + self._row_label_column_width
-        starts = [sum(widths[:i]) for i in range(len(widths))]
-        view = self.scrollable_content_region.width
-        c = self.cursor_column
-        if c < self.fixed_columns:
-            return
-        end = starts[c] + widths[c]
-        for f in range(self.fixed_columns, c + 1):  # the leftmost first column that still shows the cursor's
-            if end - (starts[f] - left) <= view:
-                self.scroll_x = min(max(starts[f] - left, 0), self.max_scroll_x)
-                return
-
-    def action_scroll_home(self) -> None:
-        self.move_cursor(column=0)
-        self.scroll_x = 0
-
-    def action_scroll_end(self) -> None:
-        self.move_cursor(column=len(self.columns) - 1)
-
-    def load(self, prepared: PreparedRows) -> None:
-        """Add the rows of ``prepared`` (:func:`prepare_rows`, made off the event loop) to this table
-        of just those columns, empty: the table ``add_row`` row after row would make, at once.
-
-        ``add_row`` updates the cursor (a reactive), prompts the message pump, hashes its keys in
-        Python and queues the row for measuring every cell, each row: about 0.5 ms a row, 5 s of a
-        blocked event loop for the folds view's 9,500 rows. Here the rows, their keys and the
-        columns' widths come made, and the cursor and the dimensions are updated once; a cell is
-        formatted when its row is drawn. Falls back to ``add_row`` when the table is not empty or
-        has other columns, or DataTable's bookkeeping is not the one this was written for (Textual
-        8.2: tests/test_folds_view.py checks that both give the same table).
-        """
-        columns = tuple(str(column.key.value) for column in self.ordered_columns)
-        fast = (
-            prepared.fast
-            and self.row_count == 0
-            and columns == prepared.columns
-            and all(hasattr(self, name) for name in _BOOKKEEPING)
-            and isinstance(self._row_locations, _data_table.TwoWayDict)
-        )
-        if not fast:
-            for cells, key in zip(prepared.cells, prepared.keys):
-                self.add_row(*cells, key=key)
-            return
-        # copies (C-level, the keys' hashes reused): the table owns and clears its dictionaries
-        self._data = {key: dict(row) for key, row in prepared.data.items()}
-        self.rows = dict(prepared.rows)
-        self._row_locations = _data_table.TwoWayDict(dict(prepared.locations))
-        for column, width in zip(self.ordered_columns, prepared.widths):
-            column.content_width = max(column.content_width, width)
-        self._require_update_dimensions = True  # no new rows to measure: the virtual size only
-        self.cursor_coordinate = self.cursor_coordinate
-        if self.row_count and self.columns and self.show_cursor and self.cursor_type != "none":
-            self._highlight_cursor()
-        self._update_count += 1
-        self.check_idle()
-
-
-#: What :meth:`VimTable.load` sets directly: DataTable's bookkeeping of ``add_row``.
-_BOOKKEEPING = ("_data", "rows", "_row_locations", "_require_update_dimensions", "_update_count", "_highlight_cursor")
-
-
-@dataclass(frozen=True, eq=False)
-class PreparedRows:
-    """Rows for :meth:`VimTable.load` (:func:`prepare_rows`): the cells and keys, and DataTable's
-    records of them (``fast``: when this Textual has the classes they are made of)."""
-
-    columns: tuple[str, ...]
-    cells: tuple[tuple[Any, ...], ...]
-    keys: tuple[str, ...]
-    widths: tuple[int, ...]
-    fast: bool
-    data: dict[Any, dict[Any, Any]]
-    rows: dict[Any, Any]
-    locations: dict[Any, int]
-
-
-def prepare_rows(
-    columns: Sequence[str], cells: Sequence[Sequence[Any]], keys: Sequence[str], widths: Sequence[int]
-) -> PreparedRows:
-    """Make, off the event loop, what :meth:`VimTable.load` adds to a table of ``columns`` (keys):
-    ``cells`` (one line high) with the row ``keys`` (distinct) and ``widths``, each column's widest
-    cell in terminal cells (what DataTable would measure: ``rich.cells.cell_len`` of a one-line
-    text)."""
-    columns, cells, keys, widths = tuple(columns), tuple(map(tuple, cells)), tuple(keys), tuple(map(int, widths))
-    fast = all(hasattr(_data_table, name) for name in ("Row", "RowKey", "ColumnKey", "TwoWayDict"))
-    fast = fast and len(set(keys)) == len(keys) and len(widths) == len(columns)
-    data: dict[Any, dict[Any, Any]] = {}
-    rows: dict[Any, Any] = {}
-    locations: dict[Any, int] = {}
-    if fast:
-        # a row's cells by the columns' keys as str (DataTable's ColumnKey equals its str; a str
-        # hashes in C, a ColumnKey in Python: 57,000 calls for the folds view's 9,500 rows)
-        row_keys = [_data_table.RowKey(key) for key in keys]
-        locations = {row_key: index for index, row_key in enumerate(row_keys)}
-        data = dict(zip(row_keys, (dict(zip(columns, row)) for row in cells)))
-        row_class = _data_table.Row
-        rows = dict(zip(row_keys, (row_class(row_key, 1, None, False) for row_key in row_keys)))
-    return PreparedRows(columns, cells, keys, widths, fast, data, rows, locations)
 
 
 class Note(Plain, Static):
@@ -145,6 +31,8 @@ class RanksRows:
     note: Text
     excluded: bool
     exact: tuple[tuple[str, ...], ...] = ()  # per row, per learner: the cell's numbers at full precision
+    values: tuple[tuple[float, ...], ...] = ()  # per data set, per learner: the median (rows sort by it)
+    average: tuple[float, ...] = ()  # per learner: the average rank (columns sort by it)
 
 
 def ranks_rows(view: RanksView | None) -> RanksRows | None:
@@ -192,55 +80,158 @@ def ranks_rows(view: RanksView | None) -> RanksRows | None:
         text.append(": ")
         text.append_text(literal(reason))
         text.append("\n")
-    return RanksRows(tuple(columns), tuple(rows), keys, text, bool(view.excluded), tuple(exact))
+    return RanksRows(
+        tuple(columns),
+        tuple(rows),
+        keys,
+        text,
+        bool(view.excluded),
+        tuple(exact),
+        tuple(tuple(float(v) for v in row) for row in values),
+        tuple(float(view.average[x]) for x in learners),
+    )
+
+
+def _sorted(indices: list[int], value, names: list[str], descending: bool) -> list[int]:  # noqa: ANN001
+    """``indices`` by ``value(i)`` (names break ties; a missing value last either way)."""
+
+    def key(i: int) -> tuple[bool, float, str]:
+        v = value(i)
+        missing = not np.isfinite(v)
+        return missing, (0.0 if missing else (-v if descending else v)), names[i]
+
+    return sorted(indices, key=key)
+
+
+#: The header's mark of the sorted column (a symbol: it survives NO_COLOR).
+SORT_MARK = {False: " \u2191", True: " \u2193"}  # ↑ ascending, ↓ descending
 
 
 class RanksPanel(Vertical):
-    """Shows ``rows`` (a :class:`RanksRows`, or None) in a DataTable."""
+    """Shows ``rows`` (a :class:`RanksRows`, or None) in a DataTable, its rows and columns in the
+    order :meth:`sort` chose (the logs' order at first; a new analysis keeps the order)."""
 
     rows: reactive[RanksRows | None] = reactive(None, always_update=True, init=False)
 
+    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
+        super().__init__(*args, **kwargs)
+        self.row_order: tuple[str, bool] | None = None  # (column key: "" the names, descending)
+        self.column_order: bool | None = None  # the learners by average rank: descending?
+        self.needle = ""  # the / filter (case-folded): only the data sets whose name contains it
+
+    def set_filter(self, needle: str) -> None:
+        self.needle = needle
+        self._fill(self.rows)
+
     def compose(self) -> ComposeResult:
-        yield VimTable(id="ranks-table", zebra_stripes=True, fixed_columns=1)  # names stay when scrolled
-        yield Note(id="ranks-exact")
+        table = VimTable(id="ranks-table", zebra_stripes=True, fixed_columns=1)  # names stay when scrolled
+        table.exact = self._exact
+        table.exact_line = ExactLine(id="ranks-exact")
+        yield table
+        yield table.exact_line
         yield Note(id="ranks-note")
 
     def watch_rows(self, data: RanksRows | None) -> None:
+        self._fill(data)
+
+    def _order(self, data: RanksRows) -> tuple[list[int], list[int]]:
+        """The data rows and the columns of ``data`` in the order shown (the average row last)."""
+        n_rows, n_cols = len(data.keys) - 1, len(data.columns)
+        rows = [i for i in range(n_rows) if matches(self.needle, data.keys[i])]
+        cols = list(range(1, n_cols))
+        learners = [key for _, key in data.columns]
+        if self.column_order is not None and data.average:
+            cols = _sorted(cols, lambda j: data.average[j - 1], learners, self.column_order)
+        if self.row_order is not None and self.row_order[0] not in learners:
+            self.row_order = None  # sorted by a learner no longer shown: the logs' order
+        if self.row_order is not None:
+            key, descending = self.row_order
+            names = [str(k) for k in data.keys]
+            if key == "":
+                rows = sorted(rows, key=lambda i: names[i], reverse=descending)
+            elif data.values:
+                j = learners.index(key) - 1
+                rows = _sorted(rows, lambda i: data.values[i][j], names, descending)
+        return [*rows, n_rows], [0, *cols]
+
+    def _fill(self, data: RanksRows | None) -> None:
         table = self.query_one(VimTable)
         at = table.cursor_coordinate  # kept: a toggle that drops a row does not send the cursor home
+        keys = self._keys_under_cursor()
         table.clear(columns=True)
         note = self.query_one("#ranks-note", Note)
         if data is None:
             note.show(Text("no ranks for this selection"))
             return
-        for label, key in data.columns:
+        rows, cols = self._order(data)
+        for j in cols:
+            label, key = data.columns[j]
+            if self.row_order is not None and self.row_order[0] == key:
+                label = label + Text(SORT_MARK[self.row_order[1]])
             table.add_column(label, key=key)
-        for cells, key in zip(data.rows, data.keys):
-            table.add_row(*cells, key=key)
-        table.move_cursor(row=min(at.row, table.row_count - 1), column=min(at.column, len(table.columns) - 1))
-        self._show_exact()
-        note.show(data.note)
-        note.set_class(not data.excluded, "-empty")
+        for i in rows:
+            cells = [data.rows[i][j] for j in cols]
+            if i == len(data.keys) - 1 and self.column_order is not None:
+                cells[0] = cells[0] + Text(SORT_MARK[self.column_order])
+            table.add_row(*cells, key=data.keys[i])
+        row, col = min(at.row, table.row_count - 1), min(at.column, len(table.columns) - 1)
+        if keys is not None:  # the same cell, wherever the sort put it (when it is still shown)
+            row_keys = [str(r.value) for r in table.rows]
+            col_keys = [str(c.value) for c in table.columns]
+            row = row_keys.index(keys[0]) if keys[0] in row_keys else row
+            col = col_keys.index(keys[1]) if keys[1] in col_keys else col
+        table.move_cursor(row=row, column=col)
+        table.show_exact()
+        text = data.note
+        if self.needle and len(rows) == 1:  # only the average-rank row: say why
+            text = Text("no data set name contains the / filter (esc in it clears it)\n") + text
+        note.show(text)
+        note.set_class(not data.excluded and text is data.note, "-empty")
 
-    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
-        self._show_exact()
-
-    def exact_under_cursor(self) -> str | None:
-        """The cell under the cursor at full precision ("anneal, nbc: median 96.09340659, rank 5.0")."""
-        data, table = self.rows, self.query_one(VimTable)
-        if data is None or not table.row_count or not data.exact:
+    def _keys_under_cursor(self) -> tuple[str, str] | None:
+        table = self.query_one(VimTable)
+        if not table.row_count or not table.columns:
             return None
         row, col = table.cursor_coordinate
-        if col == 0 or row >= len(data.exact):
-            return None
-        name = str(list(table.rows)[row].value).lstrip("\0")
-        learner = str(list(table.columns)[col].value)
-        return f"{name}, {learner}: {data.exact[row][col - 1]}"
+        return str(list(table.rows)[row].value), str(list(table.columns)[col].value)
 
-    def _show_exact(self) -> None:
-        exact = self.exact_under_cursor()
-        box = self.query_one("#ranks-exact", Note)
-        box.show(literal(exact + "   (y copies)") if exact else Text(""))
+    def sort(self, descending: bool) -> str:
+        """``<`` / ``>``: the rows by the column under the cursor (on the average-rank row, the
+        learners by average rank); the same key again goes back to the logs' order. Returns the
+        notice that says what it did."""
+        data, keys = self.rows, self._keys_under_cursor()
+        if data is None or keys is None:
+            return "nothing to sort"
+        row_key, col_key = keys
+        way = "descending" if descending else "ascending"
+        if row_key.startswith("\0"):  # the average-rank row: the columns
+            if self.column_order == descending:
+                self.column_order, message = None, "learners in the logs' order"
+            else:
+                best = "worst first" if descending else "best first"
+                self.column_order, message = descending, f"learners by average rank, {best}"
+        elif self.row_order == (col_key, descending):
+            self.row_order, message = None, "rows in the logs' order"
+        else:
+            self.row_order = (col_key, descending)
+            what = "data set name" if col_key == "" else f"{col_key}'s median"
+            message = f"rows by {what}, {way} ({'>' if descending else '<'} again: logs' order)"
+        self._fill(data)
+        return message
+
+    def exact_under_cursor(self) -> str | None:
+        return self.query_one(VimTable).exact_under_cursor()
+
+    def _exact(self, row_key: str, learner: str) -> str | None:
+        """A cell at full precision ("anneal, nbc: median 96.09340659, rank 5.0")."""
+        data = self.rows
+        if data is None or not data.exact or learner == "":
+            return None
+        learners = [key for _, key in data.columns]
+        if row_key not in data.keys or learner not in learners:
+            return None  # (the table is being filled)
+        i, j = data.keys.index(row_key), learners.index(learner) - 1
+        return f"{row_key.lstrip(chr(0))}, {learner}: {data.exact[i][j]}" if i < len(data.exact) else None
 
     def dataset_under_cursor(self) -> str | None:
         """The data set of the row under the cursor (None on the average-rank row)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import ScrollableContainer
@@ -11,15 +12,15 @@ from textual.widgets import Static
 
 import stats
 from stats import OMNIBUS_NAMES, fmt_p
-from tui.app.widgets._base import Plain, literal, num, text_table
-from tui.app.widgets._pairs import frame_text
+from tui.app.widgets._base import Plain, literal, matches, num, text_table
+from tui.app.widgets._pairs import fill_table, frame_text
+from tui.app.widgets._table import ExactLine, VimTable
 from tui.view import CDView, TestsView
 from tui.view import render_cd as draw_cd
 
 
 def render_tests(view: TestsView) -> Text:
-    """Everything below the verdict sentence (which wraps, so it is shown on its own)."""
-    alpha = view.alpha
+    """The omnibus tests, below the verdict sentence (which wraps, so it is shown on its own)."""
     out = Text(no_wrap=True)
     rows = []
     for name, row in view.omnibus.iterrows():
@@ -29,15 +30,22 @@ def render_tests(view: TestsView) -> Text:
         rows.append([name_text, num(row["statistic"]), df_text, fmt_p(float(row["pvalue"]))])
     # "stat", not "statistic": the longest name (Friedman aligned ranks) and every p fit 48 columns
     out.append_text(text_table(["omnibus test", "stat", "df", "p"], rows))
-    out.append(f"\nNemenyi critical difference (alpha = {alpha:.2f}): CD = {num(view.cd)}\n\n")
+    out.rstrip()
+    return out
+
+
+def control_head(view: TestsView) -> Text:
+    """The CD and the line above the control table (they wrap: nothing is cut at the right edge)."""
+    out = Text(f"Nemenyi critical difference (alpha = {view.alpha:.2f}): CD = {num(view.cd)}\n\n")
     out.append("control ", style="bold")
     out.append_text(literal(view.control, "bold"))
-    out.append(f"; adjusted p-values rejected at alpha = {alpha:g} are marked * (z and raw p never)\n")
-    table = view.control_table.drop(columns=[c for c in ("rank", "ranks") if c in view.control_table.columns])
-    out.append_text(frame_text(table, alpha, marked=stats.CONTROL_METHODS))
-    out.append("\n")
-    out.append_text(literal(view.safety, "italic"))
+    out.append(f"; adjusted p-values rejected at alpha = {view.alpha:g} are marked * (z and raw p never)")
     return out
+
+
+def control_frame(view: TestsView) -> pd.DataFrame:
+    """The control table as shown: z, p and the eight APVs (the ranks are in the ranks view)."""
+    return view.control_table.drop(columns=[c for c in ("rank", "ranks") if c in view.control_table.columns])
 
 
 def render_cd(view: CDView, width: int | None = None) -> Text:
@@ -58,28 +66,73 @@ class Body(Plain, Static):
 
 
 class TestsPanel(ScrollableContainer):
-    """The verdict sentence first (wrapped), then the tables (scrolling sideways when wide)."""
+    """The verdict sentence first (wrapped), the omnibus tests, then the control table (its
+    learner column frozen, scrolling sideways a whole column at a time) and the safety notice."""
 
     __test__ = False  # not a pytest class
+    can_focus = False  # the control table gets the keys (and scrolls the pane to its cursor)
 
     view: reactive[TestsView | None] = reactive(None, always_update=True, init=False)
+    needle = ""  # the / filter (case-folded): the control table's learners whose name contains it
+
+    def set_filter(self, needle: str) -> None:
+        self.needle = needle
+        self.watch_view(self.view)
+
+    def _frame(self, view: TestsView) -> pd.DataFrame:
+        frame = control_frame(view)
+        return frame[[matches(self.needle, x) for x in frame.index]]
 
     def compose(self) -> ComposeResult:
         yield Body(id="verdict")
         yield Body(id="tests-body", classes="body")
+        yield Body(id="control-head")
+        table = VimTable(id="control-table", zebra_stripes=True, fixed_columns=1)
+        table.exact, table.exact_line = self._exact, ExactLine(id="control-exact")
+        yield table
+        yield table.exact_line
+        yield Body(id="tests-safety")
+
+    def _exact(self, learner: str, column: str) -> str | None:
+        """A cell of the control table at full precision ("KNN: holm APV 0.0288..., rejected ...")."""
+        view = self.view
+        if view is None or column == "":
+            return None
+        names = {str(x): x for x in view.control_table.index}
+        value = float(view.control_table.loc[names[learner], column])
+        if column in stats.CONTROL_METHODS:
+            rejected = f", rejected at alpha = {view.alpha:g}" if value <= view.alpha else ""
+            return f"{learner} vs {view.control}: {column} APV {value!r}{rejected}"
+        what = "raw p (unadjusted)" if column == "p" else column
+        return f"{learner} vs {view.control}: {what} {value!r}"
 
     @property
     def plain(self) -> str:
-        return self.query_one("#verdict", Body).plain + "\n" + self.query_one("#tests-body", Body).plain
+        """The text of the view, the control table as a text table (tests read it)."""
+        parts = [self.query_one(f"#{name}", Body).plain for name in ("verdict", "tests-body", "control-head")]
+        if self.view is not None:
+            parts.append(frame_text(self._frame(self.view), self.view.alpha, marked=stats.CONTROL_METHODS).plain)
+        parts.append(self.query_one("#tests-safety", Body).plain)
+        return "\n".join(parts)
 
     def watch_view(self, view: TestsView | None) -> None:
-        verdict, body = self.query_one("#verdict", Body), self.query_one("#tests-body", Body)
+        bodies = [
+            self.query_one(f"#{name}", Body) for name in ("verdict", "tests-body", "control-head", "tests-safety")
+        ]
+        table = self.query_one("#control-table", VimTable)
         if view is None:
-            verdict.show(Text("no tests for this selection"))
-            body.show(Text(""))
+            table.clear(columns=True)
+            for body, line in zip(bodies, ("no tests for this selection", "", "", "")):
+                body.show(Text(line))
             return
+        verdict, body, head, safety = bodies
         verdict.show(literal(view.verdict, "bold").copy())
         body.show(render_tests(view))
+        head.show(control_head(view))
+        fill_table(table, self._frame(view), view.alpha, marked=stats.CONTROL_METHODS)  # the cursor stays
+        text = literal(view.safety, "italic")  # stats' sentence may quote names from the logs
+        text.no_wrap = False
+        safety.show(text)
 
 
 class CDPanel(Widget):

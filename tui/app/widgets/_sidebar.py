@@ -19,7 +19,7 @@ from textual.reactive import reactive
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.app.widgets._base import literal
+from tui.app.widgets._base import literal, matches
 
 
 class NameList(OptionList):
@@ -88,6 +88,12 @@ class Sidebar(VerticalScroll, can_focus=False):
     @dataclass
     class CriterionChosen(Message):
         criterion: str
+
+    @dataclass
+    class Filtered(Message):
+        """The ``/`` filter changed: the views narrow their rows to it too."""
+
+        text: str
 
     names: reactive[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = reactive(((), (), ()))
     selection = reactive(None)
@@ -161,8 +167,9 @@ class Sidebar(VerticalScroll, can_focus=False):
     def watch_selection(self) -> None:
         self.refresh_lists()
 
-    def watch_filter_text(self) -> None:
+    def watch_filter_text(self, text: str) -> None:
         self.refresh_lists()
+        self.post_message(self.Filtered(text))
 
     def refresh_lists(self) -> None:
         if not self.is_mounted:
@@ -191,7 +198,7 @@ class Sidebar(VerticalScroll, can_focus=False):
             room = lst.content_region.width - 4 - scrollbar if lst.size.width else 10_000
             opts = []
             for name in names:
-                if needle and needle not in name.casefold():
+                if not matches(needle, name):
                     continue
                 control = list_id == "learners" and sel is not None and name == sel.control
                 mark = "[c] " if control and name in chosen else "[x] " if name in chosen else "[ ] "

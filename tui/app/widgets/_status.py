@@ -23,17 +23,19 @@ class StatusLine(Static):
 
     files: reactive[int] = reactive(0)
     lines: reactive[int] = reactive(0)
-    shape: reactive[tuple[int, int]] = reactive((0, 0))
+    #: data sets x learners in the table; None while a new model is analysed (the sidebar may
+    #: list its names already: the line says "analysing", never the old or an empty shape)
+    shape: reactive[tuple[int, int] | None] = reactive((0, 0))
     updated: reactive[str] = reactive("-")
     live: reactive[bool] = reactive(True)
     loading: reactive[bool] = reactive(False)
     selection: reactive[Selection | None] = reactive(None)
     control: reactive[str | None] = reactive(None)
+    filter: reactive[str] = reactive("")  # the / filter: the views show only the rows it matches
 
     def fields(self) -> list[tuple[int, str, str]]:
         """(priority, long form, short form) in display order; :data:`STEPS` shortens and drops
         them until the line fits (the state, priority 0, is never dropped)."""
-        n, k = self.shape
         out: list[tuple[int, str, str]] = []
         sel = self.selection
         if sel is not None:
@@ -46,7 +48,13 @@ class StatusLine(Static):
             out.append((4, sel.procedure, sel.procedure))
             if sel.rope is not None:
                 out.append((6, f"rope {sel.rope:g}", f"rope {sel.rope:g}"))
-        out.append((1, f"{n} data sets x {k} learners", f"{n}x{k}"))
+        if self.filter:  # never dropped: it hides rows of the views while it is on
+            out.append((0, f"filter {printable(self.filter)}", f"/{printable(self.filter)}"))
+        if self.shape is None:
+            out.append((1, "analysing...", "analysing"))
+        else:
+            n, k = self.shape
+            out.append((1, f"{n} data sets x {k} learners", f"{n}x{k}"))
         out.append((5, f"{self.lines} lines", f"{self.lines} lines"))
         out.append((8, f"{self.files} files", f"{self.files} files"))
         out.append((7, f"updated {self.updated}", self.updated))

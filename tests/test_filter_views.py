@@ -1,0 +1,78 @@
+"""Issue 11: the `/` filter narrows the views' rows too (not only the sidebar lists), and the
+palette's actions act on the item under the cursor of the view on screen."""
+
+from __future__ import annotations
+
+from textual.command import CommandList
+
+from tests.test_app import SMALL, drive, press, screen_lines, status, until
+from tui.app._app import RankboardApp
+from tui.app.widgets._quartiles import QuartilesPanel
+
+
+def _rows(app: RankboardApp, table_id: str) -> list[str]:
+    return [str(r.value) for r in app.query_one(f"#{table_id}").rows]
+
+
+async def _filter(pilot, text: str) -> None:  # noqa: ANN001
+    await press(pilot, "slash")
+    await pilot.press(*text)
+    await press(pilot, "enter")
+
+
+async def test_the_filter_narrows_the_rows_of_every_view() -> None:
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        chosen = (app.selection.datasets, app.selection.learners)
+        await _filter(pilot, "kn")
+        assert "filter kn" in status(app) and "/kn" in screen_lines(app)[-2]  # on screen at 80 columns
+        quartiles = app.query_one(QuartilesPanel)._lines
+        learners = {quartiles.learner(r)[1] for r in range(quartiles.rows)}
+        assert learners == {"KNN"}  # a row of KNN in every chart, nothing else
+        assert quartiles.rows == 1 + len(app.analysis.quartiles.scopes) - 1
+        await press(pilot, "3")
+        assert app.analysis.tests.control != "KNN" and _rows(app, "control-table") == ["KNN"]
+        await press(pilot, "4")
+        assert _rows(app, "pairs-table") == ["KNN"] and _rows(app, "contrast-table") == ["KNN"]
+        await press(pilot, "6")
+        assert _rows(app, "folds-totals") == ["KNN"]
+        assert {key.split("\0")[1] for key in _rows(app, "folds-table")} == {"KNN"}
+        await press(pilot, "2")  # rows of data sets: none contains "kn", and the view says so
+        assert _rows(app, "ranks-table") == ["\0average"]
+        assert "no data set name contains the / filter" in app.query_one("#ranks-note").plain
+        await press(pilot, "slash", "escape")  # Esc clears it
+        await _filter(pilot, "iri")
+        assert _rows(app, "ranks-table") == ["iris", "\0average"]
+        assert (app.selection.datasets, app.selection.learners) == chosen  # the statistics use every name
+        assert len(app.analysis.ranks.medians) == len(chosen[0])
+        await press(pilot, "slash", "escape")
+        assert len(_rows(app, "ranks-table")) == len(chosen[0]) + 1 and "filter" not in status(app)
+
+    await drive(scenario, size=SMALL)
+
+
+async def _palette(pilot, text: str) -> None:  # noqa: ANN001
+    app = pilot.app
+    await press(pilot, "ctrl+p")
+    await pilot.press(*text)
+    await until(pilot, lambda: app.screen.query(CommandList).first().option_count > 0)
+    await press(pilot, "enter")
+
+
+async def test_palette_actions_act_on_the_item_under_the_cursor_of_the_view_on_screen() -> None:
+    """Before: the palette's control and include/exclude worked only while a sidebar list had focus."""
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "j")  # the quartile view's cursor on its second learner
+        second = app.query_one(QuartilesPanel).learner_under_cursor()
+        await _palette(pilot, "make the learner under")
+        assert app.selection.control == second
+        await press(pilot, "3", "j")  # the control table's second row
+        learner = _rows(app, "control-table")[1]
+        await _palette(pilot, "include/exclude")
+        assert learner not in app.selection.learners
+        await press(pilot, "4", "j", "j")  # the pairs matrix's third row
+        learner = _rows(app, "pairs-table")[2]
+        await _palette(pilot, "make the learner under")
+        assert app.selection.control == learner
+
+    await drive(scenario, size=SMALL)

@@ -1,0 +1,175 @@
+"""Issue 11: every number of every table view is reachable on screen at 80x24, never cut off.
+
+Read from the composed screen (what the terminal shows), not from the widgets' data.
+"""
+
+from __future__ import annotations
+
+from tests.test_app import SMALL, drive, make_app, press, screen_lines, settle
+from tui.app._app import RankboardApp
+from tui.app.widgets._table import VimTable
+
+MARKS = "\u2039\u203a"  # VimTable.MORE_LEFT, MORE_RIGHT: more columns to the left / right
+
+
+def _cells_on_screen(app: RankboardApp, table: VimTable) -> dict[tuple[int, int], str]:
+    """What the screen shows at each (row, column) cell of ``table`` that lies whole inside the
+    table's region (a cell running past the region's right edge is not there; only the last
+    column's right padding may be cut)."""
+    lines = screen_lines(app)
+    region = table.scrollable_content_region
+    widths = [c.get_render_width(table) for c in table.ordered_columns]
+    starts = [sum(widths[:i]) for i in range(len(widths))]
+    sx, sy = int(table.scroll_x), int(table.scroll_y)
+    shown = {}
+    for row in range(-1, table.row_count):  # -1: the header
+        y = region.y + (0 if row < 0 else table.header_height + row - sy)
+        if not region.y <= y < region.bottom:
+            continue
+        for col in range(len(widths)):
+            x = region.x + starts[col] - (0 if col < table.fixed_columns else sx)
+            if x >= region.x + sum(widths[: table.fixed_columns]) or col < table.fixed_columns:
+                pad = table.cell_padding if col == len(widths) - 1 else 0  # the last one's may be cut
+                if x + widths[col] - pad <= region.right:
+                    shown[(row, col)] = lines[y][x : min(x + widths[col], region.right)]
+    return shown
+
+
+def _expected(table: VimTable, row: int, col: int) -> str:
+    if row < 0:
+        return table.ordered_columns[col].label.plain.strip()
+    value = table.get_row_at(row)[col]
+    return getattr(value, "plain", str(value)).strip()
+
+
+async def assert_every_cell_reachable(pilot, table: VimTable) -> None:  # noqa: ANN001
+    """Move the cursor from the first column to the last: every cell of every column is shown
+    whole at its place at some point, the name column always; no part of a column is drawn."""
+    app = pilot.app
+    assert app.focused is table
+    await press(pilot, "home")
+    seen: set[tuple[int, int]] = set()
+    for _ in range(len(table.columns)):
+        shown = _cells_on_screen(app, table)
+        rows = {r for r, _ in shown}
+        for (row, col), text in shown.items():
+            text = text.strip(" " + MARKS).strip() if row < 0 else text.strip()
+            assert text == _expected(table, row, col), (row, col, text)
+            seen.add((row, col))
+        assert all((r, 0) in shown for r in rows)  # the names stay
+        header = screen_lines(app)[table.scrollable_content_region.y]
+        labels = {_expected(table, -1, c) for c in range(len(table.columns))}
+        inside = header[table.scrollable_content_region.x : table.scrollable_content_region.right]
+        for word in inside.translate({ord(m): " " for m in MARKS}).split():
+            assert any(word in label.split() for label in labels), word  # no label cut
+        await press(pilot, "right")
+    every = {(r, c) for r in range(-1, table.row_count) for c in range(len(table.columns))}
+    assert every <= seen, sorted(every - seen)
+
+
+async def test_every_column_of_the_control_table_is_reachable_at_80x24() -> None:
+    """Before: the control table was text in a pane 64 columns wide: hommel .. li never on screen."""
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "3")
+        table = app.query_one("#control-table", VimTable)
+        columns = [table.ordered_columns[c].label.plain for c in range(len(table.columns))]
+        assert columns[1:] == ["z", "p", "bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li"]
+        await assert_every_cell_reachable(pilot, table)
+
+    await drive(scenario, size=SMALL)
+
+
+async def test_every_column_of_the_ranks_and_pairs_tables_is_reachable_at_80x24() -> None:
+    """Before: the rightmost column was drawn cut (`LogisticRe`), and End showed part of a column
+    at the left edge (`ree  KNN`)."""
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "2")
+        await assert_every_cell_reachable(pilot, app.query_one("#ranks-table", VimTable))
+        await press(pilot, "end")
+        await assert_every_cell_reachable(pilot, app.query_one("#ranks-table", VimTable))
+        await press(pilot, "4")
+        await assert_every_cell_reachable(pilot, app.query_one("#pairs-table", VimTable))
+        await press(pilot, "tab")
+        await assert_every_cell_reachable(pilot, app.query_one("#contrast-table", VimTable))
+
+    await drive(scenario, size=SMALL)
+
+
+def _text_in(app: RankboardApp, selector: str) -> str:
+    """The words shown inside the widget ``selector``'s region, lines joined by a space."""
+    region = app.query_one(selector).region
+    lines = screen_lines(app)[region.y : region.bottom]
+    return " ".join(" ".join(line[region.x : region.right].split()) for line in lines)
+
+
+async def test_the_lines_around_the_tables_wrap_at_80_columns() -> None:
+    """Before: `Wilcoxon T = 13.500 (R+ = 13.5, R- = 31.5, N = 9), z = -1.067, p` -- the p cut off;
+    the control table's legend and the safety notice ran off the right edge too."""
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "4")
+        pairs = app.analysis.pairs
+        detail = _text_in(app, "#pairs-detail")
+        for result in (pairs.wilcoxon, pairs.sign):
+            assert " ".join(str(result).split()) in detail, detail
+        await press(pilot, "3")
+        tests = app.analysis.tests
+        assert _text_in(app, "#control-head").endswith("are marked * (z and raw p never)")
+        assert " ".join(tests.safety.split()) in _text_in(app, "#tests-safety")
+
+    await drive(scenario, size=SMALL)
+
+
+async def test_y_copies_the_value_under_the_cursor_in_every_table_view() -> None:
+    """Before: y copied only in the ranks view ("move the cursor to a cell of the ranks table")."""
+    app = make_app()
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await settle(pilot)
+        copied: list[str] = []
+        app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+
+        async def copy(line: str | None) -> str:
+            await press(pilot, "y")
+            text = copied[-1]
+            if line is not None:  # the line under the table shows what y copies
+                assert app.query_one(line).plain == text + "   (y copies)"
+            return text
+
+        await press(pilot, "3", "right", "right", "right", "right")  # KNN's holm APV
+        tests = app.analysis.tests
+        learner = str(tests.control_table.index[0])
+        holm = float(tests.control_table.loc[learner, "holm"])
+        assert await copy("#control-exact") == f"{learner} vs {tests.control}: holm APV {holm!r}"
+        await press(pilot, "left", "left", "left")  # z: a statistic, named as such
+        z = float(tests.control_table.loc[learner, "z"])
+        assert await copy("#control-exact") == f"{learner} vs {tests.control}: z {z!r}"
+
+        await press(pilot, "4", "j", "right")  # the matrix: row 2, column 1
+        pairs = app.analysis.pairs
+        a, b = (str(x) for x in pairs.matrix.index[:2])
+        apv = float(pairs.matrix.iloc[1, 0])
+        assert await copy("#pairs-exact") == f"{b} vs {a}: Holm APV {apv!r}"
+        await press(pilot, "tab", "right")  # the contrast table, row 1, column 1
+        assert app.focused is app.query_one("#contrast-table")
+        contrast = float(pairs.contrast.iloc[0, 0])
+        assert await copy("#contrast-exact") == f"{a} - {a}: contrast (median of differences) {contrast!r}"
+
+        await press(pilot, "6")  # the folds totals: a learner's row
+        folds = app.analysis.folds
+        first = folds.totals.iloc[0]
+        text = await copy(None)
+        assert text.startswith(f"{folds.totals.index[0]} vs {folds.control}: w/t/l ")
+        assert f"P(better) {float(first['p_better'])!r}" in text and text in app.query_one("#folds-detail").plain
+        await press(pilot, "tab")  # the per-data-set table: every number of the row
+        row = folds.table.iloc[0]
+        text = await copy(None)
+        assert f"mean diff {float(row['mean_difference'])!r}" in text and f"p {float(row['pvalue'])!r}" in text
+        assert text in app.query_one("#folds-detail").plain
+
+        await press(pilot, "1")  # no table here: it says so
+        before = len(copied)
+        await press(pilot, "y")
+        assert len(copied) == before
+        assert list(app._notifications)[-1].message.startswith("nothing to copy here")
