@@ -173,3 +173,23 @@ async def test_y_copies_the_value_under_the_cursor_in_every_table_view() -> None
         await press(pilot, "y")
         assert len(copied) == before
         assert list(app._notifications)[-1].message.startswith("nothing to copy here")
+
+
+async def test_a_pane_follows_its_tables_cursor_and_a_view_opens_at_its_top(tmp_path) -> None:  # noqa: ANN001
+    """20 learners: the control table is taller than the pane; moving down its rows scrolls the
+    pane with the cursor (the table has no scroll of its own), and the pairs view, shown, opens at
+    its top (a layout-time scroll to a stale position hid its header: 1 run in 2 before)."""
+    from tests.test_app import _long_names_log
+
+    app = make_app([str(_long_names_log(tmp_path))])
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await press(pilot, "3")
+        table = app.query_one("#control-table", VimTable)
+        for _ in range(table.row_count - 1):
+            await press(pilot, "j")
+        learner = str(list(table.rows)[table.cursor_row].value)
+        assert learner in "\n".join(screen_lines(app)), learner
+        await press(pilot, "4")
+        assert app.query_one("#pairs").scroll_y == 0
+        assert "adjusted p-values (APVs)" in "\n".join(screen_lines(app))
