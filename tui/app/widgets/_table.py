@@ -215,12 +215,40 @@ class VimTable(DataTable):
                 strip = _put(strip, hi - 1, self.MORE_RIGHT)
         return strip
 
+    def action_cursor_right(self) -> None:
+        if self.cursor_type == "row":  # no cell cursor: the columns scroll, a whole one at a time
+            self._scroll_columns(1)
+        else:
+            super().action_cursor_right()
+
+    def action_cursor_left(self) -> None:
+        if self.cursor_type == "row":
+            self._scroll_columns(-1)
+        else:
+            super().action_cursor_left()
+
+    def _scroll_columns(self, step: int) -> None:
+        """Scroll one column right (``step`` 1: while columns are hidden on the right) or left."""
+        if not self.columns:
+            return
+        x = int(self.scroll_x)
+        offsets = self._aligned()
+        if step > 0:
+            if self.visible_columns()[1] >= len(self.columns):
+                return  # the last column is on screen
+            target = next((o for o in offsets if o > x), x)
+        else:
+            target = max((o for o in offsets if o < x), default=0)
+        self.scroll_x = min(target, self.max_scroll_x)
+
     def action_scroll_home(self) -> None:
         self.move_cursor(column=0)
         self.scroll_x = 0
 
     def action_scroll_end(self) -> None:
         self.move_cursor(column=len(self.columns) - 1)
+        if self.cursor_type == "row":
+            self.scroll_x = self.max_scroll_x  # (a column's start: see max_scroll_x)
 
 
 def _blank(strip: Strip) -> Strip:
