@@ -173,3 +173,51 @@ async def test_y_copies_the_value_under_the_cursor_in_every_table_view() -> None
         await press(pilot, "y")
         assert len(copied) == before
         assert list(app._notifications)[-1].message.startswith("nothing to copy here")
+
+
+async def test_a_pane_follows_its_tables_cursor_and_a_view_opens_at_its_top(tmp_path) -> None:  # noqa: ANN001
+    """20 learners: the control table is taller than the pane; moving down its rows scrolls the
+    pane with the cursor (the table has no scroll of its own), and the pairs view, shown, opens at
+    its top (a layout-time scroll to a stale position hid its header: 1 run in 2 before)."""
+    from tests.test_app import _long_names_log
+
+    app = make_app([str(_long_names_log(tmp_path))])
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await press(pilot, "3")
+        table = app.query_one("#control-table", VimTable)
+        for _ in range(table.row_count - 1):
+            await press(pilot, "j")
+        learner = str(list(table.rows)[table.cursor_row].value)
+        assert learner in "\n".join(screen_lines(app)), learner
+        await press(pilot, "4")
+        assert app.query_one("#pairs").scroll_y == 0
+        assert "adjusted p-values (APVs)" in "\n".join(screen_lines(app))
+
+
+async def test_row_tables_scroll_a_whole_column_at_a_time_with_their_names_frozen(tmp_path) -> None:  # noqa: ANN001
+    """The folds view's tables have a row cursor: Right scrolled them by a few cells, so the
+    learner column went off screen and the first column shown was a part of one (20-character
+    names at 80 columns)."""
+    from tests.test_app import _long_names_log
+
+    app = make_app([str(_long_names_log(tmp_path))])
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await press(pilot, "6")
+        for table_id, names in (("folds-totals", 1), ("folds-table", 2)):
+            table = app.query_one(f"#{table_id}", VimTable)
+            if app.focused is not table:
+                await press(pilot, "tab")
+            assert app.focused is table
+            labels = [c.label.plain for c in table.ordered_columns]
+            seen: set[str] = set()
+            for _ in range(len(labels)):
+                region = table.scrollable_content_region
+                header = screen_lines(app)[region.y][region.x : region.right]
+                words = header.translate({ord(m): " " for m in MARKS}).split()
+                assert all(any(w in label.split() for label in labels) for w in words), header  # none cut
+                assert all(label in header for label in labels[:names]), header  # the names stay
+                seen |= {label for label in labels if label and label in header}
+                await press(pilot, "right")
+            assert seen == {label for label in labels if label}, (labels, seen)

@@ -198,7 +198,7 @@ class FoldsPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Body(id="folds-head")
-        totals = VimTable(id="folds-totals", zebra_stripes=True, cursor_type="row")
+        totals = VimTable(id="folds-totals", zebra_stripes=True, cursor_type="row", fixed_columns=1)
         totals.exact = self._exact_totals
         yield totals
         table = VimTable(id="folds-table", zebra_stripes=True, cursor_type="row", fixed_columns=2)

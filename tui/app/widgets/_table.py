@@ -116,7 +116,6 @@ class VimTable(DataTable):
 
     def _scroll_cursor_into_view(self, animate: bool = False) -> None:
         super()._scroll_cursor_into_view(animate=False)
-        self._reveal_cursor_row()
         if self.cursor_type == "row" or not self.columns:
             return
         starts, widths, left = self._edges()
@@ -135,15 +134,53 @@ class VimTable(DataTable):
             f = fits[0]  # the leftmost first column that still shows the cursor's
         self.scroll_x = min(max(starts[f] - left, 0), self.max_scroll_x)
 
+    # Keys that move the cursor up or down also keep its row on screen in a scrolling pane (only
+    # keys: Textual also scrolls the cursor into view on layout, when a hidden view's regions
+    # are stale and a pane would jump).
+
+    def action_cursor_up(self) -> None:
+        super().action_cursor_up()
+        self._reveal_cursor_row()
+
+    def action_cursor_down(self) -> None:
+        super().action_cursor_down()
+        self._reveal_cursor_row()
+
+    def action_page_up(self) -> None:
+        super().action_page_up()
+        self._reveal_cursor_row()
+
+    def action_page_down(self) -> None:
+        super().action_page_down()
+        self._reveal_cursor_row()
+
+    def action_scroll_top(self) -> None:
+        super().action_scroll_top()
+        self._reveal_cursor_row()
+
+    def action_scroll_bottom(self) -> None:
+        super().action_scroll_bottom()
+        self._reveal_cursor_row()
+
     def _reveal_cursor_row(self) -> None:
         """A table as tall as its rows, in a pane that scrolls (the tests and pairs views): the
-        pane scrolls to keep the cursor's row on screen (the table cannot: it has no scroll)."""
+        pane scrolls to keep the cursor's row on screen (the table cannot: it has no scroll).
+
+        Measured on screen (the table's and the pane's regions come from one layout), by as
+        little as the row needs; the first row brings the header with it."""
         pane = self.parent
         if not self.row_count or self.max_scroll_y > 0 or not isinstance(pane, ScrollableContainer):
             return
+        if not self.region or not pane.region:
+            return  # not laid out yet
         row = self._get_row_region(self.cursor_row)
-        top = self.virtual_region.y + (0 if self.cursor_row == 0 else row.y)  # the header with the first row
-        pane.scroll_to_region(Region(0, top, 1, row.bottom - (0 if self.cursor_row == 0 else row.y)), animate=False)
+        top = self.region.y + (0 if self.cursor_row == 0 else row.y) - int(self.scroll_y)
+        bottom = self.region.y + row.bottom - int(self.scroll_y)
+        view = pane.scrollable_content_region
+        if top < view.y:
+            pane.scroll_to(y=pane.scroll_y - (view.y - top), animate=False)
+        elif bottom > view.bottom:
+            pane.scroll_to(y=pane.scroll_y + min(bottom - view.bottom, top - view.y), animate=False)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._whole = self._whole_columns()  # once per paint, not once per line
@@ -180,12 +217,40 @@ class VimTable(DataTable):
                 strip = _put(strip, hi - 1, self.MORE_RIGHT)
         return strip
 
+    def action_cursor_right(self) -> None:
+        if self.cursor_type == "row":  # no cell cursor: the columns scroll, a whole one at a time
+            self._scroll_columns(1)
+        else:
+            super().action_cursor_right()
+
+    def action_cursor_left(self) -> None:
+        if self.cursor_type == "row":
+            self._scroll_columns(-1)
+        else:
+            super().action_cursor_left()
+
+    def _scroll_columns(self, step: int) -> None:
+        """Scroll one column right (``step`` 1: while columns are hidden on the right) or left."""
+        if not self.columns:
+            return
+        x = int(self.scroll_x)
+        offsets = self._aligned()
+        if step > 0:
+            if self.visible_columns()[1] >= len(self.columns):
+                return  # the last column is on screen
+            target = next((o for o in offsets if o > x), x)
+        else:
+            target = max((o for o in offsets if o < x), default=0)
+        self.scroll_x = min(target, self.max_scroll_x)
+
     def action_scroll_home(self) -> None:
         self.move_cursor(column=0)
         self.scroll_x = 0
 
     def action_scroll_end(self) -> None:
         self.move_cursor(column=len(self.columns) - 1)
+        if self.cursor_type == "row":
+            self.scroll_x = self.max_scroll_x  # (a column's start: see max_scroll_x)
 
     def load(self, prepared: PreparedRows) -> None:
         """Add the rows of ``prepared`` (:func:`prepare_rows`, made off the event loop) to this table
