@@ -63,3 +63,22 @@ def test_names_are_literal_and_small_inputs() -> None:
     assert any("[red]x" in line for line in lines) and any("[b]y" in line for line in lines)
     assert render_cd(pd.Series(dtype=float), 1.0) == []
     assert render_cd(pd.Series({"solo": 1.0}), 1.0)[-1].startswith("solo")
+
+
+def test_names_are_cut_in_the_middle_so_that_20_long_names_fit_the_width() -> None:
+    """At 64 columns (80 less the sidebar) 20 names of 20 characters drew 99 columns, which the
+    app folded in two. Now the names are cut in the middle, distinct, the axis takes one cell per
+    rank when crowded, and the diagram fits; whole names when they fit."""
+    from tui.view._cd import MIN_NAME
+
+    names = [f"classifier_{chr(97 + i)}_{i * 37 % 101:07d}" for i in range(20)]
+    ranks = pd.Series([1 + 0.9 * i for i in range(20)], index=names)
+    for width in (64, 80):
+        lines = render_cd(ranks, 12.1, width=width)
+        assert max(len(line) for line in lines) <= width
+        rows = lines[-10:]  # the learner rows: a name left, a name right
+        shown = [row.split(" (")[0] for row in rows] + [row.rsplit(") ", 1)[1] for row in rows]
+        assert len(set(shown)) == 20 and all(len(n) >= MIN_NAME and "\N{HORIZONTAL ELLIPSIS}" in n for n in shown)
+        assert {n[-3:] for n in shown} == {n[-3:] for n in names}
+    wide = render_cd(ranks, 12.1, width=120)
+    assert all(n in "\n".join(wide) for n in names)  # whole names when there is room

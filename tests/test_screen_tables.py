@@ -221,3 +221,44 @@ async def test_row_tables_scroll_a_whole_column_at_a_time_with_their_names_froze
                 seen |= {label for label in labels if label and label in header}
                 await press(pilot, "right")
             assert seen == {label for label in labels if label}, (labels, seen)
+
+
+async def test_the_cd_diagram_and_quartile_names_of_20_long_names_fit_80_columns(tmp_path) -> None:  # noqa: ANN001
+    """20 learners with 20-character names sharing a prefix, at 80x24 with the sidebar open: the
+    CD diagram was drawn 99 columns wide, so each of its lines folded in two ("12.104" alone on a
+    line, the name rows broken); the quartile view cut names at the end (``classifier_t…``), where
+    a family's names do not differ. Now the diagram's names are cut in the middle, distinct, and
+    every line fits the pane; the quartile view's names too."""
+    import re
+
+    from tests.test_app import _long_names_log
+    from tui.app.widgets._report import CDPanel
+    from tui.view import distinct_cuts
+
+    app = make_app([str(_long_names_log(tmp_path))])
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        learners = list(app.model.learners)
+        await press(pilot, "5")
+        panel = app.query_one(CDPanel)
+        lines = panel.plain.splitlines()
+        assert max(len(line) for line in lines) <= panel.parent.content_size.width
+        assert panel.size.width <= panel.parent.content_size.width  # no sideways scroll needed
+        name = r"([\w\N{HORIZONTAL ELLIPSIS}]+)"
+        shown = re.findall(rf"{name} \(\d+\.\d\d\)|\(\d+\.\d\d\) {name}", "\n".join(lines))
+        names = [a or b for a, b in shown]
+        assert len(names) == 20 and len(set(names)) == 20, names  # one row per learner, none folded
+        assert all("\N{HORIZONTAL ELLIPSIS}" in n for n in names)
+        assert set(names) <= set(distinct_cuts(learners, 6).values()) | {  # the same cut for every width
+            c for w in range(6, 21) for c in distinct_cuts(learners, w).values()
+        }
+        screen = "\n".join(screen_lines(app))
+        assert all(n in screen for n in names)  # what the panel draws is what the screen shows
+        await press(pilot, "1")
+        from tui.app.widgets import QuartilesPanel
+
+        lines = app.query_one(QuartilesPanel).plain.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.split()[:2] == ["learner", "n"]) + 1
+        first = [line.lstrip("\u25b8 ").split()[0] for line in lines[start : start + 20]]
+        assert len(set(first)) == 20 and all("\N{HORIZONTAL ELLIPSIS}" in n for n in first), first
+        assert {n[-4:] for n in first} == {name[-4:] for name in learners}  # the ends that differ are kept

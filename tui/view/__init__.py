@@ -5,6 +5,7 @@ the loader that turns logs into a :class:`Model`, and view specs saved as TOML.
 from tui.choices import LOWER_IS_BETTER, VIEWS
 from tui.view._cd import render_cd
 from tui.view._defaults import default_higher_is_better, default_selection
+from tui.view._ellipsis import distinct_cuts, middle_ellipsis
 from tui.view._loader import Loader, LoadResult, format_problem
 from tui.view._model import Model
 from tui.view._spec import load_spec, save_spec, selection_from_spec
@@ -39,8 +40,10 @@ __all__ = [
     "VIEWS",
     "default_higher_is_better",
     "default_selection",
+    "distinct_cuts",
     "format_problem",
     "load_spec",
+    "middle_ellipsis",
     "render_cd",
     "save_spec",
     "selection_from_spec",

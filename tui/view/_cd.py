@@ -23,6 +23,7 @@ import math
 import pandas as pd
 
 import stats
+from tui.view._ellipsis import distinct_cuts
 
 _BOX = {
     frozenset("LR"): "─",
@@ -56,6 +57,38 @@ def _sorted(ranks: pd.Series) -> pd.Series:
     return r.sort_values(kind="stable")
 
 
+#: Names are cut (in the middle, :func:`middle_ellipsis`) to no fewer characters than this.
+MIN_NAME = 6
+
+
+def _fit_names(names: list[str], values, left_n: int, width: int) -> tuple[dict[str, str], int]:
+    """The names as drawn and the narrowest axis, so that the diagram fits ``width`` if it can.
+
+    Whole names and two cells per rank when they fit; else names cut in the middle (kept
+    distinct, :func:`distinct_cuts`), first with two cells per rank, then with one (the tick
+    labels then skip numbers that would touch). A name is never cut below :data:`MIN_NAME`.
+    """
+    k = len(names)
+    tags = [len(f" ({v:.2f})") + 3 for v in values]  # " (1.25)" and the line to the axis
+    whole = {n: n for n in names}
+
+    def total(shown: dict[str, str], axis: int) -> int:
+        sides = [len(shown[n]) + t for n, t in zip(names, tags)]
+        return max(sides[:left_n]) + max(sides[left_n:], default=0) + axis
+
+    label = max(tags)
+    wide, narrow = max(2 * (k - 1) + 1, 11), max(k, 11)
+    if total(whole, wide) <= width:
+        return whole, wide
+    for axis in (wide, narrow):
+        room = (width - axis) // 2 - label
+        if room >= MIN_NAME:
+            shown = distinct_cuts(names, room)
+            if total(shown, axis) <= width:
+                return shown, axis
+    return distinct_cuts(names, MIN_NAME), narrow
+
+
 def render_cd(
     ranks: pd.Series,
     cd: float,
@@ -73,8 +106,10 @@ def render_cd(
     cd : float
         Nemenyi's critical difference (the bracket on the top line).
     width : int, default 78
-        Target width; the axis takes what the names leave, and the lines grow
-        past ``width`` only when the names leave less than two cells per rank.
+        Target width; the axis takes what the names leave (two cells per rank, one
+        when crowded), names are cut in the middle (kept distinct) to make room, and
+        the lines grow past ``width`` only when names of :data:`MIN_NAME` characters
+        and one cell per rank still do not fit.
     ascii : bool, default False
         Draw with ``-``, ``|``, ``+`` and ``=`` (clique bars) instead of box drawing.
     cliques : tuple of tuples of str, optional
@@ -94,11 +129,12 @@ def render_cd(
     if k == 0:
         return []
     left_n = (k + 1) // 2
-    left = [f"{n} ({v:.2f})" for n, v in zip(names[:left_n], values[:left_n])]
-    right = [f"({v:.2f}) {n}" for n, v in zip(names[left_n:], values[left_n:])]
+    shown, min_axis = _fit_names(names, values, left_n, width)
+    left = [f"{shown[n]} ({v:.2f})" for n, v in zip(names[:left_n], values[:left_n])]
+    right = [f"({v:.2f}) {shown[n]}" for n, v in zip(names[left_n:], values[left_n:])]
     m_left = max(len(s) for s in left) + 3
     m_right = max((len(s) for s in right), default=0) + 3
-    axis_w = max(width - m_left - m_right, 2 * (k - 1) + 1, 11)
+    axis_w = max(width - m_left - m_right, min_axis)
     total = m_left + axis_w + m_right
 
     def x(rank: float) -> int:

@@ -26,7 +26,7 @@ from textual.strip import Strip
 from stats import scale_position
 from tui.app.widgets._base import literal, num
 from tui.render import chart_decimals
-from tui.view import QuartileRow, QuartilesView
+from tui.view import QuartileRow, QuartilesView, distinct_cuts
 
 #: The bar's cells when no width is given; the narrowest and the widest bar when one is.
 BAR, MIN_BAR, MAX_BAR = 24, 12, 48
@@ -67,16 +67,6 @@ def _num3(x: float, digits: int = 3) -> str:
 
 def _numbers(r: QuartileRow, digits: int = 3) -> tuple[str, ...]:
     return (str(r.n), *(_num3(x, digits) for x in (r.min, r.q1, r.median, r.q3, r.max)))
-
-
-def _cut(name: str, cells: int) -> str:
-    """``name`` cut to ``cells`` cells with an ellipsis."""
-    if _width(name) <= cells:
-        return name
-    out = name[: cells - 1]
-    while _width(out) > cells - 1:
-        out = out[:-1]
-    return out + "\N{HORIZONTAL ELLIPSIS}"
 
 
 def _number_widths(rows: Sequence[QuartileRow], digits: int = 3) -> list[int]:
@@ -162,8 +152,8 @@ def _layout(view: QuartilesView, width: int | None) -> tuple[_Layout, int]:
     """The shared layout, fitted to ``width`` cells, and the widest table line it makes.
 
     The bar grows into the free width (:data:`MIN_BAR` to :data:`MAX_BAR` cells); when even the
-    narrowest bar leaves too little room, names are cut, down to :data:`MIN_NAME` cells. Without
-    a width: the nominal :data:`BAR` and whole names.
+    narrowest bar leaves too little room, names are cut in the middle (kept distinct), down to
+    :data:`MIN_NAME` characters. Without a width: the nominal :data:`BAR` and whole names.
     """
     literals = {r.learner: _literal(r.learner) for r in view.rows}
     name_w = max([_width(n) for n in literals.values()] + [len(HEADER[0])])
@@ -175,7 +165,10 @@ def _layout(view: QuartilesView, width: int | None) -> tuple[_Layout, int]:
         over = name_w + rest + size - width
         if over > 0:
             cut = max(MIN_NAME, name_w - over)
-    names = {k: (n if cut is None else _cut(n, cut)) for k, n in literals.items()}
+    if cut is not None:  # cut in the middle, kept distinct (the ends tell a family's names apart)
+        cuts = distinct_cuts(literals.values(), cut)
+        literals = {k: cuts[n] for k, n in literals.items()}
+    names = literals
     shown = {k: (n, _width(n)) for k, n in names.items()}
     table_w = max(w for _, w in shown.values()) if shown else 0
     return _Layout(view.lo, view.hi, size, shown), max(table_w, len(HEADER[0])) + rest + size

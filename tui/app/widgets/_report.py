@@ -6,6 +6,7 @@ import pandas as pd
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import ScrollableContainer
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
@@ -146,12 +147,21 @@ class CDPanel(Widget):
         """The text as drawn at the current width (tests read it)."""
         return self._text().plain
 
-    def _text(self) -> Text:
+    def _text(self, width: int | None = None) -> Text:
         view = self.view
         if view is None:
             return Text("no diagram for this selection")
-        width = self.content_size.width
+        width = self.content_size.width if width is None else width
         return render_cd(view, width if width >= 40 else None)
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """The pane's width, or the drawing's when even cut names do not fit it (many learners
+        in a narrow pane): the pane then scrolls sideways instead of folding the diagram's lines."""
+        return max(container.width, _widest(self._text(container.width)))
 
     def render(self) -> Text:
         return self._text()
+
+
+def _widest(text: Text) -> int:
+    return max((line.cell_len for line in text.split("\n")), default=0)

@@ -20,6 +20,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.app.widgets._base import literal, matches
+from tui.view import middle_ellipsis
 
 
 class NameList(OptionList):
@@ -55,20 +56,6 @@ class NameList(OptionList):
         ids = [o.id for o in options]
         if options:
             self.highlighted = ids.index(keep) if keep in ids else 0
-
-
-def middle_ellipsis(name: str, width: int) -> str:
-    """``name`` cut to ``width`` cells by an ellipsis in the middle, keeping more of the end (where
-    names of a family differ: ``credit`` / ``credit-b``, ``learner_01`` / ``learner_02``).
-
-    >>> middle_ellipsis("credit-b", 7), middle_ellipsis("credit", 7), middle_ellipsis("breast_cancer", 10)
-    ('cr…it-b', 'credit', 'bre…cancer')
-    """
-    if len(name) <= width or width < 3:
-        return name
-    tail = (width - 1) // 2 + (width - 1) % 2 + (width - 1) // 6
-    tail = min(tail, width - 2)
-    return name[: width - 1 - tail] + "…" + name[len(name) - tail :]
 
 
 class FilterInput(Input):
