@@ -60,7 +60,6 @@ import _previous_signed_rank as previous  # noqa: E402
 import stats  # noqa: E402
 from stats._signed_rank import cached_weights, dirichlet_weights, signed_rank_counts  # noqa: E402
 from stats.folds_tests import _paired  # noqa: E402
-from stats.paired_folds import criterion_rows, paired_folds  # noqa: E402
 
 D, L, R, N = 500, 20, 10, 10
 
@@ -117,8 +116,7 @@ def baseline(log: pd.DataFrame, n_datasets: int) -> float:
 
 def learner_differences(log: pd.DataFrame) -> list[np.ndarray]:
     """The 19 learners' oriented differences of means against L01, as fold_comparison pairs them."""
-    rows, values = criterion_rows(log, "accuracy")
-    p = paired_folds(log, rows, values, "accuracy", "L01", None, None, True)
+    p = stats.fold_cube(log, "accuracy").paired("L01", True)
     xm, ym = np.nanmean(np.where(p.shared, p.x, np.nan), axis=2), np.nanmean(np.where(p.shared, p.y, np.nan), axis=2)
     return [_paired(xm[:, k], ym[:, k], True) for k in range(xm.shape[1])]
 
