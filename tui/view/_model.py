@@ -46,7 +46,8 @@ from tui.view._types import (
 CACHE_SIZE = 16
 #: Entries kept of the caches whose entries are large: the fold cubes (``stats.fold_cube``: about
 #: 35 MB for 500 data sets x 20 learners x 100 folds).
-LARGE_CACHE_SIZE = {"cube": 4}
+#: The folds views: one per control of a selection (the app makes the other controls' while idle).
+LARGE_CACHE_SIZE = {"cube": 4, "folds": 48}
 
 
 class Model(FoldParts):
