@@ -162,7 +162,7 @@ class FoldCube:
         y = np.broadcast_to(self.values[:, c : c + 1, :], x.shape)
         ex, ey = self._exponent[:, others, :], self._exponent[:, c : c + 1, :]
         ax, ay = self._magnitude[:, others, :], self._magnitude[:, c : c + 1, :]
-        complete = self._plain and bool(self._present[:, c].all()) and bool(self._present[:, others].all())
+        complete = self._plain  # (every result present)
         if complete:
             # every result present, every magnitude usable, 0..300 decimals: the pair's scale's
             # 10**decimals is the larger value's own, and the kept snaps are the rounded values
@@ -278,24 +278,29 @@ def fold_cube(
     ((1, 2, 2), ['a', 'b'], [[[-0.1, 0.05]]])
     """
     rows, values = criterion_rows(log, criterion)
-    finite_values = values[np.isfinite(values)]
+    all_rows = bool(rows.all())  # (a log of one criterion: no row to take out)
+    finite = np.isfinite(values)
+    finite_values = values if finite.all() else values[finite]
     extremes = np.array([finite_values.min(), finite_values.max()]) if finite_values.size else np.zeros(0)
     dcodes, dlabels = _codes(log["dataset"])
     lcodes, llabels = _codes(log["learner"])
-    dcodes, lcodes = dcodes[rows], lcodes[rows]
+    if not all_rows:
+        dcodes, lcodes = dcodes[rows], lcodes[rows]
     dpos, dnames = _levels(dcodes, dlabels, datasets, "data set")
     lpos, lnames = _levels(lcodes, llabels, learners, "learner")
     notes: list[str] = []
 
     d_at, l_at = dpos[dcodes], lpos[lcodes]
     keep = (d_at >= 0) & (l_at >= 0)
-    finite = np.isfinite(values)
     if (keep & ~finite).any():
         notes.append(f"{int((keep & ~finite).sum())} NaN or infinite {criterion} value(s) left out")
         keep &= finite
-    repeat = log["repeat"].to_numpy()[rows][keep].astype(np.int64)
-    fold = log["fold"].to_numpy()[rows][keep].astype(np.int64)
-    d_at, l_at, values = d_at[keep], l_at[keep], values[keep]
+    repeat, fold = log["repeat"].to_numpy(), log["fold"].to_numpy()
+    if not all_rows:
+        repeat, fold = repeat[rows], fold[rows]
+    if not keep.all():
+        repeat, fold, d_at, l_at, values = repeat[keep], fold[keep], d_at[keep], l_at[keep], values[keep]
+    repeat, fold = repeat.astype(np.int64, copy=False), fold.astype(np.int64, copy=False)
 
     # (repeat, fold) keys in sorted order
     r0, f0 = (int(repeat.min()), int(fold.min())) if fold.size else (0, 0)
@@ -316,12 +321,19 @@ def fold_cube(
     present = ~np.isnan(cube)
     magnitude = np.abs(cube)
     exponent = _exponents(magnitude)
-    has_scale = exponent != _NO_EXPONENT
-    snapped = _round_to(cube, exponent, has_scale)  # each value at its own scale
-    decimals = (SNAP_DIGITS - 1) - exponent.astype(np.int64)
-    in_range = has_scale & (decimals >= 0) & (decimals <= 300)
-    pow10 = np.where(in_range, _POW10[np.clip(decimals, 0, 300)], 1.0)
+    decimals = (SNAP_DIGITS - 1) - exponent.astype(np.intp)  # (no exponent: far above 300)
+    in_range = (decimals >= 0) & (decimals <= 300)
     plain = bool(in_range.all())
+    if plain:  # each value at its own scale: _round_to's arithmetic, its 10**d found once
+        pow10 = _POW10[decimals]
+        snapped = np.multiply(cube, pow10)
+        with np.errstate(over="ignore", invalid="ignore"):
+            np.rint(snapped, out=snapped)
+            np.divide(snapped, pow10, out=snapped)
+    else:
+        pow10 = np.where(in_range, _POW10[np.clip(decimals, 0, 300)], 1.0)
+        snapped = _round_to(cube, exponent, exponent != _NO_EXPONENT)  # each value at its own scale
+    plain = plain and bool(present.all())
     for a in (cube, present, magnitude, exponent, snapped, extremes, pow10):
         a.setflags(write=False)
     return FoldCube(
