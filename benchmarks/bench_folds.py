@@ -19,11 +19,17 @@ What it measures
       toggle with the folds view on screen, i.e. what the analysis worker does (``Model.analyze``,
       the folds view, its table rows ``folds_rows``), for new controls; the same selection again
       (cached); a control toggle with the quartiles view on screen (the baseline of a toggle that
-      needs no fold-level work).
+      needs no fold-level work); a toggle to a control whose view the app's idle worker has made
+      ahead (``RankboardApp.warm_controls``, for a folds view of 2,000+ rows), and that idle work.
     * The folds panel on the event loop (a headless app holding only the panel): the longest
       event-loop gap (a 2 ms ticker) while the panel shows the 9,500-row view, next to a 19-row
       view (one data set: any update of the panel costs that much) and to the previous way (rich
-      ``Text`` cells made on the event loop and ``DataTable.add_row`` row after row), once.
+      ``Text`` cells made on the event loop and ``DataTable.add_row`` row after row), once; the
+      same for the ``/`` filter, now and the previous way (rows made again on the event loop).
+    * ``--before REV``: both bars of issue 14 in this tree and in git revision REV (its ``stats/``
+      and ``tui/`` exported with ``git archive`` to a temporary folder, run in a process each,
+      ``--runs`` of them interleaved): (a) ``fold_comparison``, (b) a control toggle as the analysis
+      worker does it (nothing made ahead; and made ahead while idle, where the tree does that).
 
 Baselines (same run)
     A plain per-pair loop: for 50 of the data sets and the 19 learners, pivot the data set's
@@ -33,18 +39,24 @@ Baselines (same run)
 
 Run from the repository root::
 
-    python benchmarks/bench_folds.py [--reps 5] [--no-app]
+    python benchmarks/bench_folds.py [--reps 5] [--no-app] [--before REV [--runs 3] [--bars-only]]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
+import json
 import os
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -52,15 +64,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+# --tree-child: this file run by --before in another tree's stats/ and tui/ (that tree first)
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+if "--tree-child" in sys.argv:
+    sys.path.insert(0, sys.argv[sys.argv.index("--tree-child") + 1])
 
 import _previous_signed_rank as previous  # noqa: E402
 
 import stats  # noqa: E402
 from stats._signed_rank import cached_weights, dirichlet_weights, signed_rank_counts  # noqa: E402
 from stats.folds_tests import _paired  # noqa: E402
-from stats.paired_folds import criterion_rows, paired_folds  # noqa: E402
 
 D, L, R, N = 500, 20, 10, 10
 
@@ -117,8 +132,7 @@ def baseline(log: pd.DataFrame, n_datasets: int) -> float:
 
 def learner_differences(log: pd.DataFrame) -> list[np.ndarray]:
     """The 19 learners' oriented differences of means against L01, as fold_comparison pairs them."""
-    rows, values = criterion_rows(log, "accuracy")
-    p = paired_folds(log, rows, values, "accuracy", "L01", None, None, True)
+    p = stats.fold_cube(log, "accuracy").paired("L01", True)
     xm, ym = np.nanmean(np.where(p.shared, p.x, np.nan), axis=2), np.nanmean(np.where(p.shared, p.y, np.nan), axis=2)
     return [_paired(xm[:, k], ym[:, k], True) for k in range(xm.shape[1])]
 
@@ -199,7 +213,26 @@ def explorer_part(log: pd.DataFrame, reps: int) -> None:
     wall, cpu = [t[0][0] for t in toggle], [t[1][0] for t in toggle]
     seen, _ = timed(lambda: worker(controls[0]), reps)
     quart = [timed(lambda c=c: model.analyze(replace(sel, control=c)).prepare("quartiles"), 1)[0][0] for c in controls]
+    from tui.app._rendered import Rendered, WarmRows
+
+    warm = WarmRows()
+    later = [f"L{i:02d}" for i in range(2 + reps, 2 + 2 * reps)]
+    ahead, ahead_cpu = timed(  # what the app's idle worker does (RankboardApp.warm_controls)
+        lambda: [warm.put(folds_rows(model.analyze(replace(sel, control=c)).prepare("folds").folds)) for c in later], 1
+    )
+
+    def shown(control: str) -> None:  # the analysis worker, the other control's view made ahead
+        analysis = model.analyze(replace(sel, control=control))
+        analysis.prepare("folds")
+        Rendered(analysis).build("folds", None, None, warm)
+
+    hot = [timed(lambda c=c: shown(c), 1)[0][0] for c in later]
     print(f"explorer: control toggle with the folds view on screen   median {med(wall):7.3f} s   cpu {med(cpu):.3f} s")
+    print(f"explorer: the same, its view made ahead while idle       median {med(hot) * 1000:7.1f} ms")
+    print(
+        f"explorer: the idle work per control (view and rows)      {ahead[0] / len(later):7.3f} s"
+        f"   cpu {ahead_cpu[0] / len(later):.3f} s"
+    )
     print(f"explorer: the same selection again (cached)              median {med(seen) * 1000:7.1f} ms")
     print(f"explorer: control toggle with the quartiles on screen    median {med(quart) * 1000:7.1f} ms (baseline)")
     print("bar: a toggle under 100 ms")
@@ -245,7 +278,14 @@ def panel_part(log: pd.DataFrame, reps: int) -> None:
             yield FoldsPanel(id="folds")
 
     gaps: list[float] = []
-    out: dict[str, list[float]] = {"big": [], "small": [], "previous": []}
+    out: dict[str, list[float]] = {
+        "big": [],
+        "small": [],
+        "previous": [],
+        "filter": [],
+        "filter_previous": [],
+        "unfilter": [],
+    }
 
     async def run() -> None:
         app = One()
@@ -272,6 +312,16 @@ def panel_part(log: pd.DataFrame, reps: int) -> None:
             for _ in range(reps):
                 await measure("big", lambda: setattr(panel, "rows", big))
                 await measure("small", lambda: setattr(panel, "rows", small))
+            # the / filter on the 9,500 rows: now (names matched once, rows taken from those made)
+            # and the previous way (every key split and matched, the rows made again on the loop)
+            await measure("big", lambda: setattr(panel, "rows", big))
+            for needle in ("d00", "l0", "d00", "l0")[: max(2, reps)]:
+                await measure("filter", lambda n=needle: panel.set_filter(n))
+                await measure("unfilter", lambda: panel.set_filter(""))
+            for needle in ("d00", "l0", "d00", "l0")[: max(2, reps)]:
+                with _previous_filter():
+                    await measure("filter_previous", lambda n=needle: panel.set_filter(n))
+                await measure("unfilter", lambda: panel.set_filter(""))
             await measure("previous", lambda: previous_fill(app.query_one("#folds-table", VimTable)))
             task.cancel()
 
@@ -286,19 +336,158 @@ def panel_part(log: pd.DataFrame, reps: int) -> None:
         (f"folds panel: longest event-loop gap showing {n} rows, median", med(out["big"]), ""),
         ("folds panel: longest event-loop gap showing 19 rows, median", med(out["small"]), " (baseline)"),
         (f"folds panel: previous fill ({n} rows, add_row per row), once", med(out["previous"]), ""),
+        ("folds panel: / filter (d00: 190 rows, l0: 4,750), longest gap, median", med(out["filter"]), ""),
+        ("folds panel: / filter the previous way (rows made again), median", med(out["filter_previous"]), ""),
     ]
     for label, seconds, note in lines:
         print(f"{label:<66s} {seconds * 1000:7.1f} ms{note}")
     print("bar: an event-loop gap under ~50 ms beyond the baseline")
 
 
+def bars(log: pd.DataFrame, reps: int) -> dict:
+    """The two bars of issue 14 in the tree on ``sys.path`` (this one, or ``--before``'s): medians.
+
+    (a) ``stats.fold_comparison(log, "accuracy", "L01")`` after a first call (wall and CPU);
+    (b) a control toggle as the explorer's analysis worker does it (``Model.analyze``, the folds
+    view, its rows ``folds_rows``) for controls not shown before, nothing made ahead; and, where
+    the tree has the idle worker (``tui.app._rendered.WarmRows``), after it has made the other
+    controls' views (what the app does while idle: ``RankboardApp.warm_controls``)."""
+    from tui.app import _rendered
+    from tui.app.widgets import folds_rows
+    from tui.view import Model, default_selection
+
+    gc.collect()
+    stats.fold_comparison(log, "accuracy", "L01")
+    wall, cpu = timed(lambda: stats.fold_comparison(log, "accuracy", "L01"), reps)
+    model = Model(log)
+    sel = default_selection(log, "accuracy")
+    folds_rows(model.analyze(sel).prepare("folds").folds)
+    gc.collect()
+    gc.freeze()  # as the app does once started (tui.gcpolicy)
+
+    def toggle(control: str, warm: object = None) -> None:
+        analysis = model.analyze(replace(sel, control=control))
+        analysis.prepare("folds")
+        if warm is not None:
+            _rendered.Rendered(analysis).build("folds", None, None, warm)
+        else:
+            folds_rows(analysis.folds)
+
+    controls = [f"L{i:02d}" for i in range(2, 2 + reps)]
+    cold = [timed(lambda c=c: toggle(c), 1) for c in controls]
+    out = {
+        "call_wall": med(wall),
+        "call_cpu": med(cpu),
+        "toggle_wall": med([t[0][0] for t in cold]),
+        "toggle_cpu": med([t[1][0] for t in cold]),
+    }
+    if hasattr(_rendered, "WarmRows"):
+        warm = _rendered.WarmRows()
+        later = [f"L{i:02d}" for i in range(2 + reps, 2 + 2 * reps)]
+        t = time.perf_counter()
+        for c in later:  # the idle worker's work, ahead of the toggles
+            rows = folds_rows(model.analyze(replace(sel, control=c)).prepare("folds").folds)
+            warm.put(rows)  # type: ignore[arg-type]
+        out["warm_each"] = (time.perf_counter() - t) / len(later)
+        hot = [timed(lambda c=c: toggle(c, warm), 1) for c in later]
+        out["warm_toggle_wall"] = med([t[0][0] for t in hot])
+    gc.unfreeze()
+    return out
+
+
+def export(rev: str) -> Path:
+    """``stats/`` and ``tui/`` of git revision ``rev`` in a temporary folder (``git archive``: no
+    worktree touched)."""
+    folder = Path(tempfile.mkdtemp(prefix="rankboard_before_"))
+    archive = subprocess.run(["git", "archive", rev, "stats", "tui"], cwd=ROOT, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
+
+
+def run_bars(tree: Path, reps: int) -> dict:
+    done = subprocess.run(
+        [sys.executable, __file__, "--tree-child", str(tree), "--reps", str(reps)],
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode:
+        raise RuntimeError(f"the run in {tree} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def bars_part(before: str, reps: int, runs: int) -> None:
+    """Both bars in this tree and in ``before``'s, each in its own process, the runs interleaved."""
+    trees = {f"before ({before})": export(before), "this tree": ROOT}
+    results: dict[str, list[dict]] = {name: [] for name in trees}
+    try:
+        for _ in range(runs):
+            for name, tree in trees.items():
+                results[name].append(run_bars(tree, reps))
+    finally:
+        shutil.rmtree(trees[f"before ({before})"])
+    m = {name: {k: med([r[k] for r in rs]) for k in rs[0]} for name, rs in results.items()}
+    old, new = m[f"before ({before})"], m["this tree"]
+    print(f"bars, median of {runs} process(es) x {reps} reps per tree; load average {os.getloadavg()[0]:.2f}")
+    print(f"{'':34s}{'before':>10s}{'this tree':>11s}{'ratio':>8s}")
+    for label, key in (
+        ("(a) fold_comparison, wall s", "call_wall"),
+        ("(a) fold_comparison, cpu s", "call_cpu"),
+        ("(b) toggle, nothing made ahead, s", "toggle_wall"),
+        ("(b) toggle, cpu s", "toggle_cpu"),
+    ):
+        print(f"{label:34s}{old[key]:10.3f}{new[key]:11.3f}{old[key] / new[key]:7.1f}x")
+    if "warm_toggle_wall" in new:
+        print(
+            f"{'(b) toggle, made ahead while idle, s':34s}{'':10s}{new['warm_toggle_wall']:11.4f}"
+            f"{old['toggle_wall'] / new['warm_toggle_wall']:7.0f}x  (idle work per control {new['warm_each']:.3f} s)"
+        )
+    print("bars: (a) under 0.5 s; (b) under 0.1 s")
+
+
+@contextlib.contextmanager
+def _previous_filter() -> Iterator[None]:
+    """The folds panel's / filter as it was: every row's key split and matched, and the kept rows
+    made again (``prepare_rows``) on the event loop."""
+    from tui.app.widgets import _folds
+    from tui.app.widgets._base import matches
+    from tui.app.widgets._table import prepare_rows
+
+    def filtered(view, needle):  # type: ignore[no-untyped-def]
+        keys = [f"{d}\0{x}" for d, x in view.table.index]
+        return [i for i, key in enumerate(keys) if matches(needle, *key.split("\0", 1))]
+
+    def subset(prepared, keep):  # type: ignore[no-untyped-def]
+        cells, keys = [prepared.cells[i] for i in keep], [prepared.keys[i] for i in keep]
+        return prepare_rows(prepared.columns, cells, keys, prepared.widths)
+
+    saved = _folds.filtered, _folds.subset_rows
+    _folds.filtered, _folds.subset_rows = filtered, subset
+    try:
+        yield
+    finally:
+        _folds.filtered, _folds.subset_rows = saved
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--no-app", action="store_true", help="skip the explorer and the panel")
+    parser.add_argument("--before", metavar="REV", help="also both bars in git revision REV (git archive)")
+    parser.add_argument("--runs", type=int, default=1, help="processes per tree for --before, interleaved")
+    parser.add_argument("--bars-only", action="store_true", help="only the bars (with --before)")
+    parser.add_argument("--tree-child", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
     log = make_log()
+    if args.tree_child:
+        print(json.dumps(bars(log, args.reps)))
+        return
+    if args.before:
+        bars_part(args.before, args.reps, args.runs)
+        if args.bars_only:
+            return
     print(f"log: {len(log):,} rows ({D} data sets x {L} learners x {R} x {N} CV, one criterion)")
     stats_part(log, args.reps)
     if not args.no_app:

@@ -51,6 +51,8 @@ _EXPORTS: dict[str, str] = {
     "default_rope": "stats.fold_comparisons",
     "fold_comparison": "stats.fold_comparisons",
     "fold_deltas": "stats.deltas",
+    "FoldCube": "stats.paired_folds",
+    "fold_cube": "stats.paired_folds",
     "BayesProbabilities": "stats.folds_tests",
     "CorrectedTTest": "stats.folds_tests",
     "CorrelatedPosterior": "stats.folds_tests",
@@ -181,6 +183,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
         iman_davenport,
         quade,
     )
+    from stats.paired_folds import FoldCube, fold_cube  # noqa: F401
     from stats.pairwise_two_sample import PairwiseTwoSample, pairwise_wilcoxon  # noqa: F401
     from stats.posthoc import (  # noqa: F401
         BergmannLimitWarning,

@@ -13,11 +13,12 @@ import numpy as np
 import pandas as pd
 
 from stats._table import check_bool
-from stats.paired_folds import criterion_rows, paired_folds
+from stats.fold_comparisons import cube_of
+from stats.paired_folds import FoldCube
 
 
 def fold_deltas(
-    log: pd.DataFrame,
+    log: pd.DataFrame | FoldCube,
     criterion: str,
     control: str,
     *,
@@ -29,9 +30,11 @@ def fold_deltas(
 
     Parameters
     ----------
-    log : DataFrame
+    log : DataFrame or FoldCube
         A tidy log (:func:`stats.read_logs`): dataset, repeat, fold, learner, criterion, value.
-        A key given twice: the later row counts (``read_logs`` has resolved it already).
+        A key given twice: the later row counts (``read_logs`` has resolved it already). Or the
+        :func:`stats.fold_cube` of ``criterion`` (then ``learners`` and ``datasets`` are its own
+        and must be None).
     criterion, control : str
         The criterion, and the learner the others are compared with.
     learners, datasets : sequence of str, optional
@@ -64,8 +67,7 @@ def fold_deltas(
     [['d', 'b', 1, 1, -0.1], ['d', 'b', 1, 2, 0.05]]
     """
     check_bool("higher_is_better", higher_is_better)
-    rows, values = criterion_rows(log, criterion)
-    p = paired_folds(log, rows, values, criterion, control, learners, datasets, higher_is_better)
+    p = cube_of(log, criterion, learners, datasets).paired(control, higher_is_better)
     di, li, ki = np.nonzero(p.shared)  # C order: data set, then learner, then (repeat, fold)
     return pd.DataFrame(
         {

@@ -27,7 +27,7 @@ from stats._format import Printable
 from stats._signed_rank import cached_weights, signed_rank_counts
 from stats._table import check_alpha, check_bool
 from stats.folds_tests import _paired, _rope
-from stats.paired_folds import criterion_rows, paired_folds
+from stats.paired_folds import FoldCube, fold_cube
 
 _TABLE_COLUMNS = [
     "runs",
@@ -130,7 +130,7 @@ class FoldComparison(Printable):
 
 
 def fold_comparison(
-    log: pd.DataFrame,
+    log: pd.DataFrame | FoldCube,
     criterion: str,
     control: str,
     *,
@@ -173,9 +173,12 @@ def fold_comparison(
 
     Parameters
     ----------
-    log : DataFrame
+    log : DataFrame or FoldCube
         A tidy log (:func:`stats.read_logs`): dataset, repeat, fold, learner, criterion, value.
-        A (dataset, repeat, fold, learner) given twice: the later row counts.
+        A (dataset, repeat, fold, learner) given twice: the later row counts. Or the
+        :func:`stats.fold_cube` of ``criterion`` (its learners and data sets, in its order; then
+        ``learners`` and ``datasets`` must be None): the same results, without a pass over the
+        log, so that comparing with another control costs only the comparison.
     criterion : str
         The criterion compared; the other rows are ignored.
     control : str
@@ -217,30 +220,37 @@ def fold_comparison(
     alpha = check_alpha(alpha)
     if isinstance(nsamples, bool) or int(nsamples) != nsamples or nsamples < 1:
         raise ValueError(f"nsamples must be a positive integer, got {nsamples!r}")
-    rows, values = criterion_rows(log, criterion)
-    r = default_rope(values) if rope is None else _rope(rope)
-    p = paired_folds(log, rows, values, criterion, control, learners, datasets, higher_is_better)
+    cube = cube_of(log, criterion, learners, datasets)
+    r = default_rope(cube.extremes) if rope is None else _rope(rope)
+    p = cube.paired(control, higher_is_better)
     dnames, lnames, others, notes = p.dnames, p.lnames, p.others, p.notes
     if len(lnames) < 2:
         raise ValueError(f"need a learner besides the control {control!r}")
     x, y, shared, d = p.x, p.y, p.shared, p.d
-    has_x, has_y = ~np.isnan(x), ~np.isnan(y)
-    runs = shared.sum(axis=2)
-    union = (has_x | has_y).sum(axis=2)
     n_keys = len(p.fold_index)
-    onehot = np.zeros((n_keys, int(p.fold_index.max()) + 1 if n_keys else 0), dtype=np.float32)
-    onehot[np.arange(n_keys), p.fold_index] = 1.0
-    n_folds = ((shared.reshape(-1, n_keys).astype(np.float32) @ onehot) > 0).sum(axis=1).reshape(runs.shape)
+    if p.complete:  # every key shared: the counts are the same everywhere
+        runs = np.full(x.shape[:2], n_keys, dtype=np.int64)
+        union = runs
+        n_folds = np.full(x.shape[:2], len(np.unique(p.fold_index)), dtype=np.int64)
+    else:
+        has_x, has_y = ~np.isnan(x), ~np.isnan(y)
+        runs = shared.sum(axis=2)
+        union = (has_x | has_y).sum(axis=2)
+        onehot = np.zeros((n_keys, int(p.fold_index.max()) + 1 if n_keys else 0), dtype=np.float32)
+        onehot[np.arange(n_keys), p.fold_index] = 1.0
+        n_folds = ((shared.reshape(-1, n_keys).astype(np.float32) @ onehot) > 0).sum(axis=1).reshape(runs.shape)
 
     # moments as stats.folds_tests._moments (an all-equal d: exactly (d_1, 0))
     usable = (runs >= 2) & (n_folds >= 2)
     j = np.where(usable, runs, 2).astype(float)
-    dz = np.where(shared, d, 0.0)
+    dz = d if p.complete else np.where(shared, d, 0.0)
     mean = dz.sum(axis=2) / j
-    dev = np.where(shared, d - mean[..., None], 0.0)
+    dev = d - mean[..., None]
+    if not p.complete:
+        dev[~shared] = 0.0
     var = (dev * dev).sum(axis=2) / (j - 1)
-    top = np.where(shared, d, -np.inf).max(axis=2)
-    constant = top == np.where(shared, d, np.inf).min(axis=2)
+    top = (d if p.complete else np.where(shared, d, -np.inf)).max(axis=2)
+    constant = top == (d if p.complete else np.where(shared, d, np.inf)).min(axis=2)
     mean = np.where(constant, top, mean)
     var = np.where(constant, 0.0, var)
 
@@ -276,12 +286,13 @@ def fold_comparison(
     for i, k in zip(*np.nonzero((union > runs) | ~usable)):
         name, other = dnames[i], lnames[others[k]]
         if not usable[i, k]:
+            has_x, has_y = ~np.isnan(x[i, k]), ~np.isnan(y[i, k])
             if runs[i, k] == 0:
                 why = (
                     f"{other} has no results"
-                    if not has_x[i, k].any()
+                    if not has_x.any()
                     else f"{control} has no results"
-                    if not has_y[i, k].any()
+                    if not has_y.any()
                     else f"{other} and {control} share no (repeat, fold) result"
                 )
             elif runs[i, k] < 2:
@@ -316,8 +327,8 @@ def fold_comparison(
     )
 
     # across data sets: the Bayesian signed-rank test on the means of the shared results
-    xm = np.where(shared, x, 0.0).sum(axis=2) / j
-    ym = np.where(shared, y, 0.0).sum(axis=2) / j
+    xm = (x if p.complete else np.where(shared, x, 0.0)).sum(axis=2) / j
+    ym = (y if p.complete else np.where(shared, y, 0.0)).sum(axis=2) / j
     weights: dict[int, np.ndarray] = {}
     jobs = []
     totals = []
@@ -357,3 +368,17 @@ def fold_comparison(
         rope=r,
         alpha=alpha,
     )
+
+
+def cube_of(
+    log: pd.DataFrame | FoldCube, criterion: str, learners: Sequence[str] | None, datasets: Sequence[str] | None
+) -> FoldCube:
+    """``log`` itself when it is a :class:`FoldCube` of ``criterion`` (then ``learners`` and
+    ``datasets`` must be None: they are the cube's), else :func:`fold_cube` of the log."""
+    if not isinstance(log, FoldCube):
+        return fold_cube(log, criterion, learners=learners, datasets=datasets)
+    if str(criterion) != log.criterion:
+        raise ValueError(f"the fold cube holds {log.criterion!r}, not {criterion!r}")
+    if learners is not None or datasets is not None:
+        raise ValueError("a fold cube's learners and data sets are chosen when it is made (stats.fold_cube)")
+    return log

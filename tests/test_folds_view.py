@@ -373,3 +373,76 @@ def test_rendered_takes_the_rows_a_worker_built_for_the_same_analysis_only(cv: t
     assert not Rendered(other).take(built).has_folds  # another analysis: nothing taken
     again = Rendered(analysis).build("folds", shown)  # the same view: the rows are reused, not made again
     assert again.folds is built.folds
+
+
+async def test_a_large_folds_view_makes_the_other_controls_views_while_idle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14's toggle bar: with a folds view of at least WARM_MIN_ROWS rows on screen, the app
+    makes the views of the other controls (and their rows) in an idle worker; a toggle of the
+    control then shows the rows made ahead, which are those a fresh computation makes."""
+    from tests.test_app import drive, press
+    from tui.app import _app
+    from tui.app.widgets._folds import FoldsPanel, folds_rows
+
+    monkeypatch.setattr(_app, "WARM_MIN_ROWS", 1)
+
+    async def scenario(app, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "6")  # settle: the idle worker has run to its end
+        sel = app.selection
+        others = [x for x in sel.learners if x != app.analysis.control]
+        warmed = {x: app._warm.get(app.model.analyze(replace(sel, control=x)).folds) for x in others}
+        assert all(rows is not None for rows in warmed.values()), warmed
+        await press(pilot, "j", "c")  # the second learner of the totals becomes the control
+        control = app.selection.control
+        assert control in warmed
+        shown = app.query_one(FoldsPanel).rows
+        assert shown is warmed[control]  # the rows made ahead, not made again
+        fresh = folds_rows(
+            stats.fold_comparison(
+                app.model._results(sel.criterion),
+                sel.criterion,
+                control,
+                learners=sel.learners,
+                datasets=sel.datasets,
+                higher_is_better=sel.higher_is_better,
+                rope=sel.rope,
+            )
+        )  # type: ignore[arg-type]
+        assert [tuple(map(str, r)) for r in shown.table.cells] == [tuple(map(str, r)) for r in fresh.table.cells]
+        assert shown.table.keys == fresh.table.keys
+
+    await drive(scenario)
+
+
+async def test_a_small_folds_view_makes_nothing_ahead() -> None:
+    from tests.test_app import drive, press
+
+    async def scenario(app, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "6")
+        assert app._warm.get(app.analysis.folds) is None and not app._warm._rows
+
+    await drive(scenario)
+
+
+@pytest.mark.parametrize("needle", ["", "knn", "n", "zz", "1"])
+def test_the_filter_keeps_the_rows_each_name_matches_sharing_the_made_rows(
+    cv: tuple[pd.DataFrame, Model], needle: str
+) -> None:
+    """The / filter of the folds view: the rows whose data set or learner contains the needle (the
+    rule of tui.app.widgets._base.matches, row by row), taken from the rows made in the worker."""
+    from tui.app.widgets._base import matches
+    from tui.app.widgets._folds import filtered, folds_rows
+    from tui.app.widgets._table import prepare_rows, subset_rows
+
+    _, model = cv
+    view = model.analyze(default_selection(cv[0], "pd")).folds
+    rows = folds_rows(view)
+    keep = filtered(view, needle)
+    assert keep == [i for i, (d, x) in enumerate(view.table.index) if matches(needle, d, x)]
+    sub = subset_rows(rows.table, keep)
+    again = prepare_rows(
+        rows.table.columns, [rows.table.cells[i] for i in keep], [rows.table.keys[i] for i in keep], rows.table.widths
+    )
+    assert (sub.keys, sub.cells, sub.widths) == (again.keys, again.cells, again.widths)
+    assert [k.value for k in sub.rows] == [k.value for k in again.rows] == list(sub.keys)
+    assert {k.value: i for k, i in sub.locations.items()} == {k.value: i for k, i in again.locations.items()}
+    assert all(sub.data[k] is rows.table.data[k] for k in sub.data)  # shared, not made again

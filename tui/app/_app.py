@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -26,7 +26,7 @@ from tui.app._commands import RegistryProvider, acts_in, bindings
 from tui.app._file_actions import FileActions
 from tui.app._gc import IdleCollector
 from tui.app._loading import LoadActions
-from tui.app._rendered import Rendered
+from tui.app._rendered import Rendered, WarmRows
 from tui.app._screens import HelpScreen
 from tui.app._selection_actions import TABLES, SelectionActions
 from tui.app.widgets import (
@@ -41,11 +41,15 @@ from tui.app.widgets import (
     Sidebar,
     StatusLine,
     TestsPanel,
+    folds_rows,
     literal,
 )
 from tui.view import VIEWS, Analysis, Loader, Model, Selection
 
 NARROW = 100  # below this many columns the sidebar collapses
+#: A folds view of at least this many rows (data sets x learners) has the views of the other
+#: controls made while the app is idle (a toggle of the control then shows at once; issue 14).
+WARM_MIN_ROWS = 2000
 
 
 @dataclass
@@ -103,6 +107,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._closed = False  # after unmount, late messages from workers are dropped
         self._gc = IdleCollector()
         self._rendered: Rendered | None = None
+        self._warm = WarmRows()  # the folds view's rows for other controls, made while idle
         self._stale_views: set[str] = set()
         self._problem: str | None = None  # the analysis's problem line (see _show_problem)
         self._stopped: str | None = None  # why the views do not show the logs as they are (Esc)
@@ -165,6 +170,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         folds of the cells shown) must be analysed too."""
         self.query_one(Sidebar).selection = selection
         self._gc.touch()
+        self.workers.cancel_group(self, "warm")  # the foreground first
         if selection is not None and self.model is not None:
             self.analyze(self.model, selection, self.view, self.query_one(QuartilesPanel).fit_width)
 
@@ -177,7 +183,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         analysis.prepare(view)  # only the view on screen: another is computed when it is shown
         if worker.is_cancelled:
             return
-        rendered = Rendered(analysis).build(view, self._rendered, width)
+        rendered = Rendered(analysis).build(view, self._rendered, width, self._warm)
         if not worker.is_cancelled:
             self.post_message(Analyzed(analysis, rendered))
 
@@ -185,13 +191,41 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         if not self._closed and message.analysis.selection == self.selection:
             self._rendered = message.rendered
             self.analysis = message.analysis
+            self._warm_other_controls(message.analysis)
+
+    def _warm_other_controls(self, analysis: Analysis) -> None:
+        """With a large folds view on screen, make the views of the other controls while idle."""
+        if self.view != "folds" or not analysis.ready("folds") or self.model is None:
+            return
+        view = analysis.folds
+        if view is not None and len(view.table) >= WARM_MIN_ROWS:
+            self.warm_controls(self.model, analysis.selection, analysis.control)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="warm")
+    def warm_controls(self, model: Model, selection: Selection, control: str | None) -> None:
+        """The folds view and its rows for each other control of ``selection`` (the learners after
+        ``control`` first), into the model's cache and :class:`WarmRows`, so that a toggle of the
+        control shows its view at once. Any new selection cancels this (between two controls)."""
+        worker = get_current_worker()
+        learners = list(selection.learners)
+        start = learners.index(control) + 1 if control in learners else 0
+        for other in learners[start:] + learners[:start]:
+            if worker.is_cancelled or self._closed:
+                return
+            if other == control:
+                continue
+            view = model.analyze(replace(selection, control=other)).prepare("folds").folds
+            if view is not None and self._warm.get(view) is None and not worker.is_cancelled:
+                rows = folds_rows(view)
+                if rows is not None:
+                    self._warm.put(rows)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="prepare")
     def prepare_view(self, analysis: Analysis, view: str) -> None:
         """Compute ``view`` of ``analysis`` off the event loop (it was not on screen when analysed),
         and the rows of a table view (the quartile chart needs the panel's width: built when shown)."""
         analysis.prepare(view)
-        rendered = Rendered(analysis).build(view) if view in ("ranks", "folds") else None
+        rendered = Rendered(analysis).build(view, warm=self._warm) if view in ("ranks", "folds") else None
         if not get_current_worker().is_cancelled:
             self.post_message(Prepared(analysis, view, rendered))
 
@@ -205,6 +239,8 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             self._show_problem(_problem_line(message.analysis))  # a view a limit of stats left empty
             if message.view == self.view:
                 self._fill_view(message.view)
+            if message.view == "folds":
+                self._warm_other_controls(message.analysis)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if self._closed:
@@ -254,7 +290,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             rendered = self._rendered
             if rendered is None or rendered.analysis is not analysis:
                 rendered = self._rendered = Rendered(analysis)
-            rendered.build(name, None, self.query_one(QuartilesPanel).fit_width)  # built unless the worker did
+            rendered.build(name, None, self.query_one(QuartilesPanel).fit_width, self._warm)  # unless the worker did
             if name == "quartiles":
                 self.query_one(QuartilesPanel).lines = rendered.quartiles
             elif name == "ranks":

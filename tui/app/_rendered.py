@@ -2,10 +2,40 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from tui.app.widgets import FoldsRows, QuartileLines, RanksRows, folds_rows, quartile_lines, ranks_rows
 from tui.view import Analysis
+
+
+class WarmRows:
+    """The folds view's rows made ahead of time for other controls (the app's idle worker), by the
+    :class:`~tui.view.FoldsView` they show (the very object the model's cache hands out again):
+    a toggle to one of those controls finds its rows made. Thread-safe; the last :data:`SIZE` kept."""
+
+    SIZE = 24
+
+    def __init__(self) -> None:
+        self._rows: OrderedDict[int, FoldsRows] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def put(self, rows: FoldsRows) -> None:
+        with self._lock:
+            self._rows[id(rows.view)] = rows
+            self._rows.move_to_end(id(rows.view))
+            while len(self._rows) > self.SIZE:
+                self._rows.popitem(last=False)
+
+    def get(self, view: object) -> FoldsRows | None:
+        with self._lock:
+            rows = self._rows.get(id(view))
+        return rows if rows is not None and rows.view is view else None
+
+    def clear(self) -> None:
+        with self._lock:
+            self._rows.clear()
 
 
 @dataclass
@@ -20,8 +50,11 @@ class Rendered:
     folds: FoldsRows | None = None
     has_folds: bool = False
 
-    def build(self, view: str, previous: Rendered | None = None, width: int | None = None) -> Rendered:
-        """Build the render data of ``view`` if it is not built (reusing ``previous``'s when the same).
+    def build(
+        self, view: str, previous: Rendered | None = None, width: int | None = None, warm: WarmRows | None = None
+    ) -> Rendered:
+        """Build the render data of ``view`` if it is not built (reusing ``previous``'s when the same,
+        or the rows ``warm`` holds for the same folds view).
 
         ``width``: the cells the quartile chart is fitted to.
         """
@@ -39,8 +72,11 @@ class Rendered:
                 self.ranks = ranks_rows(analysis.ranks)
             self.has_ranks = True
         elif view == "folds" and not self.has_folds:
+            made = warm.get(analysis.folds) if warm is not None else None
             if previous is not None and previous.has_folds and previous.analysis.folds is analysis.folds:
                 self.folds = previous.folds
+            elif made is not None:
+                self.folds = made
             else:
                 self.folds = folds_rows(analysis.folds)
             self.has_folds = True

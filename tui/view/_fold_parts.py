@@ -32,26 +32,15 @@ class FoldParts:
         """Every fold-level result of ``criterion`` (``CellValues.results``), cached."""
         return self._cached("results", (criterion,), lambda: self._raw.results(criterion))
 
-    def _fold_call(
-        self,
-        fn: Callable[..., Any],
-        sel: Selection,
-        datasets: list[str],
-        learners: tuple[str, ...],
-        control: str,
-        **options: Any,
-    ) -> Any:
-        """``fn(results, criterion, control, learners=, datasets=, higher_is_better=, **options)`` on
-        the fold-level results of ``sel.criterion`` (``stats.fold_comparison``, ``stats.fold_deltas``)."""
-        results = self._results(sel.criterion)
-        return fn(
-            results,
-            sel.criterion,
-            control,
-            learners=learners,
-            datasets=datasets,
-            higher_is_better=sel.higher_is_better,
-            **options,
+    def _cube(self, criterion: str, datasets: list[str], learners: tuple[str, ...]) -> stats.FoldCube:
+        """``stats.fold_cube`` of the selection: the fold-level results as one array, made once per
+        (criterion, data sets, learners) and kept, so that another control, rope, alpha or
+        direction costs only the comparison, not a pass over the results."""
+        key = (criterion, tuple(datasets), learners)
+        return self._cached(
+            "cube",
+            key,
+            lambda: stats.fold_cube(self._results(criterion), criterion, learners=learners, datasets=datasets),
         )
 
     def _folds(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> FoldsView:
@@ -59,8 +48,13 @@ class FoldParts:
         key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, sel.rope, sel.alpha)
 
         def make() -> FoldsView:
-            result = self._fold_call(
-                stats.fold_comparison, sel, datasets, learners, control, rope=sel.rope, alpha=sel.alpha
+            result = stats.fold_comparison(
+                self._cube(sel.criterion, datasets, learners),
+                sel.criterion,
+                control,
+                higher_is_better=sel.higher_is_better,
+                rope=sel.rope,
+                alpha=sel.alpha,
             )
             return FoldsView(
                 criterion=sel.criterion,
@@ -81,7 +75,8 @@ class FoldParts:
         key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, "deltas")
 
         def make() -> Any:
-            deltas = self._fold_call(stats.fold_deltas, sel, datasets, learners, control)
+            cube = self._cube(sel.criterion, datasets, learners)
+            deltas = stats.fold_deltas(cube, sel.criterion, control, higher_is_better=sel.higher_is_better)
             return deltas_view(deltas, sel.criterion, sel.higher_is_better, control, learners, datasets)
 
         return self._cached("q", key, make)

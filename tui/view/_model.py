@@ -44,6 +44,10 @@ from tui.view._types import (
 
 #: Entries kept per cache of a Model (scores tables, safety sentences, quartile views).
 CACHE_SIZE = 16
+#: Entries kept of the caches whose entries are large: the fold cubes (``stats.fold_cube``: about
+#: 35 MB for 500 data sets x 20 learners x 100 folds).
+#: The folds views: one per control of a selection (the app makes the other controls' while idle).
+LARGE_CACHE_SIZE = {"cube": 4, "folds": 48}
 
 
 class Model(FoldParts):
@@ -126,6 +130,7 @@ class Model(FoldParts):
             "q": OrderedDict(),
             "results": OrderedDict(),
             "folds": OrderedDict(),
+            "cube": OrderedDict(),
         }
 
     @property
@@ -207,7 +212,7 @@ class Model(FoldParts):
         with self._lock:
             value = cache.setdefault(key, value)  # one made meanwhile by another thread wins: one object per key
             cache.move_to_end(key)
-            if len(cache) > CACHE_SIZE:
+            if len(cache) > LARGE_CACHE_SIZE.get(kind, CACHE_SIZE):
                 cache.popitem(last=False)
         return value
 

@@ -309,6 +309,18 @@ class PreparedRows:
     locations: dict[Any, int]
 
 
+#: The (RowKey, Row) of each row key string :func:`prepare_rows` has made (at most
+#: :data:`_ROW_RECORDS_MAX`, then made anew).
+_ROW_RECORDS: dict[str, tuple[Any, Any]] = {}
+_ROW_RECORDS_MAX = 200_000
+
+
+def _row_record(key: str) -> tuple[Any, Any]:
+    row_key = _data_table.RowKey(key)
+    record = _ROW_RECORDS[key] = (row_key, _data_table.Row(row_key, 1, None, False))
+    return record
+
+
 def prepare_rows(
     columns: Sequence[str], cells: Sequence[Sequence[Any]], keys: Sequence[str], widths: Sequence[int]
 ) -> PreparedRows:
@@ -325,12 +337,39 @@ def prepare_rows(
     if fast:
         # a row's cells by the columns' keys as str (DataTable's ColumnKey equals its str; a str
         # hashes in C, a ColumnKey in Python: 57,000 calls for the folds view's 9,500 rows)
-        row_keys = [_data_table.RowKey(key) for key in keys]
+        # the RowKey and Row of a key string made once and kept (the folds view shows the same
+        # 9,500 keys for every control); a Row of height 1 is never changed by the table
+        made = _ROW_RECORDS
+        if len(made) > _ROW_RECORDS_MAX:
+            made.clear()
+        records = [made.get(key) or _row_record(key) for key in keys]
+        row_keys = [record[0] for record in records]
         locations = {row_key: index for index, row_key in enumerate(row_keys)}
         data = dict(zip(row_keys, (dict(zip(columns, row)) for row in cells)))
-        row_class = _data_table.Row
-        rows = dict(zip(row_keys, (row_class(row_key, 1, None, False) for row_key in row_keys)))
+        rows = dict(records)
     return PreparedRows(columns, cells, keys, widths, fast, data, rows, locations)
+
+
+def subset_rows(prepared: PreparedRows, keep: Sequence[int]) -> PreparedRows:
+    """The rows ``keep`` (positions, in order) of ``prepared``, sharing its records (cells, keys,
+    DataTable's Row objects and row dictionaries): what the ``/`` filter shows, made without
+    making a row again."""
+    if not prepared.fast:
+        return prepare_rows(
+            prepared.columns, [prepared.cells[i] for i in keep], [prepared.keys[i] for i in keep], prepared.widths
+        )
+    row_keys = list(prepared.rows)  # in the order of the keys
+    chosen = [row_keys[i] for i in keep]
+    return PreparedRows(
+        prepared.columns,
+        tuple(prepared.cells[i] for i in keep),
+        tuple(prepared.keys[i] for i in keep),
+        prepared.widths,
+        True,
+        {key: prepared.data[key] for key in chosen},
+        {key: prepared.rows[key] for key in chosen},
+        {key: n for n, key in enumerate(chosen)},
+    )
 
 
 def _blank(strip: Strip) -> Strip:
