@@ -22,7 +22,7 @@ import pandas as pd
 
 from stats._keys import unpack_run
 from stats._result import LogRead, table_of
-from stats.cells._aggregate import _CHUNK, KEYS, _check_log, _codes, _index, aggregate
+from stats.cells._aggregate import KEYS, _check_log, _codes, _index, aggregate
 from stats.cells._incremental import Aggregator
 
 
@@ -201,9 +201,12 @@ def _log_counts(log: pd.DataFrame) -> tuple[pd.DataFrame, list[np.ndarray], int]
     space = int(np.prod(shape, dtype=np.int64))
     grid = np.zeros(space, np.int64)
     n = len(log)
-    for s in range(0, n, _CHUNK):
-        c, d, lrn = (x[s : s + _CHUNK].astype(np.int64) for x in codes)
-        grid += np.bincount((c * shape[1] + d) * shape[2] + lrn, minlength=space)
+    for s in range(0, n, _ROWS):
+        key = codes[0][s : s + _ROWS].astype(np.int64)
+        for x, span in zip(codes[1:], shape[1:]):
+            key *= span
+            key += x[s : s + _ROWS]
+        grid += np.bincount(key, minlength=space)
     return _counts_of(grid.reshape(shape), levels), codes, n
 
 
@@ -219,6 +222,8 @@ def _distinct(pair: np.ndarray, n_pairs: int, x: np.ndarray) -> np.ndarray:
     return np.bincount(first, minlength=n_pairs)
 
 
+#: Rows per chunk of the passes over a log (its work space: a few int64 arrays of this length).
+_ROWS = 1 << 18
 #: Rows -> (pair, repeat, fold) of rows ``s:e``: the (dataset, learner) pair is
 #: ``dataset code * learners + learner code``.
 Rows = Callable[[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
@@ -234,19 +239,22 @@ def _design(rows: Rows, n: int, levels: list[pd.Index]) -> pd.DataFrame:
     """
     n_pairs, n_learners = len(levels[0]) * len(levels[1]), len(levels[1])
     lows, highs = [0, 0], [0, 0]
-    for s in range(0, n, _CHUNK):
-        _, repeat, fold = rows(s, min(s + _CHUNK, n))
+    for s in range(0, n, _ROWS):
+        _, repeat, fold = rows(s, min(s + _ROWS, n))
         for k, x in enumerate((repeat, fold)):
             lo, hi = int(x.min()), int(x.max())
             lows[k], highs[k] = (lo, hi) if s == 0 else (min(lows[k], lo), max(highs[k], hi))
     spans = [hi - lo + 1 for lo, hi in zip(lows, highs)]
     if n and n_pairs * spans[0] * spans[1] <= max(4 * n, 1 << 22):
         grid = np.zeros(n_pairs * spans[0] * spans[1], bool)
-        for s in range(0, n, _CHUNK):
-            pair, repeat, fold = rows(s, min(s + _CHUNK, n))
-            at = pair.astype(np.int64) * spans[0] + (repeat - lows[0])
+        for s in range(0, n, _ROWS):
+            at, repeat, fold = rows(s, min(s + _ROWS, n))  # ``at``: the pair, made the grid's index in place
+            at *= spans[0]
+            at += repeat
+            at -= lows[0]
             at *= spans[1]
-            at += fold - lows[1]
+            at += fold
+            at -= lows[1]
             grid[at] = True
         cube = grid.reshape(n_pairs, spans[0], spans[1])
         got = [cube.any(axis=2).sum(axis=1), cube.any(axis=1).sum(axis=1), cube.sum(axis=(1, 2))]
@@ -267,12 +275,14 @@ def _design(rows: Rows, n: int, levels: list[pd.Index]) -> pd.DataFrame:
 def _log_rows(log: pd.DataFrame, dataset: np.ndarray, learner: np.ndarray, n_learners: int) -> Rows:
     """:data:`Rows` of a log (its columns as they are: no copy)."""
     repeat, fold = (log[k].to_numpy() for k in ("repeat", "fold"))
-    if not (np.issubdtype(repeat.dtype, np.integer) and np.issubdtype(fold.dtype, np.integer)):
+    if repeat.dtype.kind != "i" or fold.dtype.kind != "i":  # signed integers are used as they are
         repeat, fold = repeat.astype(np.int64), fold.astype(np.int64)
 
     def rows(s: int, e: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        pair = dataset[s:e].astype(np.int64) * n_learners + learner[s:e]
-        return pair, repeat[s:e].astype(np.int64), fold[s:e].astype(np.int64)
+        pair = dataset[s:e].astype(np.int64)
+        pair *= n_learners
+        pair += learner[s:e]
+        return pair, repeat[s:e], fold[s:e]
 
     return rows
 
@@ -286,7 +296,7 @@ def _aggregator_rows(aggregator: Aggregator) -> tuple[Rows, int]:
 
     def rows(s: int, e: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         repeat, fold = unpack_run(run[s:e])
-        return pair_of_cell[cell[s:e]], repeat.astype(np.int64), fold.astype(np.int64)
+        return pair_of_cell[cell[s:e]], repeat, fold
 
     return rows, len(cell)
 

@@ -111,6 +111,8 @@ class Columns:
                 target[:] = values[0] if k == 1 else np.column_stack(values).ravel()
             elif name in ("repeat", "fold"):
                 column = part.fields[spec.roles[name]]
+                if len(column):  # widened first if the numbers do not fit (checked: never wraps)
+                    target = self._widened(name, rows, int(column.max()), int(column.min()))
                 target[:] = column if k == 1 else np.repeat(column, k)
             elif role not in spec.roles:  # goal, train or test, absent from this file
                 target[:] = _FILL.get(name, 0)
@@ -148,10 +150,20 @@ class Columns:
     def _room(self, name: str, lut: np.ndarray, rows: slice) -> np.ndarray:
         """The rows' slice of a label column, widened first (int8 -> int16 -> int32) if the codes
         in ``lut`` do not fit."""
+        return self._widened(name, rows, int(lut.max()) if len(lut) else 0)
+
+    def _widened(self, name: str, rows: slice, largest: int, smallest: int = 0) -> np.ndarray:
+        """The rows' slice of an integer column, the column first made as wide as values from
+        ``smallest`` to ``largest`` need (int8 -> int16 -> int32 -> int64) if they do not fit.
+        Only the rows filled so far are copied: the pages reserved and never written cost no
+        memory."""
         array = self.arrays[name]
-        if len(lut) and lut.max() > np.iinfo(array.dtype).max:  # as wide as the codes need, at once
-            wider = np.int16 if lut.max() <= np.iinfo(np.int16).max else np.int32
-            array = self.arrays[name] = array.astype(wider)
+        info = np.iinfo(array.dtype)
+        if largest > info.max or smallest < info.min:  # as wide as the values need, at once
+            wider = next(t for t in _WIDER if np.iinfo(t).min <= smallest <= largest <= np.iinfo(t).max)
+            bigger = np.empty(len(array), wider)
+            bigger[: self.size] = array[: self.size]
+            array = self.arrays[name] = bigger
         return array[rows]
 
     def finish(self) -> dict[str, np.ndarray]:
@@ -174,11 +186,12 @@ class Columns:
         return files, lines
 
 
+_WIDER = (np.int16, np.int32, np.int64)
 WIDE = ("goal", "train", "train_na", "test", "test_na")
-_DTYPES: dict[str, type] = {  # label codes widen as names arrive (pandas' own code widths)
-    "dataset": np.int8,
-    "repeat": np.int64,
-    "fold": np.int64,
+_DTYPES: dict[str, type] = {  # label codes widen as names arrive (pandas' own code widths), repeat
+    "dataset": np.int8,  # and fold as their numbers grow (to_frame hands them on as int64)
+    "repeat": np.int8,
+    "fold": np.int8,
     "learner": np.int8,
     "criterion": np.int8,
     "value": np.float64,

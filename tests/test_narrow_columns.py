@@ -1,0 +1,60 @@
+"""The reader keeps repeat, fold and the label codes in the narrowest integer type that holds
+them while it reads (issue 17, item 3: memory), widening a column, rows read so far included,
+when a later block needs more; the frame it hands on is the same (repeat and fold int64)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import stats.logs._sources
+from stats.logs._frame import Columns, Labels
+from stats.logs._read import read_logs
+
+NUMBERS = [1, 2, 127, 128, 255, 300, 32_767, 32_768, 70_000, 2**31 - 1, 5, 0]
+
+
+@pytest.mark.parametrize("block", [64, 4 << 20])
+def test_repeat_and_fold_numbers_of_any_size_come_back_exactly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    """Small blocks: each block is a part, so the columns widen in the middle of the read."""
+    monkeypatch.setattr(stats.logs._sources, "BLOCK", block)
+    lines = [f"d{i % 3},{r},{NUMBERS[-1 - i]},l{i % 2},pd,0.{i}\n" for i, r in enumerate(NUMBERS)]
+    f = tmp_path / "big_numbers.dat"
+    f.write_text("".join(lines))
+    log = read_logs(f)
+    assert log.problems == ()
+    assert log["repeat"].tolist() == NUMBERS and log["fold"].tolist() == NUMBERS[::-1]
+    assert str(log["repeat"].dtype) == "int64" and str(log["fold"].dtype) == "int64"
+
+
+def test_label_codes_widen_past_127_names_keeping_the_rows_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(stats.logs._sources, "BLOCK", 200)
+    names = [f"data_{i:03d}" for i in range(40_000 // 100)]
+    f = tmp_path / "many.dat"
+    f.write_text("".join(f"{d},1,{k % 7},nb,pd,0.5\n" for k, d in enumerate(names)))
+    log = read_logs(f)
+    assert log["dataset"].astype(str).tolist() == names
+    assert log["fold"].tolist() == [k % 7 for k in range(len(names))]
+
+
+def test_a_widened_column_copies_only_the_rows_filled() -> None:
+    """The reserve (rows expected from the file size) is not touched by a widening: the copy
+    has the same capacity, and the rows filled so far are the rows read."""
+    table = Columns(Labels())
+    table.reserve(1000)
+    capacity = len(table.arrays["repeat"])
+    table.arrays["repeat"][:3] = [1, 2, 3]
+    table.size = 3
+    out = table._widened("repeat", slice(3, 5), 40_000)
+    out[:] = [40_000, 7]
+    table.size = 5
+    assert table.arrays["repeat"].dtype == np.int32 and len(table.arrays["repeat"]) == capacity
+    assert table.arrays["repeat"][:5].tolist() == [1, 2, 3, 40_000, 7]
+    table._widened("repeat", slice(5, 5), 1, -(2**40))
+    assert table.arrays["repeat"].dtype == np.int64 and table.arrays["repeat"][:5].tolist() == [1, 2, 3, 40_000, 7]
