@@ -1,6 +1,7 @@
 """The reader keeps repeat, fold and the label codes in the narrowest integer type that holds
 them while it reads (issue 17, item 3: memory), widening a column, rows read so far included,
-when a later block needs more; the frame it hands on is the same (repeat and fold int64)."""
+when a later block needs more; the frame it hands on is the same (repeat and fold int64).
+``Columns.locate`` (rows -> file, line) without a mask per part, against the one it replaces."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import stats.logs._sources
-from stats.logs._frame import Columns, Labels
+from stats.logs._frame import Columns, Labels, _Entry
 from stats.logs._read import read_logs
 
 NUMBERS = [1, 2, 127, 128, 255, 300, 32_767, 32_768, 70_000, 2**31 - 1, 5, 0]
@@ -58,3 +61,34 @@ def test_a_widened_column_copies_only_the_rows_filled() -> None:
     assert table.arrays["repeat"][:5].tolist() == [1, 2, 3, 40_000, 7]
     table._widened("repeat", slice(5, 5), 1, -(2**40))
     assert table.arrays["repeat"].dtype == np.int64 and table.arrays["repeat"][:5].tolist() == [1, 2, 3, 40_000, 7]
+
+
+def old_locate(table: Columns, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``Columns.locate`` of df851f1 (a mask of all the rows per part), the reference."""
+    starts = np.array([e.row_start for e in table.entries])
+    which = np.searchsorted(starts, rows, side="right") - 1
+    files, lines = np.empty(len(rows), np.int64), np.empty(len(rows), np.int64)
+    for w in np.unique(which).tolist():
+        e = table.entries[w]
+        mask = which == w
+        local = (rows[mask] - e.row_start) // e.per_line
+        files[mask] = e.file
+        lines[mask] = e.first_line + (local if e.lines is None else e.lines[local])
+    return files, lines
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_locate_equals_a_mask_per_part(data: st.DataObject) -> None:
+    """Parts of one or several rows a line (wide lines), some skipping lines, over several files."""
+    table = Columns(Labels())
+    for _ in range(data.draw(st.integers(1, 8))):
+        n_lines, per_line = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 3))
+        skips = data.draw(st.booleans())
+        lines = np.sort(data.draw(st.lists(st.integers(0, 50), min_size=n_lines, max_size=n_lines, unique=True)))
+        file, first = data.draw(st.integers(0, 3)), data.draw(st.integers(1, 1000))
+        table.entries.append(_Entry(file, first, per_line, table.size, lines if skips else None))
+        table.size += n_lines * per_line
+    rows = np.array(data.draw(st.lists(st.integers(0, table.size - 1), max_size=40)), np.int64)
+    got, want = table.locate(rows), old_locate(table, rows)
+    assert got[0].tolist() == want[0].tolist() and got[1].tolist() == want[1].tolist()
