@@ -92,3 +92,40 @@ def test_locate_equals_a_mask_per_part(data: st.DataObject) -> None:
     rows = np.array(data.draw(st.lists(st.integers(0, table.size - 1), max_size=40)), np.int64)
     got, want = table.locate(rows), old_locate(table, rows)
     assert got[0].tolist() == want[0].tolist() and got[1].tolist() == want[1].tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_locations_of_every_row_equal_locate(data: st.DataObject) -> None:
+    table = Columns(Labels())
+    for _ in range(data.draw(st.integers(0, 8))):
+        n_lines, per_line = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 3))
+        lines = np.sort(data.draw(st.lists(st.integers(0, 50), min_size=n_lines, max_size=n_lines, unique=True)))
+        file, first = data.draw(st.integers(0, 3)), data.draw(st.integers(1, 1000))
+        table.entries.append(_Entry(file, first, per_line, table.size, lines if data.draw(st.booleans()) else None))
+        table.size += n_lines * per_line
+    got, want = table.locations(), old_locate(table, np.arange(table.size))
+    assert got[0].tolist() == want[0].tolist() and got[1].tolist() == want[1].tolist()
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(*(st.integers(-3, 1 << 17) for _ in range(5))), min_size=1, max_size=60), st.booleans())
+def test_row_keys_packed_a_chunk_at_a_time_equal_the_whole_column_formula(
+    rows: list[tuple[int, ...]], narrow: bool
+) -> None:
+    """pack_row in chunks (of 7 rows here), from narrow columns too, against df851f1's formula."""
+    import stats._keys as keys
+
+    dtypes = (np.int32, np.int64, np.int32, np.int64, np.int32) if narrow else (np.int64,) * 5
+    columns = {name: np.array([r[i] for r in rows], t) for (i, name), t in zip(enumerate(keys.ROW_BITS), dtypes)}
+    want, fits = np.zeros(len(rows), np.uint64), np.ones(len(rows), bool)
+    for name, bits in keys.ROW_BITS.items():
+        column = columns[name]
+        fits &= (column >= 0) & (column < 1 << bits)
+        want <<= np.uint64(bits)
+        want |= column.astype(np.uint64) & np.uint64((1 << bits) - 1)
+    want[~fits] = 0
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(keys, "_ROW_CHUNK", 7)
+        got, got_fits = keys.pack_row(columns)
+    assert got.tolist() == want.tolist() and got_fits.tolist() == fits.tolist()
