@@ -18,6 +18,9 @@ What it measures
     - ``imports``: ``python -c "import tui.app, tui.cli, stats.logs"``: what any of them costs
       before reading a byte.
 
+    And, in process, ``stats.completeness(log)`` of the read log (what ``check`` computes after
+    reading): the median of 5 calls, in 3 processes of each tree.
+
     Each variant runs with the working tree's code and with the baseline's (``git archive REV``
     into a temporary directory, put first on ``PYTHONPATH``), interleaved round-robin so that both
     see the same machine load; one warm-up round first (page cache). Medians are printed, and the
@@ -81,6 +84,27 @@ def run(command: list[str], tree: Path) -> tuple[float, int]:
     return elapsed, usage.ru_maxrss * 1024  # kilobytes on Linux
 
 
+COMPLETENESS = """
+import statistics, sys, time
+from stats import completeness, read_logs
+log = read_logs(sys.argv[1])
+times = []
+for _ in range(5):
+    t = time.perf_counter()
+    completeness(log)
+    times.append(time.perf_counter() - t)
+print(statistics.median(times))
+"""
+
+
+def completeness_time(log: Path, tree: Path) -> float:
+    """Median of 5 calls of ``stats.completeness`` on the read log, in one process of ``tree``."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    command = [sys.executable, "-c", COMPLETENESS, str(log)]
+    done = subprocess.run(command, cwd=tempfile.gettempdir(), env=env, capture_output=True, text=True, check=True)
+    return float(done.stdout.split()[-1])
+
+
 def baseline_tree(rev: str, into: Path) -> Path:
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
@@ -111,6 +135,7 @@ def main() -> None:
             for variant in variants:
                 for name, tree in trees.items():
                     results[variant, name].append(run(VARIANTS[variant](args.log), tree))
+        inner = {name: [completeness_time(args.log, tree) for _ in range(3)] for name, tree in trees.items()}
     print(f"\nmedians over {args.runs} runs, interleaved, each a fresh process (after 1 warm-up round)\n")
     print(f"{'variant':<12}{'tree':<20}{'time s':>8}{'peak MB':>9}{'/file':>7}{'time ratio':>12}{'peak ratio':>12}")
     for variant in variants:
@@ -124,6 +149,12 @@ def main() -> None:
             bt, bp = medians[base_name]
             ratios = f"{t / bt:12.2f}{p / bp:12.2f}" if name == "this tree" else ""
             print(f"{variant:<12}{name:<20}{t:8.2f}{p / 1e6:9.0f}{p / size:7.2f}{ratios}")
+    base_name = next(t for t in trees if t != "this tree")
+    ours, theirs = (statistics.median(inner[name]) for name in ("this tree", base_name))
+    print(
+        f"completeness(log) in process (median of 3 processes x 5 calls): this tree {ours:.3f} s, "
+        f"{base_name} {theirs:.3f} s, ratio {ours / theirs:.2f}"
+    )
     if {"read_logs", "poll"} <= set(variants):
         for name in trees:
             read, poll = (statistics.median(t for t, _ in results[v, name]) for v in ("read_logs", "poll"))
