@@ -120,6 +120,10 @@ def pack_cell_run(cell: np.ndarray, run: np.ndarray) -> np.ndarray | None:
 ROW_BITS: Mapping[str, int] = {"dataset": 16, "repeat": 11, "fold": 11, "learner": 16, "criterion": 10}
 
 
+#: Rows per chunk of :func:`pack_row`'s work space.
+_ROW_CHUNK = 1 << 18
+
+
 def pack_row(columns: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """The rows' keys as one uint64 each (ordered as the keys are), and which rows' keys pack.
 
@@ -130,12 +134,17 @@ def pack_row(columns: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]
     n = len(columns["dataset"])
     key = np.zeros(n, np.uint64)
     fits = np.ones(n, bool)
+    work = np.empty(min(n, _ROW_CHUNK), np.uint64)  # one chunk of a column at a time: no n-row copies
     for name, bits in ROW_BITS.items():
         column = np.asarray(columns[name])
         if n and (int(column.min()) < 0 or int(column.max()) >= 1 << bits):
             fits &= (column >= 0) & (column < 1 << bits)
-        key <<= np.uint64(bits)
-        key |= column.astype(np.uint64) & np.uint64((1 << bits) - 1)
+        for s in range(0, n, _ROW_CHUNK):
+            part, into = work[: len(column[s : s + _ROW_CHUNK])], key[s : s + _ROW_CHUNK]
+            np.copyto(part, column[s : s + _ROW_CHUNK], casting="unsafe")
+            part &= np.uint64((1 << bits) - 1)
+            into <<= np.uint64(bits)
+            into |= part
     if not fits.all():
         key[~fits] = 0
     return key, fits
@@ -180,7 +189,9 @@ def pack_location(file: np.ndarray, line: np.ndarray) -> np.ndarray:
     if n.size and (int(n.min()) < 0 or int(n.max()) > LINE_MAX):
         bad = int(n.max()) if int(n.max()) > LINE_MAX else int(n.min())
         raise ValueError(f"line {bad:,} is out of range: a location holds lines 0 to {LINE_MAX:,} ({LINE_BITS} bits)")
-    return (f << LINE_BITS) | n
+    out = f << LINE_BITS
+    out |= n  # in place: one array of work space, not two
+    return out
 
 
 def unpack_location(loc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -49,7 +49,8 @@ def _check_log(log: pd.DataFrame, need: tuple[str, ...] = ("value",)) -> np.ndar
 def _codes(column: pd.Series) -> tuple[np.ndarray, pd.Index]:
     """Integer codes and labels: a categorical's own, else in order of first appearance."""
     if isinstance(column.dtype, pd.CategoricalDtype):
-        codes, labels = column.cat.codes.to_numpy(), column.cat.categories
+        codes, labels = column.array.codes.view(), column.cat.categories  # no copy (``cat.codes`` copies)
+        codes.flags.writeable = False
     else:
         codes, labels = pd.factorize(column)
     if codes.size and codes.min() < 0:

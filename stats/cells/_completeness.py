@@ -13,6 +13,7 @@ incomplete cell is used (the statistic of what exists) and flagged, unless
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -21,7 +22,7 @@ import pandas as pd
 
 from stats._keys import unpack_run
 from stats._result import LogRead, table_of
-from stats.cells._aggregate import KEYS, _codes, _index, aggregate
+from stats.cells._aggregate import KEYS, _check_log, _codes, _index, aggregate
 from stats.cells._incremental import Aggregator
 
 
@@ -147,6 +148,14 @@ def _as_aggregate(obj: Any) -> pd.DataFrame:
     )
 
 
+def _is_log(obj: Any) -> bool:
+    """Whether ``obj`` is a log (rows with values), not an aggregate; else :func:`_as_aggregate` says why."""
+    obj = table_of(obj)
+    if not isinstance(obj, pd.DataFrame) or (list(obj.index.names) == list(KEYS) and "count" in obj.columns):
+        return False
+    return "value" in obj.columns
+
+
 def _mode(keys: list[np.ndarray], n: np.ndarray) -> pd.DataFrame:
     """Modal ``n`` per combination of ``keys`` (ties: the larger ``n``), as columns k0, k1, ..., n."""
     frame = pd.DataFrame({**{f"k{i}": k for i, k in enumerate(keys)}, "n": n})
@@ -158,9 +167,15 @@ def _counts(agg: pd.DataFrame) -> pd.DataFrame:
     """Count and expected count of every cell (the module's policy), missing ones included."""
     index = cast(pd.MultiIndex, agg.index)
     c, d, lrn = (np.asarray(x, np.int64) for x in index.codes)
-    n = agg["count"].to_numpy()
     grid = np.zeros([len(x) for x in index.levels], np.int64)
-    grid[c, d, lrn] = n
+    grid[c, d, lrn] = agg["count"].to_numpy()
+    return _counts_of(grid, list(index.levels))
+
+
+def _counts_of(grid: np.ndarray, levels: list[pd.Index]) -> pd.DataFrame:
+    """:func:`_counts` from the (criterion, dataset, learner) grid of counts (0: no result)."""
+    c, d, lrn = np.nonzero(grid)  # the observed cells, in the order of their codes (an aggregate's)
+    n = grid[c, d, lrn]
     has_dataset = np.zeros(grid.shape[1], bool)
     has_dataset[d] = True
     learner_for = np.zeros((grid.shape[0], grid.shape[2]), bool)
@@ -172,8 +187,27 @@ def _counts(agg: pd.DataFrame) -> pd.DataFrame:
     by_cell[m["k0"].to_numpy(), m["k1"].to_numpy()] = m["n"].to_numpy()
     expected = np.where(by_cell > 0, by_cell, by_criterion[:, None])
     ci, di, li = np.nonzero(has_dataset[None, :, None] & learner_for[:, None, :])
-    cells = _index(index.levels, [ci, di, li], KEYS)
+    cells = _index(levels, [ci, di, li], KEYS)
     return pd.DataFrame({"count": grid[ci, di, li], "expected": expected[ci, di]}, cells)
+
+
+def _log_counts(log: pd.DataFrame) -> tuple[pd.DataFrame, list[np.ndarray], int]:
+    """:func:`_counts` of a log straight from its label codes (one bincount, a chunk of rows at a
+    time: no aggregate, no sort), the (criterion, dataset, learner) codes and the number of rows.
+    Checks the log as :func:`stats.cells._aggregate.aggregate` does (same errors)."""
+    _check_log(log)
+    codes, levels = (list(x) for x in zip(*(_codes(log[k]) for k in KEYS), strict=True))
+    shape = [len(level) for level in levels]
+    space = int(np.prod(shape, dtype=np.int64))
+    grid = np.zeros(space, np.int64)
+    n = len(log)
+    for s in range(0, n, _ROWS):
+        key = codes[0][s : s + _ROWS].astype(np.int64)
+        for x, span in zip(codes[1:], shape[1:]):
+            key *= span
+            key += x[s : s + _ROWS]
+        grid += np.bincount(key, minlength=space)
+    return _counts_of(grid.reshape(shape), levels), codes, n
 
 
 def _reason(criterion: Any, learner: Any, count: int, expected: int) -> str:
@@ -183,34 +217,88 @@ def _reason(criterion: Any, learner: Any, count: int, expected: int) -> str:
 
 
 def _distinct(pair: np.ndarray, n_pairs: int, x: np.ndarray) -> np.ndarray:
-    """Number of distinct ``x`` per ``pair``."""
-    x = x - x.min()
-    span = int(x.max()) + 1
-    if n_pairs * span <= max(4 * x.size, 1 << 22):
-        seen = np.zeros(n_pairs * span, bool)
-        seen[pair * span + x] = True
-        return seen.reshape(n_pairs, span).sum(axis=1)
+    """Number of distinct ``x`` per ``pair`` (for designs too sparse for :func:`_design`'s grid)."""
     first = pd.DataFrame({"p": pair, "x": x}).drop_duplicates()["p"].to_numpy()
     return np.bincount(first, minlength=n_pairs)
 
 
-def _design(
-    dataset: np.ndarray, learner: np.ndarray, repeat: np.ndarray, fold: np.ndarray, levels: list[pd.Index]
-) -> pd.DataFrame:
-    """Repeats x folds of each (dataset, learner) pair with results."""
+#: Rows per chunk of the passes over a log (its work space: a few int64 arrays of this length).
+_ROWS = 1 << 18
+#: Rows -> (pair, repeat, fold) of rows ``s:e``: the (dataset, learner) pair is
+#: ``dataset code * learners + learner code``.
+Rows = Callable[[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+
+def _design(rows: Rows, n: int, levels: list[pd.Index]) -> pd.DataFrame:
+    """Repeats x folds of each (dataset, learner) pair with results.
+
+    One boolean grid over (pair, repeat, fold), filled a chunk of rows at a time: a pair's
+    repeats are the repeats with a run, its folds the folds with a run, its runs the cells set
+    (no sort, no copy of the columns). A grid much larger than the log (repeat or fold numbers
+    spread far apart) falls back to counting distinct values with pandas.
+    """
     n_pairs, n_learners = len(levels[0]) * len(levels[1]), len(levels[1])
-    pair = dataset.astype(np.int64) * n_learners + learner
-    if pair.size:
-        folds = fold - fold.min()
-        run = (repeat - repeat.min()) * (int(folds.max()) + 1) + folds
-        got = [_distinct(pair, n_pairs, x) for x in (repeat, fold, run)]
+    lows, highs = [0, 0], [0, 0]
+    for s in range(0, n, _ROWS):
+        _, repeat, fold = rows(s, min(s + _ROWS, n))
+        for k, x in enumerate((repeat, fold)):
+            lo, hi = int(x.min()), int(x.max())
+            lows[k], highs[k] = (lo, hi) if s == 0 else (min(lows[k], lo), max(highs[k], hi))
+    spans = [hi - lo + 1 for lo, hi in zip(lows, highs)]
+    if n and n_pairs * spans[0] * spans[1] <= max(4 * n, 1 << 22):
+        grid = np.zeros(n_pairs * spans[0] * spans[1], bool)
+        for s in range(0, n, _ROWS):
+            at, repeat, fold = rows(s, min(s + _ROWS, n))  # ``at``: the pair, made the grid's index in place
+            at *= spans[0]
+            at += repeat
+            at -= lows[0]
+            at *= spans[1]
+            at += fold
+            at -= lows[1]
+            grid[at] = True
+        cube = grid.reshape(n_pairs, spans[0], spans[1])
+        got = [cube.any(axis=2).sum(axis=1), cube.any(axis=1).sum(axis=1), cube.sum(axis=(1, 2))]
+    elif n:
+        pair, repeat, fold = rows(0, n)
+        pair = pair.astype(np.int64)
+        repeat, fold = repeat.astype(np.int64) - lows[0], fold.astype(np.int64) - lows[1]
+        got = [_distinct(pair, n_pairs, x) for x in (repeat, fold, repeat * spans[1] + fold)]
     else:
         got = [np.zeros(n_pairs, np.int64)] * 3
     where = np.flatnonzero(got[0])
-    r, f, runs = (g[where] for g in got)
+    r, f, runs = (np.asarray(g[where], np.int64) for g in got)
     text = [f"{a} x {b}" if k == a * b else f"{a} x {b} ({k} of {a * b} runs)" for a, b, k in zip(r, f, runs)]
     index = _index(levels, [where // n_learners, where % n_learners], ("dataset", "learner"))
     return pd.DataFrame({"repeats": r, "folds": f, "runs": runs, "design": text}, index)
+
+
+def _log_rows(log: pd.DataFrame, dataset: np.ndarray, learner: np.ndarray, n_learners: int) -> Rows:
+    """:data:`Rows` of a log (its columns as they are: no copy)."""
+    repeat, fold = (log[k].to_numpy() for k in ("repeat", "fold"))
+    if repeat.dtype.kind != "i" or fold.dtype.kind != "i":  # signed integers are used as they are
+        repeat, fold = repeat.astype(np.int64), fold.astype(np.int64)
+
+    def rows(s: int, e: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        pair = dataset[s:e].astype(np.int64)
+        pair *= n_learners
+        pair += learner[s:e]
+        return pair, repeat[s:e], fold[s:e]
+
+    return rows
+
+
+def _aggregator_rows(aggregator: Aggregator) -> tuple[Rows, int]:
+    """:data:`Rows` of the rows an :class:`~stats.cells._incremental.Aggregator` holds."""
+    cell, run, _ = aggregator._all_rows()
+    codes3 = aggregator._codes3
+    n_learners = len(aggregator._levels[2])
+    pair_of_cell = codes3[:, 1] * n_learners + codes3[:, 2]
+
+    def rows(s: int, e: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        repeat, fold = unpack_run(run[s:e])
+        return pair_of_cell[cell[s:e]], repeat, fold
+
+    return rows, len(cell)
 
 
 def completeness(log_or_agg: Any) -> Completeness:
@@ -240,20 +328,24 @@ def completeness(log_or_agg: Any) -> Completeness:
     0 missing and 1 incomplete cells (expected: the modal count over the learners of a data set):
       pd / a / y: learner y has 1 of 2 results
     """
-    agg = _as_aggregate(log_or_agg)
     design = None
-    levels = list(cast(pd.MultiIndex, agg.index).levels[1:])
     if isinstance(log_or_agg, Aggregator):
-        cell, run, _ = log_or_agg._all_rows()
-        codes3 = log_or_agg._codes3[cell]
-        design = _design(codes3[:, 1], codes3[:, 2], *unpack_run(run), levels)
-    elif "value" in log_or_agg.columns and {"repeat", "fold"} <= set(log_or_agg.columns):
-        repeat, fold = (log_or_agg[k].to_numpy().astype(np.int64) for k in ("repeat", "fold"))
-        design = _design(_codes(log_or_agg["dataset"])[0], _codes(log_or_agg["learner"])[0], repeat, fold, levels)
-    counts = _counts(agg)
+        agg = log_or_agg.table
+        levels = list(cast(pd.MultiIndex, agg.index).levels[1:])
+        counts, lines = _counts(agg), int(agg["count"].sum())
+        design = _design(*_aggregator_rows(log_or_agg), levels)
+    elif _is_log(log_or_agg):
+        log = table_of(log_or_agg)
+        counts, codes, lines = _log_counts(log)
+        levels = list(cast(pd.MultiIndex, counts.index).levels[1:])
+        if {"repeat", "fold"} <= set(log.columns):
+            design = _design(_log_rows(log, codes[1], codes[2], len(levels[1])), lines, levels)
+    else:
+        agg = _as_aggregate(log_or_agg)
+        counts, lines = _counts(agg), int(agg["count"].sum())
     cells = counts[counts["count"] < counts["expected"]].copy()
     cells["status"] = np.where(cells["count"] == 0, "missing", "incomplete")
     triples = zip(cells.index, cells["count"], cells["expected"])
     cells["reason"] = [_reason(c, lrn, n, e) for (c, _, lrn), n, e in triples]
     file_lines = log_or_agg.lines if isinstance(log_or_agg, LogRead) else None
-    return Completeness(counts=counts, cells=cells, design=design, lines=int(agg["count"].sum()), file_lines=file_lines)
+    return Completeness(counts=counts, cells=cells, design=design, lines=lines, file_lines=file_lines)

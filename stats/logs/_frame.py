@@ -111,6 +111,8 @@ class Columns:
                 target[:] = values[0] if k == 1 else np.column_stack(values).ravel()
             elif name in ("repeat", "fold"):
                 column = part.fields[spec.roles[name]]
+                if len(column):  # widened first if the numbers do not fit (checked: never wraps)
+                    target = self._widened(name, rows, int(column.max()), int(column.min()))
                 target[:] = column if k == 1 else np.repeat(column, k)
             elif role not in spec.roles:  # goal, train or test, absent from this file
                 target[:] = _FILL.get(name, 0)
@@ -148,10 +150,20 @@ class Columns:
     def _room(self, name: str, lut: np.ndarray, rows: slice) -> np.ndarray:
         """The rows' slice of a label column, widened first (int8 -> int16 -> int32) if the codes
         in ``lut`` do not fit."""
+        return self._widened(name, rows, int(lut.max()) if len(lut) else 0)
+
+    def _widened(self, name: str, rows: slice, largest: int, smallest: int = 0) -> np.ndarray:
+        """The rows' slice of an integer column, the column first made as wide as values from
+        ``smallest`` to ``largest`` need (int8 -> int16 -> int32 -> int64) if they do not fit.
+        Only the rows filled so far are copied: the pages reserved and never written cost no
+        memory."""
         array = self.arrays[name]
-        if len(lut) and lut.max() > np.iinfo(array.dtype).max:  # as wide as the codes need, at once
-            wider = np.int16 if lut.max() <= np.iinfo(np.int16).max else np.int32
-            array = self.arrays[name] = array.astype(wider)
+        info = np.iinfo(array.dtype)
+        if largest > info.max or smallest < info.min:  # as wide as the values need, at once
+            wider = next(t for t in _WIDER if np.iinfo(t).min <= smallest <= largest <= np.iinfo(t).max)
+            bigger = np.empty(len(array), wider)
+            bigger[: self.size] = array[: self.size]
+            array = self.arrays[name] = bigger
         return array[rows]
 
     def finish(self) -> dict[str, np.ndarray]:
@@ -160,25 +172,56 @@ class Columns:
             array.resize(self.size, refcheck=False)
         return self.arrays
 
+    def locations(self) -> tuple[np.ndarray, np.ndarray]:
+        """File index and line number of every row, in order: :meth:`locate` of all the rows,
+        filled part by part (each part's rows are consecutive), with no work space beyond the two
+        arrays and one part's lines."""
+        files, lines = np.empty(self.size, np.int64), np.empty(self.size, np.int64)
+        ends = [e.row_start for e in self.entries[1:]] + [self.size]
+        for e, end in zip(self.entries, ends):
+            files[e.row_start : end] = e.file
+            out = lines[e.row_start : end]
+            if e.per_line == 1:
+                out[:] = np.arange(end - e.row_start) if e.lines is None else e.lines
+            else:
+                local = np.arange(end - e.row_start) // e.per_line
+                out[:] = local if e.lines is None else e.lines[local]
+            out += e.first_line
+        return files, lines
+
     def locate(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """File index and line number of the given rows."""
-        starts = np.array([e.row_start for e in self.entries])
+        """File index and line number of the given rows.
+
+        Vectorised over the parts (one gather per attribute, no mask per part); only the parts
+        whose rows skip lines (empty or bad lines) look their lines up, grouped by one sort.
+        """
+        rows = np.asarray(rows, np.int64)
+        entries = self.entries
+        starts = np.fromiter((e.row_start for e in entries), np.int64, len(entries))
         which = np.searchsorted(starts, rows, side="right") - 1
-        files, lines = np.empty(len(rows), np.int64), np.empty(len(rows), np.int64)
-        for w in np.unique(which).tolist():
-            e = self.entries[w]
-            mask = which == w
-            local = (rows[mask] - e.row_start) // e.per_line
-            files[mask] = e.file
-            lines[mask] = e.first_line + (local if e.lines is None else e.lines[local])
+        files = np.fromiter((e.file for e in entries), np.int64, len(entries))[which]
+        per_line = np.fromiter((e.per_line for e in entries), np.int64, len(entries))
+        local = rows - starts[which]
+        local //= per_line[which]
+        lines = np.fromiter((e.first_line for e in entries), np.int64, len(entries))[which]
+        skipping = np.fromiter((e.lines is not None for e in entries), bool, len(entries))
+        if skipping.any():
+            at = np.flatnonzero(skipping[which])
+            at = at[np.argsort(which[at], kind="stable")]
+            for group in np.split(at, np.flatnonzero(np.diff(which[at])) + 1) if at.size else []:
+                part_lines = entries[int(which[group[0]])].lines
+                assert part_lines is not None
+                local[group] = part_lines[local[group]]
+        lines += local
         return files, lines
 
 
+_WIDER = (np.int16, np.int32, np.int64)
 WIDE = ("goal", "train", "train_na", "test", "test_na")
-_DTYPES: dict[str, type] = {  # label codes widen as names arrive (pandas' own code widths)
-    "dataset": np.int8,
-    "repeat": np.int64,
-    "fold": np.int64,
+_DTYPES: dict[str, type] = {  # label codes widen as names arrive (pandas' own code widths), repeat
+    "dataset": np.int8,  # and fold as their numbers grow (to_frame hands them on as int64)
+    "repeat": np.int8,
+    "fold": np.int8,
     "learner": np.int8,
     "criterion": np.int8,
     "value": np.float64,

@@ -62,7 +62,7 @@ class KeyIndex:
         (read for the rows whose keys do not pack).
         """
         out = np.full(len(keys), -1, np.int64)
-        if fits.any():
+        if fits.any() and self._runs:
             packed = keys[fits] if not fits.all() else keys
             found = np.full(len(packed), -1, np.int64)
             for run, locs in self._runs:
@@ -84,7 +84,9 @@ class KeyIndex:
                 at, hit = _search(run, packed)
                 run_locs[at[hit]] = where[hit]
                 fresh &= ~hit
-            self._add_run(packed[fresh], where[fresh])
+            if not fresh.all():  # all new (a first poll): the arrays are held as they are, no copy
+                packed, where = packed[fresh], where[fresh]
+            self._add_run(packed, where)
         odd = ~fits
         if odd.any():
             rows = {name: np.asarray(columns[name])[odd].astype(np.int64) for name in KEY}

@@ -200,13 +200,16 @@ def _frame(table: Columns, files: list[str], problems: list[LogProblem]) -> pd.D
 
 
 def to_frame(labels: Labels, columns: dict[str, np.ndarray]) -> pd.DataFrame:
-    """The public frame from filled columns (codes -> Categoricals, masks -> nullable Int64)."""
+    """The public frame from filled columns (codes -> Categoricals, masks -> nullable Int64,
+    repeat and fold -> int64: taken out of ``columns``, so that the narrow arrays go at once)."""
     data: dict[str, object] = {}
     for name in (*COLUMNS, "goal", "train", "test"):
         if name in ("dataset", "learner", "criterion", "goal") and name in columns:
             data[name] = pd.Categorical.from_codes(columns[name], categories=labels.categories(name), validate=False)
         elif name in ("train", "test") and name in columns:
             data[name] = pd.arrays.IntegerArray(columns[name], columns[name + "_na"])
+        elif name in ("repeat", "fold") and name in columns:
+            data[name] = columns.pop(name).astype(np.int64)  # the narrow column freed at once
         elif name in columns:
             data[name] = columns[name]
     return pd.DataFrame(data, copy=False)

@@ -328,7 +328,7 @@ class LogWatcher:
     @staticmethod
     def _new_rows(table: Columns) -> dict[str, np.ndarray]:
         columns = dict(table.finish())
-        columns["file"], columns["line"] = table.locate(np.arange(table.size))
+        columns["file"], columns["line"] = table.locations()
         return columns
 
     # -- duplicates ----------------------------------------------------------------------------
@@ -383,7 +383,7 @@ class LogWatcher:
         columns = {k: _widen(rows, k) for k in names}
         frame = to_frame(self.labels, {k: v for k, v in columns.items() if k not in ("file", "line")})
         frame["file"] = pd.Categorical.from_codes(columns["file"], categories=pd.Index(self._names, dtype="str"))
-        frame["line"] = columns["line"].astype(np.int64)
+        frame["line"] = columns["line"].astype(np.int64, copy=False)
         return frame
 
 
