@@ -154,7 +154,7 @@ def pairs_view(
         sign=_two_sample(stats.sign_test, a, b, higher),
         contrast=stats.contrast_estimation(scores, higher_is_better=higher),
         two_sample=two_sample,
-        effects=pair_effects(scores, pair, higher),
+        effects=pair_effects(scores, (pair[1], pair[0]), higher),  # as the view names it: b vs a
     )
 
 
