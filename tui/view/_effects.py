@@ -57,15 +57,15 @@ class PairEffects:
     hodges_lehmann: Any
 
     def lines(self) -> tuple[str, ...]:
-        """Three short lines for the pairs view (at most 60 cells whatever the numbers: they fit
-        the pane at 80 columns); the interval's method is in the reports."""
+        """Three short lines for the pairs view (at most 58 cells whatever the numbers: they fit
+        the pane at 80 columns); "delta" is Cliff's; the interval's method is in the reports."""
         mw, a12, delta, hl = self.mann_whitney, self.a12, self.delta, self.hodges_lehmann
         if isinstance(mw, str):
             first = f"Mann-Whitney U: {mw}"
         else:
             first = f"Mann-Whitney U = {mw.statistic:g}, {stats.p_is(mw.pvalue)}"
         sizes = []
-        for name, res in (("A12", a12), ("Cliff's delta", delta)):
+        for name, res in (("A12", a12), ("delta", delta)):
             sizes.append(f"{name}: {res}" if isinstance(res, str) else f"{name} = {res.value:.3f} ({res.magnitude})")
         if isinstance(hl, str):
             last = f"Hodges-Lehmann: {hl}"

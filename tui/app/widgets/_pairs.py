@@ -166,7 +166,7 @@ class PairsPanel(VerticalScroll):
             text.append("effect sizes", style="bold")
             text.append(" (positive: ")
             text.append_text(literal(view.effects.a))
-            text.append(" better)\n")
+            text.append(" better; delta is Cliff's)\n")
             for line in view.effects.lines():
                 text.append("  " + line + "\n")
         text.append("\ncontrast estimation (row - column, medians of differences)", style="bold")
