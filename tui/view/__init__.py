@@ -5,7 +5,7 @@ the loader that turns logs into a :class:`Model`, and view specs saved as TOML.
 from tui.choices import LOWER_IS_BETTER, VIEWS
 from tui.view._cd import render_cd
 from tui.view._defaults import default_higher_is_better, default_selection
-from tui.view._effects import TWO_SAMPLE, Letters, PairEffects
+from tui.view._effects import TWO_SAMPLE, Letters, PairEffects, effects_table, pair_effects, rejected_pairs
 from tui.view._loader import Loader, LoadResult, format_problem
 from tui.view._model import Model
 from tui.view._spec import load_spec, save_spec, selection_from_spec
@@ -43,8 +43,11 @@ __all__ = [
     "VIEWS",
     "default_higher_is_better",
     "default_selection",
+    "effects_table",
     "format_problem",
     "load_spec",
+    "pair_effects",
+    "rejected_pairs",
     "render_cd",
     "save_spec",
     "selection_from_spec",
