@@ -266,3 +266,21 @@ async def test_ranks_view_letters_row_at_80x24(gh2008_log: Path) -> None:
         assert any(row_letters[i : i + len(tokens)] == tokens for i in range(len(row_letters))), tokens
         exact = app.query_one(RanksPanel).exact_under_cursor()
         assert exact.startswith("letters, ") and "(Wilcoxon-Holm, alpha = 0.05)" in exact
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "json", "csv"])
+def test_hostile_names_in_the_two_sample_and_effect_tables(fmt: str) -> None:
+    from tests.conftest import DATA
+
+    log = stats.read_logs(DATA / "hostile_names.dat")
+    model = Model(log)
+    sel = replace(model.default_selection(), procedure="wilcoxon-holm")
+    text = render_report(model, sel, view="pairs", fmt=fmt)
+    assert "Wilcoxon-Holm" in text or "wilcoxon-holm" in text
+    assert not any(ch in text for ch in ("\x1b", "\x07", "\x9b", "\u202e"))
+    if fmt == "csv":
+        assert "wilcoxon-holm" in text.splitlines()[0]
+        for line in text.splitlines()[1:]:  # no cell a spreadsheet would evaluate
+            assert not any(cell.startswith(("=", "+", "@")) for cell in line.split(","))
+    if fmt == "latex":
+        assert "\\begin{tabular}{l l r l r r}" in text  # the two-sample table
