@@ -15,6 +15,13 @@ OMNIBUS_NAMES = {
 OMNIBUS_SYMBOLS = {"friedman": "chi2", "iman_davenport": "F", "aligned": "T", "quade": "F"}
 
 #: The all-pairs procedures (the verdict's rules) by their printed names.
-PROCEDURE_NAMES = {"nemenyi": "Nemenyi", "holm": "Holm", "shaffer": "Shaffer", "bergmann": "Bergmann-Hommel"}
+PROCEDURE_NAMES = {
+    "nemenyi": "Nemenyi",
+    "holm": "Holm",
+    "shaffer": "Shaffer",
+    "bergmann": "Bergmann-Hommel",
+    "wilcoxon-holm": "Wilcoxon-Holm",
+    "sign-holm": "sign-Holm",
+}
 #: The ranks behind a post-hoc's z statistics, as a sentence names them.
 RANKS_NAMES = {"friedman": "Friedman", "aligned": "aligned", "quade": "Quade"}

@@ -14,10 +14,13 @@ from stats._table import check_alpha, check_choice
 from stats.critical import critical_difference
 from stats.labels import PROCEDURE_NAMES, RANKS_NAMES
 from stats.omnibus import friedman, iman_davenport
+from stats.pairwise_two_sample import pairwise_wilcoxon
 from stats.posthoc import BergmannLimitWarning, PairwiseTest, pairwise_test
 
 Omnibus = Literal["friedman", "iman_davenport"]
-LoserRule = Literal["nemenyi", "holm", "shaffer", "bergmann"]
+LoserRule = Literal["nemenyi", "holm", "shaffer", "bergmann", "wilcoxon-holm", "sign-holm"]
+#: The rules whose APVs come from two-sample tests of each pair (:func:`stats.pairwise_wilcoxon`).
+TWO_SAMPLE_RULES = {"wilcoxon-holm": "wilcoxon", "sign-holm": "sign"}
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,7 @@ class Verdict(Printable):
                 f"({name} {p_is(self.pvalue)})"
             )
         how = f"CD = {self.cd:.3f}" if self.cd is not None else f"{PROCEDURE_NAMES[self.rule]} APVs"
-        if self.cd is None and self.ranks_test != "friedman":
+        if self.cd is None and self.ranks_test != "friedman" and self.rule not in TWO_SAMPLE_RULES:
             how += f" on {RANKS_NAMES[self.ranks_test]} ranks"
         if self.replaced:
             how += f"; {self.replaced}"
@@ -81,17 +84,22 @@ def verdict(
     omnibus : {"friedman", "iman_davenport"}
         The omnibus test that must reject first (``test=``, its old name, still works
         with a DeprecationWarning: elsewhere ``test`` names the ranks of a post-hoc).
-    rule : {"nemenyi", "holm", "shaffer", "bergmann"}
+    rule : {"nemenyi", "holm", "shaffer", "bergmann", "wilcoxon-holm", "sign-holm"}
         ``"nemenyi"``: seed 000's rule, a learner loses when its average rank
         is at least CD worse than the best (Demsar: "differ by at least the
         critical difference"). The others: a learner loses when the pair
         (best, learner) is rejected by that procedure's APV over all pairs
         (Friedman z statistics unless ``pairwise`` says otherwise).
-    pairwise : PairwiseTest, optional
+        ``"wilcoxon-holm"`` and ``"sign-holm"`` take the APVs of
+        :func:`stats.pairwise_wilcoxon` (each pair's own Wilcoxon signed-ranks or sign test
+        across the data sets, Holm-adjusted: Benavoli, Corani & Mangili 2016); the best is
+        still the learner of the best average rank.
+    pairwise : PairwiseTest or PairwiseTwoSample, optional
         :func:`stats.pairwise_test`'s result for these scores, to take the APVs of
         ``rule`` from (its ``test`` names the ranks behind them: Friedman,
-        aligned or Quade). Pass the table a pairs view shows so that the verdict
-        and the view agree; computed with Friedman ranks when omitted.
+        aligned or Quade), or :func:`stats.pairwise_wilcoxon`'s for the two-sample rules.
+        Pass the table a pairs view shows so that the verdict and the view agree;
+        computed (Friedman ranks; Holm-adjusted two-sample tests) when omitted.
 
     Notes
     -----
@@ -109,7 +117,7 @@ def verdict(
     test = omnibus
     a = check_alpha(alpha)
     check_choice("omnibus", test, ("friedman", "iman_davenport"))
-    check_choice("rule", rule, ("nemenyi", "holm", "shaffer", "bergmann"))
+    check_choice("rule", rule, ("nemenyi", "holm", "shaffer", "bergmann", *TWO_SAMPLE_RULES))
     fr = friedman(scores, higher_is_better=higher_is_better)
     pvalue = fr.pvalue if test == "friedman" else iman_davenport(scores, higher_is_better=higher_is_better).pvalue
     order = fr.ranks.sort_values(kind="stable")
@@ -122,7 +130,10 @@ def verdict(
         cd = critical_difference(len(order), fr.n, alpha=a)
         lost = (order - order.iloc[0]).to_numpy() >= cd - 1e-12
     else:
-        if pairwise is None:
+        if pairwise is None and rule in TWO_SAMPLE_RULES:
+            kind: Any = TWO_SAMPLE_RULES[rule]
+            pw = pairwise_wilcoxon(scores, higher_is_better=higher_is_better, test=kind)
+        elif pairwise is None:
             with warnings.catch_warnings():  # the replacement is named in the verdict instead
                 warnings.simplefilter("ignore", BergmannLimitWarning)
                 pw = pairwise_test(scores, test="friedman", higher_is_better=higher_is_better)
@@ -135,7 +146,9 @@ def verdict(
     winners = tuple(n for n, x in zip(names, lost) if not x)
     losers = tuple(n for n, x in zip(names, lost) if x)
     ranks_test, replaced = "friedman", None
-    if rule != "nemenyi":
+    if rule in TWO_SAMPLE_RULES:
+        pass  # no ranks behind the APVs, and no stand-in
+    elif rule != "nemenyi":
         ranks_test, note = str(pw.test), pw.bergmann
         replaced = str(note) if rule == "bergmann" and note != "exact" else None
     return Verdict("different", winners, losers, best, a, test, pvalue, rule, cd, ranks_test, replaced)

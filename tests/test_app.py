@@ -125,8 +125,9 @@ async def test_views_switch_with_number_keys(size: tuple[int, int]) -> None:
         await press(pilot, "2")
         assert app.query_one("#views").current == "ranks"
         table = app.query_one("#ranks-table")
-        assert table.row_count == 11 and app.focused is table
+        assert table.row_count == 12 and app.focused is table  # 10 data sets, the average ranks, the letters
         assert str(table.get_row_at(10)[0]) == "average rank"
+        assert str(table.get_row_at(11)[0]) == "letters"
         await press(pilot, "3")
         tests = app.query_one(TestsPanel).plain
         assert tests.startswith("no significant difference among the 5 learners at alpha = 0.05")
@@ -201,7 +202,7 @@ async def test_space_excludes_and_includes_a_data_set() -> None:
         assert "anes96" not in app.query_one(QuartilesPanel).plain  # the view on screen follows at once
         assert str(app.query_one("#datasets", NameList).get_option("anes96").prompt).startswith("[ ] ")
         await press(pilot, "2")  # a hidden view is filled when it is shown
-        assert app.query_one("#ranks-table").row_count == 10
+        assert app.query_one("#ranks-table").row_count == 11  # 9 data sets, the average ranks, the letters
         await focus_list(pilot, "datasets", "anes96")
         await press(pilot, "space")
         assert "anes96" in app.selection.datasets and "10 data sets x 5 learners" in status(app)
@@ -781,7 +782,7 @@ async def test_toggles_say_what_they_did_and_excluding_the_control_names_the_new
         said = [n.message for n in app._notifications]
         assert said[-3:] == [
             "alpha 0.01",
-            "pairs procedure shaffer: the verdict, the marks and the CD bars follow it",
+            "pairs procedure shaffer: the verdict, the marks, the CD bars and the letters follow it",
             "pd: lower is better",
         ]
         await focus_list(pilot, "learners", "KNN")

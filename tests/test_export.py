@@ -35,13 +35,19 @@ def test_quartiles_frame(analysis: Analysis) -> None:
 def test_ranks_frame(analysis: Analysis) -> None:
     f = export_frame(analysis, "ranks")
     learners = list(analysis.ranks.medians.columns)
-    assert list(f.columns) == ["dataset", *[f"{n} {w}" for n in learners for w in ("median", "rank")]]
+    letters = [f"{n} letters" for n in learners]
+    assert list(f.columns) == ["dataset", *[f"{n} {w}" for n in learners for w in ("median", "rank")], *letters]
     scores = stats.scores_table(stats.read_logs(SAMPLES / "c45_demsar.dat"), "accuracy")
     assert f["C4.5 median"].iloc[:-1].tolist() == scores["C4.5"].tolist()
     assert f["C4.5 rank"].iloc[:-1].tolist() == stats.ranks(scores)["C4.5"].tolist()
     last = f.iloc[-1]
     assert last["dataset"] == "average rank" and np.isnan(last["C4.5 median"])
     assert last["C4.5 rank"] == stats.friedman(scores).ranks["C4.5"]
+    # the letters of Holm's rejections (the default procedure) on the average-rank row only:
+    # Holm rejects no pair of this table at 0.05 (APVs 0.0770 at the least), so one letter
+    holm = stats.pairwise_test(scores)["holm"]
+    assert holm.min() > 0.05
+    assert last[letters].tolist() == ["a"] * 4 and (f[letters].iloc[:-1] == "").all().all()
 
 
 def test_tests_frame(analysis: Analysis) -> None:
@@ -54,8 +60,28 @@ def test_tests_frame(analysis: Analysis) -> None:
 
 def test_pairs_frame(analysis: Analysis) -> None:
     f = export_frame(analysis, "pairs")
-    assert list(f.columns) == ["a", "b", "z", "p", "nemenyi", "holm", "shaffer", "bergmann"]
-    pd.testing.assert_frame_equal(f, stats.pairwise_test(analysis.ranks.medians).table, check_like=False)
+    ranks = ["a", "b", "z", "p", "nemenyi", "holm", "shaffer", "bergmann"]
+    effects = ["a12", "a12_magnitude", "delta", "delta_magnitude", "hl_estimate", "hl_low", "hl_high"]
+    assert list(f.columns) == [*ranks, *effects, "mann_whitney_p"]
+    scores = analysis.ranks.medians
+    pd.testing.assert_frame_equal(f[ranks], stats.pairwise_test(scores).table, check_like=False)
+    for row in f.itertuples(index=False):  # every pair's effect sizes: stats' functions, a over b
+        a, b = scores[row.a], scores[row.b]
+        assert (row.a12, row.a12_magnitude) == (stats.a12(a, b).value, stats.a12(a, b).magnitude)
+        assert row.delta == stats.cliffs_delta(a, b).value
+        hl = stats.hodges_lehmann(a, b)
+        assert (row.hl_estimate, row.hl_low, row.hl_high) == (hl.estimate, hl.low, hl.high)
+        assert row.mann_whitney_p == stats.mann_whitney(a, b).pvalue
+
+
+def test_pairs_frame_of_wilcoxon_holm(analysis: Analysis) -> None:
+    sel = analysis.selection.__class__(**{**analysis.selection.__dict__, "procedure": "wilcoxon-holm"})
+    log = stats.read_logs(SAMPLES / "c45_demsar.dat")
+    f = export_frame(Model(log).analyze(sel), "pairs")
+    two = stats.pairwise_wilcoxon(analysis.ranks.medians)
+    assert f[["statistic", "better", "wilcoxon p", "wilcoxon-holm"]].values.tolist() == (
+        two[["statistic", "better", "p", "wilcoxon-holm"]].values.tolist()
+    )
 
 
 def test_cd_frame(analysis: Analysis) -> None:
@@ -91,6 +117,8 @@ def test_write_csv_round_trip_and_refusal(tmp_path: Path, analysis: Analysis, mo
         back = pd.read_csv(path)
         if view == "folds":  # an empty mark (no significant difference) reads back as missing
             back["mark"] = back["mark"].astype(object).where(back["mark"].notna(), "")
+        for column in [c for c in back.columns if c.endswith(" letters")]:  # empty but on the average row
+            back[column] = back[column].astype(object).where(back[column].notna(), "")
         pd.testing.assert_frame_equal(back, frame, check_dtype=False)  # full precision: exact floats
         with pytest.raises(FileExistsError):
             write_csv(frame, path)

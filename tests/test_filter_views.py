@@ -37,15 +37,17 @@ async def test_the_filter_narrows_the_rows_of_every_view() -> None:
         assert _rows(app, "folds-totals") == ["KNN"]
         assert {key.split("\0")[1] for key in _rows(app, "folds-table")} == {"KNN"}
         await press(pilot, "2")  # rows of data sets: none contains "kn", and the view says so
-        assert _rows(app, "ranks-table") == ["\0average"]
+        assert _rows(app, "ranks-table") == ["\0average", "\0letters"]
         assert "no data set name contains the / filter" in app.query_one("#ranks-note").plain
         await press(pilot, "slash", "escape")  # Esc clears it
         await _filter(pilot, "iri")
-        assert _rows(app, "ranks-table") == ["iris", "\0average"]
+        assert _rows(app, "ranks-table") == ["iris", "\0average", "\0letters"]
         assert (app.selection.datasets, app.selection.learners) == chosen  # the statistics use every name
         assert len(app.analysis.ranks.medians) == len(chosen[0])
         await press(pilot, "slash", "escape")
-        assert len(_rows(app, "ranks-table")) == len(chosen[0]) + 1 and "filter" not in status(app)
+        assert len(_rows(app, "ranks-table")) == len(chosen[0]) + 2 and "filter" not in status(
+            app
+        )  # + average, letters
 
     await drive(scenario, size=SMALL)
 

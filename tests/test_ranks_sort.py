@@ -26,7 +26,7 @@ async def test_lt_and_gt_sort_the_ranks_table_and_say_by_what() -> None:
         assert screen_lines(app)[-1].rstrip().endswith("<> sort ? help q quit")  # the footer, at 80 columns
         await press(pilot, "less_than_sign")
         ascending = list(medians["GaussianNB"].sort_values(kind="stable").index)
-        assert _rows(table) == [*ascending, "\0average"]  # the average-rank row stays last
+        assert _rows(table) == [*ascending, "\0average", "\0letters"]  # the average and letters rows stay last
         assert list(app._notifications)[-1].message == "rows by GaussianNB's median, ascending (< again: logs' order)"
         assert "GaussianNB \u2191" in table.ordered_columns[1].label.plain  # the mark survives NO_COLOR
         assert table.get_row_at(table.cursor_row)[0].plain == logs_order[0]  # the cursor stays on its cell
@@ -40,6 +40,7 @@ async def test_lt_and_gt_sort_the_ranks_table_and_say_by_what() -> None:
         await press(pilot, "end")  # to the average-rank row: the learners by average rank
         for _ in range(table.row_count):
             await press(pilot, "j")
+        await press(pilot, "k")  # the letters row is last; the average ranks above it
         assert _rows(table)[table.cursor_row] == "\0average"
         await press(pilot, "less_than_sign")
         average = app.analysis.ranks.average

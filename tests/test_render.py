@@ -13,6 +13,7 @@ when ``CI`` is set: CI only ever compares.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -53,7 +54,11 @@ CASES: dict[str, tuple[Path, str, str]] = {
     "cv_pf": (SAMPLES / "cv", "pf", "sample_logs/cv"),
     "baycomp": (REFERENCE / "baycomp_accuracies.dat", "accuracy", "shared/reference/baycomp_accuracies.dat"),
     "seq": (SAMPLES / "sequence", "balance", "sample_logs/sequence"),  # seed 004's sequence study: the curves
+    # issue 16: the pairs procedure wilcoxon-holm drives the verdict, the matrix, the bars and the letters
+    "c45_wh": (SAMPLES / "c45_demsar.dat", "accuracy", "sample_logs/c45_demsar.dat"),
 }
+#: The cases whose selection names a pairs procedure other than the default (Holm).
+PROCEDURE = {"c45_wh": "wilcoxon-holm"}
 _MODELS: dict[str, tuple[pd.DataFrame, Model, Selection]] = {}
 
 
@@ -61,7 +66,10 @@ def case(name: str) -> tuple[pd.DataFrame, Model, Selection]:
     if name not in _MODELS:
         path, criterion, _ = CASES[name]
         log = stats.read_logs(path)
-        _MODELS[name] = (log, Model(log), default_selection(log, criterion))
+        sel = default_selection(log, criterion)
+        if name in PROCEDURE:
+            sel = dataclasses.replace(sel, procedure=PROCEDURE[name])
+        _MODELS[name] = (log, Model(log), sel)
     return _MODELS[name]
 
 
@@ -100,6 +108,11 @@ def test_golden_all_views(name: str, fmt: str) -> None:
 @pytest.mark.parametrize("name", ["c45", "cv_pf"])
 def test_golden_csv(name: str, view: str) -> None:
     check_golden(f"{name}.{view}.csv", render(name, "csv", view))
+
+
+@pytest.mark.parametrize("view", ["ranks", "tests", "pairs", "cd"])
+def test_golden_csv_of_wilcoxon_holm(view: str) -> None:
+    check_golden(f"c45_wh.{view}.csv", render("c45_wh", "csv", view))
 
 
 def test_golden_curves_csv() -> None:

@@ -1,5 +1,6 @@
-"""Views compute only what they show (issue 13, item 4): the quartiles and ranks never run the
-all-pairs procedures of the pairs view, in the report, the command and the app."""
+"""Views compute only what they show (issue 13, item 4): the quartiles never run the all-pairs
+procedures of the pairs view, in the report, the command and the app; the ranks run the selected
+procedure once, for their compact letters (issue 16), and Nemenyi's letters need only the CD."""
 
 from __future__ import annotations
 
@@ -54,15 +55,23 @@ def c45_model(c45_log: Any) -> Model:
 # The LaTeX quartiles set the verdict's winners in bold, and the verdict follows the selected
 # procedure (Holm by default: all pairs); test_latex_quartiles_share_the_verdicts_pairs covers it.
 @pytest.mark.parametrize(
-    ("view", "fmt"), [(v, f) for v in ("quartiles", "ranks") for f in FORMATS if (v, f) != ("quartiles", "latex")]
+    ("view", "fmt", "procedure"),
+    [("quartiles", f, "holm") for f in FORMATS if f != "latex"] + [("ranks", f, "nemenyi") for f in FORMATS],
 )
-def test_quartiles_and_ranks_reports_never_run_pairwise_test(
-    c45_model: Model, pairwise: Calls, view: str, fmt: str
+def test_quartiles_and_nemenyi_ranks_reports_never_run_pairwise_test(
+    c45_model: Model, pairwise: Calls, view: str, fmt: str, procedure: str
 ) -> None:
     pairwise.forbid = True
-    text = render_report(c45_model, c45_model.default_selection(), view=view, fmt=fmt)
+    sel = replace(c45_model.default_selection(), procedure=procedure)
+    text = render_report(c45_model, sel, view=view, fmt=fmt)
     assert text.strip()
     assert pairwise.count == 0
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_ranks_reports_run_the_procedure_once_for_their_letters(c45_model: Model, pairwise: Calls, fmt: str) -> None:
+    render_report(c45_model, c45_model.default_selection(), view="ranks", fmt=fmt)  # Holm
+    assert pairwise.count == 1
 
 
 def test_latex_quartiles_share_the_verdicts_pairs(c45_model: Model, pairwise: Calls) -> None:
@@ -99,11 +108,11 @@ def test_the_verdict_the_bars_and_the_pairs_share_one_all_pairs_table(c45_model:
     assert pairwise.count == 1
 
 
-def test_command_report_view_ranks_never_runs_pairwise_test(
+def test_command_report_view_ranks_of_nemenyi_never_runs_pairwise_test(
     pairwise: Calls, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pairwise.forbid = True
-    assert main(["report", str(C45), "--view", "ranks"]) == 0
+    assert main(["report", str(C45), "--view", "ranks", "--procedure", "nemenyi"]) == 0
     assert "average rank" in capsys.readouterr().out
     assert pairwise.count == 0
 
@@ -122,8 +131,11 @@ def test_a_view_a_limit_of_stats_leaves_empty_names_the_problem_and_spares_the_o
     assert analysis.ranks is not None and analysis.tests is not None
     text = render_report(c45_model, c45_model.default_selection(), view="pairs")
     assert "not tested: too many learners for this procedure" in text
-    ranks = render_report(c45_model, c45_model.default_selection(), view="ranks")
+    ranks = render_report(c45_model, replace(c45_model.default_selection(), procedure="nemenyi"), view="ranks")
     assert "not tested" not in ranks and "average rank" in ranks
+    # Holm's letters need the limited procedure: the ranks are shown, the problem named
+    ranks = render_report(c45_model, c45_model.default_selection(), view="ranks")
+    assert "average rank" in ranks and "too many learners for this procedure" in ranks
 
 
 async def test_app_computes_a_view_when_it_is_shown(pairwise: Calls) -> None:
@@ -141,8 +153,8 @@ async def test_app_computes_a_view_when_it_is_shown(pairwise: Calls) -> None:
             seen.append((view, pairwise.count))
         assert app.query_one(PairsPanel).view is app.analysis.pairs
 
-    # once, when the pairs are first shown; not again when they are shown again
-    assert seen == [("quartiles", 0), ("ranks", 0), ("pairs", 1), ("tests", 1), ("cd", 1), ("pairs", 1)]
+    # once, when the ranks (their letters) are first shown; the pairs, tests and CD share it
+    assert seen == [("quartiles", 0), ("ranks", 1), ("pairs", 1), ("tests", 1), ("cd", 1), ("pairs", 1)]
 
 
 async def test_app_opened_on_many_learners_shows_its_first_view_without_pairwise_test(
@@ -163,11 +175,13 @@ async def test_app_opened_on_many_learners_shows_its_first_view_without_pairwise
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert app.analysis is not None and app.analysis.n_learners == 40
+        assert pairwise.count == 0  # the first view, the quartiles, without it
+        pairwise.forbid = False
         await pilot.press("2")
         await settle(pilot)
         assert app.view == "ranks"
 
-    assert pairwise.count == 0
+    assert pairwise.count == 1  # the ranks' letters: once
 
 
 def test_an_analysis_lists_the_measured_data_sets_once_not_once_per_data_set(monkeypatch: pytest.MonkeyPatch) -> None:

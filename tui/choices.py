@@ -14,3 +14,8 @@ FORMATS = ("text", "csv", "markdown", "latex", "json")
 #: Criteria where smaller is better unless the user says otherwise (a name equal
 #: to one of these or ending with it: "pf", "runtime", "test_error", "mmre").
 LOWER_IS_BETTER = ("pf", "runtime", "error", "mre", "mmre")
+
+#: All-pairs procedures of the pairs matrix, the verdict, the CD bars and the letters (``m`` in
+#: the app, ``--procedure``): ``stats.pairwise_test``'s rank procedures, then the two-sample
+#: procedures of ``stats.pairwise_wilcoxon`` (each pair's Wilcoxon or sign test, Holm-adjusted).
+PROCEDURES = ("nemenyi", "holm", "shaffer", "bergmann", "wilcoxon-holm", "sign-holm")

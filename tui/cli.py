@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from stats.names import printable_lines
-from tui.choices import FORMATS, LOWER_IS_BETTER, REPORT_VIEWS
+from tui.choices import FORMATS, LOWER_IS_BETTER, PROCEDURES, REPORT_VIEWS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -114,6 +114,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="ranks behind the control table's z statistics (default friedman)",
     )
     report.add_argument(
+        "--procedure",
+        choices=PROCEDURES,
+        help="all-pairs procedure behind the pairs matrix, the verdict, the CD bars and the letters (default "
+        "holm); wilcoxon-holm and sign-holm test each pair on its own (Benavoli et al. 2016)",
+    )
+    report.add_argument(
         "--rope",
         type=float,
         help="region of practical equivalence of the fold-level Bayesian tests (default 0.01 for a criterion "
@@ -202,7 +208,7 @@ def _report_spec(args: argparse.Namespace, log: pd.DataFrame) -> dict[str, objec
     if spec.get("criterion") != base.criterion or "datasets" not in spec:
         spec.setdefault("datasets", list(base.datasets))
     spec.setdefault("learners", list(base.learners))
-    for key in ("datasets", "learners", "control", "alpha", "test", "direction", "rope", "deltas"):
+    for key in ("datasets", "learners", "control", "alpha", "test", "procedure", "direction", "rope", "deltas"):
         value = getattr(args, key)
         if value is not None:
             spec[key] = value

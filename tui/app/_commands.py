@@ -85,7 +85,13 @@ COMMANDS: tuple[Command, ...] = (
         group="sort",
     ),
     Command("alpha", "a", "cycle alpha (0.10, 0.05, 0.01)", "alpha", show=False),
-    Command("procedure", "m", "cycle the pairs procedure (nemenyi, holm, shaffer, bergmann)", "procedure", show=False),
+    Command(
+        "procedure",
+        "m",
+        "cycle the pairs procedure (nemenyi, holm, shaffer, bergmann, wilcoxon-holm, sign-holm)",
+        "procedure",
+        show=False,
+    ),
     Command(
         "deltas",
         "x",

@@ -66,10 +66,11 @@ class Rendered:
             else:
                 self.quartiles = quartile_lines(analysis.quartiles, width)
         elif view == "ranks" and not self.has_ranks:
-            if previous is not None and previous.has_ranks and previous.analysis.ranks is analysis.ranks:
+            same = previous is not None and previous.has_ranks and previous.analysis.ranks is analysis.ranks
+            if same and previous is not None and previous.analysis.letters is analysis.letters:
                 self.ranks = previous.ranks
             else:
-                self.ranks = ranks_rows(analysis.ranks)
+                self.ranks = ranks_rows(analysis.ranks, analysis.letters)
             self.has_ranks = True
         elif view == "folds" and not self.has_folds:
             made = warm.get(analysis.folds) if warm is not None else None

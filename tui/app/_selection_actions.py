@@ -131,7 +131,7 @@ class SelectionActions(_Base):
             i = PROCEDURES.index(self.selection.procedure)
             procedure = PROCEDURES[(i + 1) % len(PROCEDURES)]
             self._change(procedure=procedure)
-            self.notify(f"pairs procedure {procedure}: the verdict, the marks and the CD bars follow it")
+            self.notify(f"pairs procedure {procedure}: the verdict, the marks, the CD bars and the letters follow it")
 
     def action_deltas(self) -> None:
         """x: the quartile charts show the per-fold differences against the control, or the values."""

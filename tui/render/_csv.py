@@ -8,13 +8,17 @@ Columns per view (:func:`export_frame`):
 ``ranks``
     dataset, then per learner ``<learner> median`` and ``<learner> rank``; a
     last row with dataset = "average rank", the average ranks in the rank
-    columns and empty (NaN) medians.
+    columns and empty (NaN) medians; then per learner ``<learner> letters``, the compact letters
+    of the pairs procedure (Piepho 2004) on the average-rank row, empty on the others.
 ``tests``
     one row per hypothesis "control vs learner": learner, z, p,
     bonferroni, holm, hochberg, hommel, holland, rom, finner, li (the APVs of
     ``stats.control_test``).
 ``pairs``
-    one row per pair: a, b, z, p, nemenyi, holm, shaffer, bergmann.
+    one row per pair: a, b, z, p, nemenyi, holm, shaffer, bergmann; with a two-sample procedure
+    (wilcoxon-holm, sign-holm) its ``statistic``, ``better``, ``<test> p`` and APVs (a column named
+    after the procedure); then the effect sizes of a over b: a12, a12_magnitude, delta,
+    delta_magnitude, hl_estimate, hl_low, hl_high, mann_whitney_p.
 ``cd``
     learner, average_rank (best first), then one boolean column
     ``clique <i>`` (i = 1, 2, ...) per maximal clique, True for its members.
@@ -89,6 +93,10 @@ def export_frame(analysis: Analysis, view: str) -> pd.DataFrame:
         for name in part.medians.columns:
             out[f"{name} median"] = [*part.medians[name].to_numpy(np.float64), np.nan]
             out[f"{name} rank"] = [*part.ranks[name].to_numpy(np.float64), float(part.average[name])]
+        if analysis.letters is not None:
+            blank = [""] * len(part.medians.index)
+            for name in part.medians.columns:
+                out[f"{name} letters"] = [*blank, analysis.letters.letters[str(name)]]
         return pd.DataFrame(out)
     if view == "tests":
         table = part.control_table
@@ -97,7 +105,15 @@ def export_frame(analysis: Analysis, view: str) -> pd.DataFrame:
         return frame
     if view == "pairs":
         cols = ["a", "b", "z", "p", "nemenyi", "holm", "shaffer", "bergmann"]
-        return part.table[cols].reset_index(drop=True)
+        frame = part.table[cols].reset_index(drop=True)
+        if part.two_sample is not None:
+            two = part.two_sample.table.reset_index(drop=True)
+            frame["statistic"], frame["better"] = two["statistic"], two["better"].astype(str)
+            frame[f"{part.two_sample.test} p"], frame[part.procedure] = two["p"], two[part.procedure]
+        effects = analysis.effects
+        if effects is not None:
+            frame = pd.concat([frame, effects.drop(columns=["a", "b"]).reset_index(drop=True)], axis=1)
+        return frame
     frame = pd.DataFrame(
         {"learner": [str(x) for x in part.ranks.index], "average_rank": part.ranks.to_numpy(np.float64)}
     )

@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from tui.render._curves import curves_dict
-from tui.render._json_schema import BAYES, COMMON, FOLD_NUMBERS, PAIR_APVS, SCHEMA, VIEW_KEYS
+from tui.render._json_schema import BAYES, COMMON, FOLD_NUMBERS, PAIR_APVS, SCHEMA, TWO_SAMPLE_NUMBERS, VIEW_KEYS
 from tui.render._text import check_view
 from tui.view import Analysis
 
@@ -48,14 +48,28 @@ def _records(frame: pd.DataFrame, strings: tuple[str, ...]) -> list[dict[str, An
     ]
 
 
+def two_sample_dict(table: Any, procedure: str) -> dict[str, Any]:
+    """A two-sample procedure's table (``stats.pairwise_wilcoxon``) as the schema's ``two_sample``."""
+    rows = table.table.rename(columns={procedure: "apv"})[["a", "b", "better", *TWO_SAMPLE_NUMBERS]]
+    return {
+        "test": table.test,
+        "method": table.method,
+        "option": table.option,
+        "n": int(table.n),
+        "rows": _records(rows, ("a", "b", "better")),
+    }
+
+
 def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
     """The document as Python values (what :func:`render_json` serialises)."""
     views = check_view(view)
     sel = analysis.selection
     # Read only the views shown (each is computed when first read); the common keys need the ranks.
     r = analysis.ranks
+    lt = analysis.letters if "ranks" in views else None
     t = analysis.tests if "tests" in views else None
     p = analysis.pairs if "pairs" in views else None
+    e = analysis.effects if p is not None else None
     c = analysis.cd if "cd" in views else None
     q = analysis.quartiles if "quartiles" in views else None
     f = analysis.folds if "folds" in views else None
@@ -111,6 +125,9 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
             }
             for d in r.medians.index
         ],
+        "letters": None
+        if lt is None
+        else {"procedure": lt.procedure, "alpha": num(lt.alpha), "basis": lt.basis, "letters": dict(lt.letters)},
         "critical_difference": num(t.cd) if t is not None else num(c.cd) if c is not None else None,
         "verdict": None
         if t is None
@@ -134,6 +151,9 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
             "test": sel.test,
             "bergmann": p.table.bergmann,
             "rows": _records(p.table[["a", "b", "z", "p", *PAIR_APVS]], ("a", "b")),
+            "procedure": p.procedure,
+            "two_sample": None if p.two_sample is None else two_sample_dict(p.two_sample, p.procedure),
+            "effects": None if e is None else _records(e, ("a", "b", "a12_magnitude", "delta_magnitude")),
         },
         "cd": None
         if c is None

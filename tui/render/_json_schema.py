@@ -16,6 +16,8 @@ _TEST = {
 }
 APVS = ("bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li")
 PAIR_APVS = ("nemenyi", "holm", "shaffer", "bergmann")
+TWO_SAMPLE_NUMBERS = ("statistic", "p", "apv")
+EFFECT_NUMBERS = ("a12", "delta", "hl_estimate", "hl_low", "hl_high", "mann_whitney_p")
 BAYES = ("p_better", "p_equivalent", "p_worse")
 FOLD_NUMBERS = ("mean_difference", "statistic", "pvalue", *BAYES)
 CURVE_NUMBERS = ("n", "mean", "sd", "min", "q1", "median", "q3", "max")
@@ -44,6 +46,7 @@ SCHEMA: dict[str, Any] = {
         "quartiles",
         "ranks",
         "rank_table",
+        "letters",
         "friedman",
         "iman_davenport",
         "aligned",
@@ -121,13 +124,47 @@ SCHEMA: dict[str, Any] = {
                 "rows": {"type": "array", "items": _row_schema(("z", "p", *APVS), ("learner",))},
             },
         },
+        "letters": {
+            "type": ["object", "null"],
+            "description": "compact letter display (Piepho 2004) of the pairs procedure's rejections: learners "
+            "sharing a letter are not significantly different; 'a' goes to the best average rank",
+            "required": ["procedure", "alpha", "basis", "letters"],
+            "properties": {
+                "procedure": {"type": "string", "enum": list(PROCEDURES)},
+                "alpha": {"type": "number"},
+                "basis": {"type": "string"},
+                "letters": {"type": "object", "additionalProperties": {"type": "string"}},
+            },
+        },
         "pairs": {
             "type": ["object", "null"],
-            "required": ["test", "bergmann", "rows"],
+            "required": ["test", "bergmann", "rows", "procedure", "two_sample", "effects"],
             "properties": {
                 "test": {"type": "string"},
                 "bergmann": {"type": "string", "description": "'exact', or what the bergmann column holds and why"},
                 "rows": {"type": "array", "items": _row_schema(("z", "p", *PAIR_APVS), ("a", "b"))},
+                "procedure": {"type": "string", "enum": list(PROCEDURES)},
+                "two_sample": {
+                    "type": ["object", "null"],
+                    "description": "wilcoxon-holm and sign-holm: each pair's own Wilcoxon signed-ranks (statistic "
+                    "T = min(R+, R-)) or sign test (statistic: wins of b) over the data sets, p two-sided, apv "
+                    "Holm-adjusted (Benavoli, Corani & Mangili 2016); null for the rank procedures",
+                    "required": ["test", "method", "option", "n", "rows"],
+                    "properties": {
+                        "test": {"type": "string", "enum": ["wilcoxon", "sign"]},
+                        "method": {"type": "string"},
+                        "option": {"type": "string"},
+                        "n": {"type": "integer"},
+                        "rows": {"type": "array", "items": _row_schema(TWO_SAMPLE_NUMBERS, ("a", "b", "better"))},
+                    },
+                },
+                "effects": {
+                    "type": ["array", "null"],
+                    "description": "every pair's effect sizes of a over b across the data sets: A12 (Vargha & "
+                    "Delaney 2000), Cliff's delta (Romano et al. 2006) with their magnitudes, the Hodges-Lehmann "
+                    "estimate of the median paired difference a - b with its 95% interval, Mann-Whitney's p",
+                    "items": _row_schema(EFFECT_NUMBERS, ("a", "b", "a12_magnitude", "delta_magnitude")),
+                },
             },
         },
         "deltas": {
@@ -220,7 +257,7 @@ SCHEMA: dict[str, Any] = {
 #: The keys each view adds to the common ones.
 VIEW_KEYS = {
     "quartiles": ("quartiles", "deltas"),
-    "ranks": ("ranks", "rank_table"),
+    "ranks": ("ranks", "rank_table", "letters"),
     "tests": ("friedman", "iman_davenport", "aligned", "quade", "critical_difference", "verdict", "control"),
     "pairs": ("pairs",),
     "cd": ("critical_difference", "cd"),

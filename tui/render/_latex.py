@@ -39,6 +39,7 @@ import pandas as pd
 import stats
 from stats import OMNIBUS_NAMES, fmt_p, fmt_stat
 from stats.names import printable
+from tui.render._effects import EFFECT_NOTE, effects_cells, letters_row, two_sample_cells, two_sample_title
 from tui.render._text import (
     FOLDS_TABLE,
     FOLDS_TOTALS,
@@ -180,6 +181,10 @@ def _ranks(analysis: Analysis) -> list[str]:
     table = tabular("l" + "r" * len(cols), ["Data set", *map(tex_escape, cols)], body)
     table.insert(-2, r"\hline")
     table.insert(-2, " & ".join(avg_row) + r" \\")
+    letters = letters_row(analysis, cols)
+    if letters is not None:
+        table.insert(-2, " & ".join(["letters", *letters[0]]) + r" \\")
+        out.append(f"% {tex_escape(letters[1])} (Piepho 2004)")
     out += table
     out += [f"% left out: {tex_escape(n)} ({tex_escape(why)})" for n, why in view.excluded.items()]
     return out
@@ -216,6 +221,15 @@ def _pairs(analysis: Analysis) -> list[str]:
         for r in pairs.table.itertuples(index=False)
     ]
     out += tabular("l l" + " r" * (2 + len(PAIR_PROCEDURES)), ["$a$", "$b$", "$z$", "$p$", *PAIR_PROCEDURES], body)
+    if pairs.two_sample is not None:
+        header, cells = two_sample_cells(pairs, sel.alpha, tex_escape, bf, tex_p)
+        title = tex_escape(two_sample_title(pairs, sel.alpha)).replace("are marked", "in bold")
+        out += ["", f"% {title}"]
+        out += tabular("l l r l r r", ["$a$", "$b$", "statistic", "better", "$p$", pairs.procedure], cells)
+    if analysis.effects is not None:
+        out += ["", f"% {tex_escape(EFFECT_NOTE)}"]
+        header = ["$a$", "$b$", "$A_{12}$", "magnitude", r"$\delta$", "magnitude", "HL", "CI low", "CI high", "MW $p$"]
+        out += tabular("l l r l r l r r r r", header, effects_cells(analysis.effects, tex_escape, tex_p))
     return out
 
 

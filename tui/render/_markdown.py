@@ -12,6 +12,14 @@ from collections.abc import Callable, Sequence
 import stats
 from stats import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, fmt_p, fmt_stat
 from stats.names import printable
+from tui.render._effects import (
+    EFFECT_HEADER,
+    EFFECT_NOTE,
+    effects_cells,
+    letters_row,
+    two_sample_cells,
+    two_sample_title,
+)
 from tui.render._text import (
     FOLDS_TABLE,
     FOLDS_TOTALS,
@@ -90,6 +98,9 @@ def _ranks(analysis: Analysis) -> list[str]:
     rows.append(
         ["**average rank**"] + [bold(f"{view.average[c]:.3f}", view.average[c] == low) for c in view.medians.columns]
     )
+    letters = letters_row(analysis, list(view.medians.columns))
+    if letters is not None:
+        rows.append(["letters", *letters[0]])
     out = [
         "## Ranks",
         "",
@@ -97,6 +108,8 @@ def _ranks(analysis: Analysis) -> list[str]:
         "",
     ]
     out += table(["data set", *map(md_escape, cols)], "l" + "r" * len(cols), rows)
+    if letters is not None:
+        out += ["", md_escape(letters[1]) + " (Piepho 2004)."]
     if view.excluded:
         out += [""] + [f"- left out: {md_escape(n)} ({md_escape(why)})" for n, why in view.excluded.items()]
     return out
@@ -143,6 +156,10 @@ def _pairs(analysis: Analysis) -> list[str]:
         for r in pairs.table.itertuples(index=False)
     ]
     out += table(["a", "b", "z", "p", *PAIR_PROCEDURES], "llrr" + "r" * len(PAIR_PROCEDURES), rows)
+    if pairs.two_sample is not None:
+        header, cells = two_sample_cells(pairs, sel.alpha, md_escape, bold)
+        out += ["", md_escape(two_sample_title(pairs, sel.alpha)).replace("are marked", "are in bold") + ".", ""]
+        out += table(header, "lllrrr", cells)
     a, b = pairs.pair
     out += [
         "",
@@ -151,6 +168,9 @@ def _pairs(analysis: Analysis) -> list[str]:
         f"- {md_escape(pairs.wilcoxon)}",
         f"- {md_escape(pairs.sign)}",
     ]
+    if analysis.effects is not None:
+        out += ["", md_escape(EFFECT_NOTE) + ".", ""]
+        out += table(["a", "b", *EFFECT_HEADER], "ll" + "rlrlrrrr", effects_cells(analysis.effects, md_escape))
     return out
 
 

@@ -26,7 +26,6 @@ __all__ = [
 ]
 
 
-
 def render_report(
     model: Model,
     selection: Selection,

@@ -8,6 +8,7 @@ renderers.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,14 @@ import pandas as pd
 
 from stats import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, Quartiles, fmt_p, fmt_stat, p_is, quartile_chart
 from tui.choices import REPORT_VIEWS
+from tui.render._effects import (
+    EFFECT_HEADER,
+    EFFECT_NOTE,
+    effects_cells,
+    letters_row,
+    two_sample_cells,
+    two_sample_title,
+)
 from tui.view import Analysis, FoldsView, QuartileRow, QuartilesView, TestsView, render_cd
 
 PAIR_PROCEDURES = ("nemenyi", "holm", "shaffer", "bergmann")
@@ -146,7 +155,12 @@ def ranks_text(analysis: Analysis) -> list[str]:
     lines.append(
         "average rank".ljust(width) + "  " + "  ".join(f"{avg[c]:.3f}".rjust(w) for c, w in zip(scores.columns, cw))
     )
+    letters = letters_row(analysis, list(scores.columns))
+    if letters is not None:
+        lines.append("letters".ljust(width) + "  " + "  ".join(x.rjust(w) for x, w in zip(letters[0], cw)))
     lines += [f"left out: {name} ({why})" for name, why in view.excluded.items()]
+    if letters is not None:
+        lines.append(letters[1])
     return lines
 
 
@@ -188,8 +202,14 @@ def pairs_text(analysis: Analysis) -> list[str]:
         apvs = [float(getattr(row, c)) for c in PAIR_PROCEDURES]
         cells = "".join(f"{fmt_p(q) + ('*' if q <= sel.alpha else ' '):>12}" for q in apvs)
         out.append(f"{str(row.a).ljust(aw)}  {str(row.b).ljust(bw)} {row.z:8.3f} {fmt_p(float(row.p)):>9}{cells}")
+    if pairs.two_sample is not None:
+        header, rows = two_sample_cells(pairs, sel.alpha, str, lambda text, on: text + ("*" if on else " "))
+        out += ["", two_sample_title(pairs, sel.alpha), *grid(header, rows, left=4)]
     a, b = pairs.pair
     out += ["", f"{b} against {a}:", f"  {pairs.wilcoxon}", f"  {pairs.sign}"]
+    if analysis.effects is not None:
+        note = textwrap.wrap(EFFECT_NOTE, 100)
+        out += ["", *note, *grid(["a", "b", *EFFECT_HEADER], effects_cells(analysis.effects, str), left=2)]
     return out
 
 

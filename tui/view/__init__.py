@@ -5,6 +5,7 @@ the loader that turns logs into a :class:`Model`, and view specs saved as TOML.
 from tui.choices import LOWER_IS_BETTER, VIEWS
 from tui.view._cd import render_cd
 from tui.view._defaults import default_higher_is_better, default_selection
+from tui.view._effects import TWO_SAMPLE, Letters, PairEffects, effects_table, pair_effects, rejected_pairs
 from tui.view._ellipsis import distinct_cuts, middle_ellipsis
 from tui.view._loader import Loader, LoadResult, format_problem
 from tui.view._model import Model
@@ -27,23 +28,29 @@ __all__ = [
     "CDView",
     "FoldsView",
     "LOWER_IS_BETTER",
+    "Letters",
     "LoadResult",
     "Loader",
     "Model",
     "PROCEDURES",
+    "PairEffects",
     "PairsView",
     "QuartileRow",
     "QuartilesView",
     "RanksView",
     "Selection",
+    "TWO_SAMPLE",
     "TestsView",
     "VIEWS",
     "default_higher_is_better",
     "default_selection",
     "distinct_cuts",
+    "effects_table",
     "format_problem",
     "load_spec",
     "middle_ellipsis",
+    "pair_effects",
+    "rejected_pairs",
     "render_cd",
     "save_spec",
     "selection_from_spec",

@@ -22,6 +22,7 @@ from tui.view._defaults import (
     labels_in_index,
     labels_present,
 )
+from tui.view._effects import TWO_SAMPLE, effects_table, rank_letters, two_sample_table
 from tui.view._fold_parts import FoldParts
 from tui.view._quartiles import quartiles_view, with_control
 from tui.view._tests import (
@@ -299,14 +300,29 @@ class Model(FoldParts):
                 key = (*table_key, sel.higher_is_better, sel.test)
                 return self._cached("pairwise", key, lambda: pairwise_table(scores, sel))
 
+            def two_sample() -> stats.PairwiseTwoSample:  # a two-sample procedure's APVs
+                key = (*table_key, sel.higher_is_better, sel.procedure)
+                return self._cached(
+                    "pairwise", key, lambda: two_sample_table(scores, sel.procedure, sel.higher_is_better)
+                )
+
+            # the APVs of the selected procedure: one table for the verdict, the matrix, the bars, the letters
+            procedure_table: Callable[[], Any] = two_sample if sel.procedure in TWO_SAMPLE else pairwise
+
             def tests() -> TestsView:
                 safety = self._cached("safety", (*table_key, sel.alpha), lambda: safety_message(scores, sel.alpha))
-                return tests_view(scores, sel, avg, safety, pairwise)
+                return tests_view(scores, sel, avg, safety, procedure_table)
+
+            def pairs() -> Any:
+                two = two_sample() if sel.procedure in TWO_SAMPLE else None
+                return pairs_view(scores, sel, avg, pairwise(), two)
 
             makers.update(
                 ranks=lambda: ranks_view(scores, sel.higher_is_better),
+                letters=lambda: rank_letters(avg, n, sel.procedure, sel.test, sel.alpha, procedure_table),
+                effects=lambda: effects_table(scores, sel.higher_is_better),
                 tests=tests,
-                pairs=lambda: pairs_view(scores, sel, avg, pairwise()),
-                cd=lambda: cd_view(avg, n, sel, pairwise),
+                pairs=pairs,
+                cd=lambda: cd_view(avg, n, sel, procedure_table),
             )
         return Analysis(sel, n, k, problem, notes, ViewParts(makers), fold_control)

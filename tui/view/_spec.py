@@ -11,7 +11,7 @@ The file (written by hand: ``tomli_w`` is not a dependency; read with
     learners = ["nb", "tree"]
     alpha = 0.05
     test = "friedman"
-    procedure = "holm"
+    procedure = "holm"        # or nemenyi, shaffer, bergmann, wilcoxon-holm, sign-holm
     control = "nb"            # optional: default the best-ranked learner
     pair = ["nb", "tree"]     # optional: default the best versus the second best
     rope = 0.01               # optional: default stats.default_rope of the criterion's values

@@ -11,6 +11,7 @@ import pandas as pd
 
 import stats
 from tui.view._cd import render_cd
+from tui.view._effects import TWO_SAMPLE, pair_effects
 from tui.view._types import CDView, PairsView, RanksView, Selection, TestsView
 
 OMNIBUS = tuple(stats.OMNIBUS_NAMES)
@@ -123,16 +124,22 @@ def default_pair(average: pd.Series, requested: Sequence[str] | None) -> tuple[s
     return (str(order[0]), str(order[1]))
 
 
-def pairs_view(scores: stats.ScoresTable, sel: Selection, average: pd.Series, table: stats.PairwiseTest) -> PairsView:
-    """The k x k matrix of ``sel.procedure`` APVs (``table``, on ``sel.test`` ranks), two-sample
-    tests, contrasts."""
+def pairs_view(
+    scores: stats.ScoresTable,
+    sel: Selection,
+    average: pd.Series,
+    table: stats.PairwiseTest,
+    two_sample: stats.PairwiseTwoSample | None = None,
+) -> PairsView:
+    """The k x k matrix of ``sel.procedure`` APVs (``table``, on ``sel.test`` ranks; ``two_sample``'s
+    for the two-sample procedures), two-sample tests, effect sizes, contrasts."""
     higher = sel.higher_is_better
     names = list(scores.columns)
     pos = {name: i for i, name in enumerate(names)}
     m = np.full((len(names), len(names)), np.nan)
-    ia = table["a"].map(pos).to_numpy(int)
-    ib = table["b"].map(pos).to_numpy(int)
-    m[ia, ib] = m[ib, ia] = table[sel.procedure].to_numpy(np.float64)
+    apvs = table if two_sample is None else two_sample
+    ia, ib = apvs["a"].map(pos).to_numpy(int), apvs["b"].map(pos).to_numpy(int)
+    m[ia, ib] = m[ib, ia] = apvs[sel.procedure].to_numpy(np.float64)
     matrix = pd.DataFrame(m, index=pd.Index(names), columns=pd.Index(names))
     pair = default_pair(average, sel.pair)
     a, b = scores[pair[0]].to_numpy(np.float64), scores[pair[1]].to_numpy(np.float64)
@@ -146,6 +153,8 @@ def pairs_view(scores: stats.ScoresTable, sel: Selection, average: pd.Series, ta
         wilcoxon=_two_sample(stats.wilcoxon, a, b, higher),
         sign=_two_sample(stats.sign_test, a, b, higher),
         contrast=stats.contrast_estimation(scores, higher_is_better=higher),
+        two_sample=two_sample,
+        effects=pair_effects(scores, (pair[1], pair[0]), higher),  # as the view names it: b vs a
     )
 
 
@@ -161,8 +170,11 @@ def cd_view(average: pd.Series, n: int, sel: Selection, pairwise: Callable[[], s
     else:
         table = pairwise()
         cliques = stats.apv_groups(ordered, table, sel.procedure, alpha=sel.alpha)
-        ranks = "" if sel.test == "friedman" else f", {stats.RANKS_NAMES[sel.test]} ranks"
+        plain = sel.test == "friedman" or sel.procedure in TWO_SAMPLE  # two-sample APVs use no ranks
+        ranks = "" if plain else f", {stats.RANKS_NAMES[sel.test]} ranks"
         basis = f"bars: no pair rejected by {stats.PROCEDURE_NAMES[sel.procedure]} (alpha = {sel.alpha:g}{ranks})"
+        if sel.procedure in TWO_SAMPLE:
+            basis += "; axis: average ranks"
         replaced = replaced_note(table, sel.procedure)
     names = tuple(tuple(str(x) for x in c) for c in cliques)
     lines = tuple(render_cd(ordered, cd, cliques=names))

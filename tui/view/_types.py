@@ -16,11 +16,10 @@ from typing import Any
 import pandas as pd
 
 import stats
+from tui.choices import PROCEDURES
 
 #: Omnibus rank tests whose average ranks give the control table's z.
 TESTS = ("friedman", "aligned", "quade")
-#: All-pairs procedures of the pairs matrix (``stats.pairwise_test`` columns).
-PROCEDURES = ("nemenyi", "holm", "shaffer", "bergmann")
 
 
 def _choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
@@ -153,7 +152,10 @@ class PairsView:
     ``wilcoxon`` and ``sign`` are ``stats.wilcoxon`` / ``stats.sign_test``
     results of ``pair[1]`` against ``pair[0]``, or a one-sentence string when
     stats cannot compute them. ``replaced`` says what stands in for the procedure and why
-    (Bergmann-Hommel above its exact limit), or is None.
+    (Bergmann-Hommel above its exact limit), or is None. ``two_sample``: the
+    ``stats.pairwise_wilcoxon`` table behind the matrix of a two-sample procedure
+    (wilcoxon-holm, sign-holm), else None. ``effects``: the effect sizes of the pair
+    (``tui.view._effects.PairEffects``; every pair's are :attr:`Analysis.effects`).
     """
 
     alpha: float  # APVs <= alpha are rejected (the selection's)
@@ -165,6 +167,8 @@ class PairsView:
     wilcoxon: Any
     sign: Any
     contrast: pd.DataFrame
+    two_sample: Any = None
+    effects: Any = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -241,6 +245,10 @@ class ViewParts:
             return self._values[name]
 
 
+#: The parts computed with a view because it shows them (the ranks view shows the letters).
+WITH = {"ranks": ("letters",)}
+
+
 @dataclass(frozen=True, eq=False)
 class Analysis:
     """Everything the views show for one selection; each view is computed when first read.
@@ -292,16 +300,28 @@ class Analysis:
         return self.parts.get("folds")
 
     @property
+    def letters(self) -> Any:
+        """The compact letters of the pairs procedure (:class:`~tui.view._effects.Letters`), shown
+        with the ranks (computed with them: :data:`WITH`)."""
+        return self.parts.get("letters")
+
+    @property
+    def effects(self) -> pd.DataFrame | None:
+        """Every pair's effect sizes (:func:`~tui.view._effects.effects_table`), for the reports."""
+        return self.parts.get("effects")
+
+    @property
     def curves(self) -> Any:
         """The learning curves (:class:`~tui.view._curves.CurvesView`) of a sequence study."""
         return self.parts.get("curves")
 
     def ready(self, view: str) -> bool:
         """Whether showing ``view`` needs no more computation."""
-        return self.parts.done(view)
+        return all(self.parts.done(part) for part in (view, *WITH.get(view, ())))
 
     def prepare(self, *views: str) -> Analysis:
         """Compute ``views`` now (e.g. off the event loop); returns self."""
         for view in views:
-            self.parts.get(view)
+            for part in (view, *WITH.get(view, ())):
+                self.parts.get(part)
         return self

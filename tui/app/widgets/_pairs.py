@@ -136,6 +136,9 @@ class PairsPanel(VerticalScroll):
         name = PROCEDURE_NAMES[view.procedure]
         # the lines wrap (a number cut off at the right edge is a number not shown)
         head_text = Text(f"{name} adjusted p-values (APVs); * rejected at alpha = {view.alpha:g}")
+        if view.two_sample is not None:
+            kind = "Wilcoxon signed-ranks" if view.two_sample.test == "wilcoxon" else "sign"
+            head_text.append(f"\neach pair's own {kind} test over the data sets, Holm-adjusted")
         if view.replaced:
             head_text.append(f"\n{view.replaced}", style="bold yellow")
         head_text.append("\nenter picks the pair, m cycles the procedure")
@@ -159,6 +162,13 @@ class PairsPanel(VerticalScroll):
         text.append("\n")
         text.append_text(_result("Wilcoxon signed-ranks", view.wilcoxon) + "\n")
         text.append_text(_result("sign test", view.sign) + "\n")
+        if view.effects is not None:  # how large: positive favours the first named
+            text.append("effect sizes", style="bold")
+            text.append(" (positive: ")
+            text.append_text(literal(view.effects.a))
+            text.append(" better; delta is Cliff's)\n")
+            for line in view.effects.lines():
+                text.append("  " + line + "\n")
         text.append("\ncontrast estimation (row - column, medians of differences)", style="bold")
         detail.show(text)
         fill_table(contrast, view.contrast[[matches(self.needle, x) for x in view.contrast.index]])

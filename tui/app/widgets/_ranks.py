@@ -11,10 +11,11 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from stats import PROCEDURE_NAMES
 from tui.app.widgets._base import Plain, literal, matches, num
 from tui.app.widgets._table import ExactLine, VimTable
 from tui.render import value_decimals
-from tui.view import RanksView
+from tui.view import Letters, RanksView
 
 
 class Note(Plain, Static):
@@ -35,8 +36,9 @@ class RanksRows:
     average: tuple[float, ...] = ()  # per learner: the average rank (columns sort by it)
 
 
-def ranks_rows(view: RanksView | None) -> RanksRows | None:
-    """The table's columns and rows from numpy arrays (no per-cell pandas indexing)."""
+def ranks_rows(view: RanksView | None, letters: Letters | None = None) -> RanksRows | None:
+    """The table's columns and rows from numpy arrays (no per-cell pandas indexing); ``letters``
+    (the pairs procedure's compact letters) make a row under the average ranks."""
     if view is None:
         return None
     medians = view.medians
@@ -67,13 +69,19 @@ def ranks_rows(view: RanksView | None) -> RanksRows | None:
             *(Text(num(view.average[l]), style="bold", justify="right") for l in learners),  # noqa: E741
         )
     )
-    keys = (*(str(d) for d in datasets), "\0average")
+    keys: tuple[str, ...] = (*(str(d) for d in datasets), "\0average")
     exact = [
         tuple(f"median {float(values[i, j])!r}, rank {float(ranks[i, j])!r}" for j in range(len(learners)))
         for i in range(len(datasets))
     ]
     exact.append(tuple(f"average rank {float(view.average[x])!r}" for x in learners))
     text = Text(no_wrap=True)
+    if letters is not None:
+        name = PROCEDURE_NAMES[letters.procedure]
+        rows.append((Text("letters"), *(Text(letters.letters[str(x)], justify="right") for x in learners)))
+        keys = (*keys, "\0letters")
+        exact.append(tuple(f"letters {letters.letters[str(x)]} ({name}, alpha = {letters.alpha:g})" for x in learners))
+        text.append(letters.basis + "\n")
     for dataset, reason in view.excluded.items():
         text.append("left out: ", style="yellow")
         text.append_text(literal(dataset))
@@ -85,7 +93,7 @@ def ranks_rows(view: RanksView | None) -> RanksRows | None:
         tuple(rows),
         keys,
         text,
-        bool(view.excluded),
+        bool(view.excluded) or letters is not None,
         tuple(exact),
         tuple(tuple(float(v) for v in row) for row in values),
         tuple(float(view.average[x]) for x in learners),
@@ -135,8 +143,9 @@ class RanksPanel(Vertical):
         self._fill(data)
 
     def _order(self, data: RanksRows) -> tuple[list[int], list[int]]:
-        """The data rows and the columns of ``data`` in the order shown (the average row last)."""
-        n_rows, n_cols = len(data.keys) - 1, len(data.columns)
+        """The data rows and the columns of ``data`` in the order shown (the average row, and the
+        letters row, last)."""
+        n_rows, n_cols = sum(not k.startswith("\0") for k in data.keys), len(data.columns)
         rows = [i for i in range(n_rows) if matches(self.needle, data.keys[i])]
         cols = list(range(1, n_cols))
         learners = [key for _, key in data.columns]
@@ -152,7 +161,7 @@ class RanksPanel(Vertical):
             elif data.values:
                 j = learners.index(key) - 1
                 rows = _sorted(rows, lambda i: data.values[i][j], names, descending)
-        return [*rows, n_rows], [0, *cols]
+        return [*rows, *range(n_rows, len(data.keys))], [0, *cols]
 
     def _fill(self, data: RanksRows | None) -> None:
         table = self.query_one(VimTable)
@@ -171,7 +180,7 @@ class RanksPanel(Vertical):
             table.add_column(label, key=key)
         for i in rows:
             cells = [data.rows[i][j] for j in cols]
-            if i == len(data.keys) - 1 and self.column_order is not None:
+            if data.keys[i] == "\0average" and self.column_order is not None:
                 cells[0] = cells[0] + Text(SORT_MARK[self.column_order])
             table.add_row(*cells, key=data.keys[i])
         row, col = min(at.row, table.row_count - 1), min(at.column, len(table.columns) - 1)
@@ -183,7 +192,7 @@ class RanksPanel(Vertical):
         table.move_cursor(row=row, column=col)
         table.show_exact()
         text = data.note
-        if self.needle and len(rows) == 1:  # only the average-rank row: say why
+        if self.needle and all(data.keys[i].startswith("\0") for i in rows):  # only the average rows: say why
             text = Text("no data set name contains the / filter (esc in it clears it)\n") + text
         note.show(text)
         note.set_class(not data.excluded and text is data.note, "-empty")

@@ -1,0 +1,87 @@
+"""The reports' cells of issue 16's pairs parts: the two-sample procedure's table, every pair's
+effect sizes and the compact letters of the ranks, shared by the text, Markdown and LaTeX reports
+(each passes its own escaping of names and its own p-value format and mark)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+
+from stats import PROCEDURE_NAMES, fmt_p
+from tui.view import Analysis, PairsView
+
+Escape = Callable[[Any], str]
+Mark = Callable[[str, bool], str]
+
+#: The effect-size table's header (after the names ``a`` and ``b``).
+EFFECT_HEADER = ("A12", "magnitude", "delta", "magnitude", "HL", "CI low", "CI high", "Mann-Whitney p")
+
+#: What the effect-size table holds, in a sentence for every format.
+EFFECT_NOTE = (
+    "effect sizes of a over b across the data sets: A12 = P(a better than b) + P(tie)/2 "
+    "(Vargha & Delaney 2000; magnitudes at 0.56, 0.64, 0.71), Cliff's delta = 2 A12 - 1 "
+    "(Romano et al. 2006; at 0.147, 0.33, 0.474), HL = Hodges-Lehmann estimate of the median "
+    "paired difference a - b with its 95% interval (positive: a better), Mann-Whitney p two-sided"
+)
+
+
+def _num(x: float, spec: str) -> str:
+    return format(float(x), spec) if math.isfinite(float(x)) else "-"
+
+
+def two_sample_title(pairs: PairsView, alpha: float) -> str:
+    """The sentence above the two-sample procedure's table."""
+    table = pairs.two_sample
+    kind = "Wilcoxon signed-ranks" if table.test == "wilcoxon" else "sign"
+    what = "T = min(R+, R-)" if table.test == "wilcoxon" else "wins of b"
+    return (
+        f"{PROCEDURE_NAMES[pairs.procedure]}: each pair's {kind} test over the {table.n} data sets "
+        f"({what}; {table.test} option {table.option}), Holm's adjusted p-values <= {alpha:g} are marked"
+    )
+
+
+def two_sample_cells(
+    pairs: PairsView, alpha: float, esc: Escape, mark: Mark, p: Callable[[float], str] = fmt_p
+) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the two-sample table: a, b, statistic, better, p, APV (marked)."""
+    table = pairs.two_sample
+    header = ["a", "b", "statistic", "better", "p", pairs.procedure]
+    rows = []
+    for r in table.table.itertuples(index=False):
+        apv = float(r[5])
+        better = esc(r.better) if r.better else "-"
+        rows.append([esc(r.a), esc(r.b), f"{float(r.statistic):g}", better, p(float(r.p)), mark(p(apv), apv <= alpha)])
+    return header, rows
+
+
+def effects_cells(frame: pd.DataFrame, esc: Escape, p: Callable[[float], str] = fmt_p) -> list[list[str]]:
+    """The rows of the effect-size table (header: ``a``, ``b`` and :data:`EFFECT_HEADER`)."""
+    rows = []
+    for r in frame.itertuples(index=False):
+        rows.append(
+            [
+                esc(r.a),
+                esc(r.b),
+                _num(r.a12, ".3f"),
+                r.a12_magnitude or "-",
+                _num(r.delta, ".3f"),
+                r.delta_magnitude or "-",
+                _num(r.hl_estimate, ".4g"),
+                _num(r.hl_low, ".4g"),
+                _num(r.hl_high, ".4g"),
+                p(float(r.mann_whitney_p)) if math.isfinite(float(r.mann_whitney_p)) else "-",
+            ]
+        )
+    return rows
+
+
+def letters_row(analysis: Analysis, columns: list[Any]) -> tuple[list[str], str] | None:
+    """The letters of ``columns`` (the ranks table's learners) and the sentence saying what they
+    mean, or None when they could not be computed."""
+    letters = analysis.letters
+    if letters is None:
+        return None
+    return [letters.letters[str(c)] for c in columns], letters.basis
