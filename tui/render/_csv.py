@@ -4,7 +4,9 @@ Columns per view (:func:`export_frame`):
 
 ``quartiles``
     criterion, scope, learner, n, min, q1, median, q3, max (rows in view order); for the charts
-    of deltas, also mean, sd and ``against`` (the control the differences are taken against).
+    of deltas, also mean, sd and ``against`` (the control the differences are taken against);
+    for the charts of values, also ``rank`` (the learner's Scott-Knott group in the scope, 1 =
+    best) and ``scott_knott`` (the variant: esd or a12).
 ``ranks``
     dataset, then per learner ``<learner> median`` and ``<learner> rank``; a
     last row with dataset = "average rank", the average ranks in the rank
@@ -68,6 +70,9 @@ def export_frame(analysis: Analysis, view: str) -> pd.DataFrame:
         frame = pd.DataFrame(rows, columns=cols).astype({"n": np.int64})
         if part.deltas is not None:
             frame = frame.assign(mean=[r.mean for r in part.rows], sd=[r.sd for r in part.rows], against=part.deltas)
+        if part.groups is not None:  # the Scott-Knott group of each row (blank where none was computed)
+            ranks = [part.groups.get(r.scope, {}).get(r.learner) for r in part.rows]
+            frame = frame.assign(rank=pd.array(ranks, dtype="Int64"), scott_knott=part.grouping)
         return frame
     if view == "curves":
         from tui.render._curves import curves_frame  # it imports the text helpers

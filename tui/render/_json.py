@@ -78,10 +78,12 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
                 "n": int(x.n),
                 **{k: num(getattr(x, k)) for k in ("min", "q1", "median", "q3", "max")},
                 **({k: num(getattr(x, k)) for k in ("mean", "sd")} if q.deltas is not None else {}),
+                **({"rank": q.groups.get(x.scope, {}).get(x.learner)} if q.groups is not None else {}),
             }
             for x in q.rows
         ],
         "deltas": None if q is None else q.deltas,
+        "scott_knott": None if q is None else q.grouping,
         "folds": None
         if f is None
         else {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.view import PROCEDURES
+from tui.view import GROUPINGS, PROCEDURES
 
 _NUM = {"type": ["number", "null"]}
 _STR_LIST = {"type": "array", "items": {"type": "string"}}
@@ -42,6 +42,7 @@ SCHEMA: dict[str, Any] = {
         "problem",
         "notes",
         "quartiles",
+        "scott_knott",
         "ranks",
         "rank_table",
         "friedman",
@@ -80,6 +81,11 @@ SCHEMA: dict[str, Any] = {
                 "properties": {
                     **_row_schema(("min", "q1", "median", "q3", "max"), ("scope", "learner"))["properties"],
                     "n": {"type": "integer"},
+                    "rank": {
+                        "type": ["integer", "null"],
+                        "description": "the learner's Scott-Knott group in the scope (1 = best; the variant in "
+                        "scott_knott); absent from the charts of deltas, null where it could not be computed",
+                    },
                 },
             },
         },
@@ -129,6 +135,12 @@ SCHEMA: dict[str, Any] = {
                 "bergmann": {"type": "string", "description": "'exact', or what the bergmann column holds and why"},
                 "rows": {"type": "array", "items": _row_schema(("z", "p", *PAIR_APVS), ("a", "b"))},
             },
+        },
+        "scott_knott": {
+            "type": ["string", "null"],
+            "enum": [*GROUPINGS, None],
+            "description": "the Scott-Knott variant of the quartile rows' rank: esd (ScottKnott-ESD, "
+            "Tantithamthavorn et al., TSE 2017) or a12 (Menzies' group); null for the charts of deltas",
         },
         "deltas": {
             "type": ["string", "null"],
@@ -219,7 +231,7 @@ SCHEMA: dict[str, Any] = {
 
 #: The keys each view adds to the common ones.
 VIEW_KEYS = {
-    "quartiles": ("quartiles", "deltas"),
+    "quartiles": ("quartiles", "scott_knott", "deltas"),
     "ranks": ("ranks", "rank_table"),
     "tests": ("friedman", "iman_davenport", "aligned", "quade", "critical_difference", "verdict", "control"),
     "pairs": ("pairs",),

@@ -8,9 +8,11 @@ Per view:
     mapped onto it from the analysis' shared axis ``[lo, hi]`` (0 = lo, 100 =
     hi): a tick at q1, a line to the median's dot, a line to a tick at q3, and
     seed 004's mark at 50 (the middle of the axis). The rank is the learner's
-    rank of medians within the scope (1 = best, ties averaged). Shaded rows:
+    Scott-Knott group in the scope (``stats.scott_knott``, the selection's
+    variant; 1 = best); in the charts of deltas, which have no groups, its rank
+    of medians within the scope (1 = best, ties averaged). Shaded rows:
     overall, the verdict's winners (not significantly worse than the best);
-    per data set, the best median.
+    per data set, the first Scott-Knott group (deltas: the best median).
 ``ranks``
     medians with ranks in parentheses, the best of each row in bold, and the
     average-rank row (the best in bold).
@@ -54,6 +56,8 @@ from tui.render._text import (
     folds_totals_rows,
     scope_rows,
     sections,
+    sk_legend,
+    sk_rank,
 )
 from tui.view import Analysis
 
@@ -141,6 +145,9 @@ def _quartiles(analysis: Analysis) -> list[str]:
     if view.deltas is not None:  # the axis is centred at 0: seed 004's mark at 50 is no difference
         out.insert(1, f"% {tex_escape(deltas_title(view))}")
     higher = view.higher_is_better if view.deltas is None else True  # a delta is oriented: more is better
+    legend = sk_legend(view)
+    if legend:
+        out.insert(1, f"% {tex_escape(legend)}")
     for scope in view.scopes:
         rows = scope_rows(view, scope)
         medians = pd.DataFrame([[r.median for r in rows]], columns=[r.learner for r in rows])
@@ -148,10 +155,13 @@ def _quartiles(analysis: Analysis) -> list[str]:
         top = min(ranks)
         body = []
         for r in rows:
-            shaded = r.learner in winners if scope == "overall" else ranks[r.learner] == top
+            # seed 004's Rank column: the Scott-Knott group (charts of deltas: the rank of medians)
+            group = sk_rank(view, scope, r.learner) if legend else ranks[r.learner]
+            top_group = group == 1 if legend else ranks[r.learner] == top
+            shaded = r.learner in winners if scope == "overall" else top_group
             body.append(
                 [
-                    (SHADE if shaded else "") + f"{ranks[r.learner]:g}",
+                    (SHADE if shaded else "") + ("-" if group is None else f"{group:g}"),
                     tex_escape(r.learner) + ",",
                     _boxplot(r, view.lo, view.hi),
                     f"{r.median:.{d}f}",

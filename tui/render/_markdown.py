@@ -29,6 +29,8 @@ from tui.render._text import (
     rank_cell,
     scope_rows,
     sections,
+    sk_legend,
+    sk_rank,
 )
 from tui.view import Analysis
 
@@ -61,6 +63,9 @@ def _quartiles(analysis: Analysis) -> list[str]:
         out += ["", md_escape(deltas_title(view)[:1].upper() + deltas_title(view)[1:]) + "."]
     if view.warning:
         out += ["", f"> warning: {md_escape(view.warning)}"]
+    legend = sk_legend(view)
+    if legend:
+        out += ["", md_escape(legend[:1].upper() + legend[1:]) + "."]
     for scope in view.scopes:
         note = f" (Kendall tau {view.tau[scope]:.2f} against overall)" if scope in view.flagged else ""
         out += ["", f"### {md_escape(scope)}{note}", ""]
@@ -68,7 +73,11 @@ def _quartiles(analysis: Analysis) -> list[str]:
             [md_escape(r.learner), str(r.n), *(f"{getattr(r, f):.{d}f}" for f in ("min", "q1", "median", "q3", "max"))]
             for r in scope_rows(view, scope)
         ]
-        out += table(["learner", "n", "min", "q1", "median", "q3", "max"], "lrrrrrr", rows)
+        if legend:  # Scott-Knott's group rank first, as in seed 004's tables
+            rows = [[str(sk_rank(view, scope, r.learner) or "-"), *x] for r, x in zip(scope_rows(view, scope), rows)]
+            out += table(["rank", "learner", "n", "min", "q1", "median", "q3", "max"], "rlrrrrrr", rows)
+        else:
+            out += table(["learner", "n", "min", "q1", "median", "q3", "max"], "lrrrrrr", rows)
     return out
 
 

@@ -15,7 +15,7 @@ import pandas as pd
 
 from stats import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, Quartiles, fmt_p, fmt_stat, p_is, quartile_chart
 from tui.choices import REPORT_VIEWS
-from tui.view import Analysis, FoldsView, QuartileRow, QuartilesView, TestsView, render_cd
+from tui.view import GROUPING_NAMES, Analysis, FoldsView, QuartileRow, QuartilesView, TestsView, render_cd
 
 PAIR_PROCEDURES = ("nemenyi", "holm", "shaffer", "bergmann")
 
@@ -52,6 +52,19 @@ def chart_decimals(view: QuartilesView) -> int:
 
 def scope_rows(view: QuartilesView, scope: str) -> list[QuartileRow]:
     return [r for r in view.rows if r.scope == scope]
+
+
+def sk_rank(view: QuartilesView, scope: str, learner: str) -> int | None:
+    """The Scott-Knott group rank of ``learner`` in the chart of ``scope`` (None: no ranks, or none
+    computable there)."""
+    return None if view.groups is None else view.groups.get(scope, {}).get(learner)
+
+
+def sk_legend(view: QuartilesView) -> str | None:
+    """What the rank column holds, in words; None for charts without ranks (deltas)."""
+    if view.groups is None or view.grouping is None:
+        return None
+    return f"rank: {GROUPING_NAMES[view.grouping]} group of the charted values (1 = best)"
 
 
 def df_text(df: Any) -> str:
@@ -116,6 +129,9 @@ def quartiles_text(view: QuartilesView) -> list[str]:
     out = ["=====", f"Criteria {view.criterion}"]
     if view.warning:
         out.append(f"warning: {view.warning}")
+    legend = sk_legend(view)
+    if legend:
+        out.append(legend + ", under each chart")
     decimals = chart_decimals(view)
     for scope in view.scopes:
         rows = scope_rows(view, scope)
@@ -123,7 +139,15 @@ def quartiles_text(view: QuartilesView) -> list[str]:
         if scope in view.flagged:
             flag = f" (Kendall tau {view.tau[scope]:.2f} against overall)"
         out += ["", f"----| {scope} |-----{flag}", ""]
-        out += quartile_chart({r.learner: _quartiles(r) for r in rows}, lo=view.lo, hi=view.hi, decimals=decimals)
+        chart = quartile_chart({r.learner: _quartiles(r) for r in rows}, lo=view.lo, hi=view.hi, decimals=decimals)
+        out += chart
+        if legend:  # seed 000's lines stay as they are; the groups follow, best first
+            groups: dict[int, list[str]] = {}
+            for r in rows:
+                rank = sk_rank(view, scope, r.learner)
+                if rank is not None:
+                    groups.setdefault(rank, []).append(r.learner)
+            out += [f"rank {k}: {', '.join(groups[k])}" for k in sorted(groups)]
     return out
 
 

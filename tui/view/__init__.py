@@ -5,10 +5,12 @@ the loader that turns logs into a :class:`Model`, and view specs saved as TOML.
 from tui.choices import LOWER_IS_BETTER, VIEWS
 from tui.view._cd import render_cd
 from tui.view._defaults import default_higher_is_better, default_selection
+from tui.view._groups import GROUPING_NAMES
 from tui.view._loader import Loader, LoadResult, format_problem
 from tui.view._model import Model
 from tui.view._spec import load_spec, save_spec, selection_from_spec
 from tui.view._types import (
+    GROUPINGS,
     PROCEDURES,
     Analysis,
     CDView,
@@ -25,6 +27,8 @@ __all__ = [
     "Analysis",
     "CDView",
     "FoldsView",
+    "GROUPINGS",
+    "GROUPING_NAMES",
     "LOWER_IS_BETTER",
     "LoadResult",
     "Loader",
