@@ -14,7 +14,9 @@ Columns per view (:func:`export_frame`):
 ``tests``
     one row per hypothesis "control vs learner": learner, z, p,
     bonferroni, holm, hochberg, hommel, holland, rom, finner, li (the APVs of
-    ``stats.control_test``).
+    ``stats.control_test``), the multiple sign test against the control (sign_plus,
+    sign_minus, sign_ties, sign_statistic, sign_rejected) and seed 004's win, loss, tie and
+    win_minus_loss; then a row for the control with only the last four.
 ``pairs``
     one row per pair: a, b, z, p, nemenyi, holm, shaffer, bergmann.
 ``cd``
@@ -99,6 +101,10 @@ def export_frame(analysis: Analysis, view: str) -> pd.DataFrame:
         table = part.control_table
         frame = table.reset_index(names="learner")
         frame["learner"] = frame["learner"].astype(str)
+        if part.extra is not None:  # issue 16: the multiple sign test and the win/loss/tie counts
+            from tui.render._tests_extra import extra_csv
+
+            frame = extra_csv(part, frame)
         return frame
     if view == "pairs":
         cols = ["a", "b", "z", "p", "nemenyi", "holm", "shaffer", "bergmann"]

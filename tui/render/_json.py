@@ -19,6 +19,7 @@ import pandas as pd
 
 from tui.render._curves import curves_dict
 from tui.render._json_schema import BAYES, COMMON, FOLD_NUMBERS, PAIR_APVS, SCHEMA, VIEW_KEYS
+from tui.render._tests_extra import extra_json
 from tui.render._text import check_view
 from tui.view import Analysis
 
@@ -152,6 +153,7 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
         else:
             row = t.omnibus.loc[name]
             doc[name] = {"statistic": num(row["statistic"]), "pvalue": num(row["pvalue"]), "df": _df(row["df"])}
+    doc.update(extra_json(t, num))  # issue 16: tie-corrected Friedman, multiple sign test, win/loss/tie
     doc["problem"] = analysis.problem  # after the views were read: a view a limit of stats left empty says why
     keep = {*COMMON, *(k for v in views for k in VIEW_KEYS[v])}
     out = {k: doc[k] for k in SCHEMA["required"] if k in keep}

@@ -49,6 +49,9 @@ SCHEMA: dict[str, Any] = {
         "iman_davenport",
         "aligned",
         "quade",
+        "friedman_tie_corrected",
+        "multiple_sign",
+        "win_loss_tie",
         "critical_difference",
         "verdict",
         "control",
@@ -106,6 +109,48 @@ SCHEMA: dict[str, Any] = {
         "iman_davenport": {"type": ["object", "null"], **{k: v for k, v in _TEST.items() if k != "type"}},
         "aligned": {"type": ["object", "null"], **{k: v for k, v in _TEST.items() if k != "type"}},
         "quade": {"type": ["object", "null"], **{k: v for k, v in _TEST.items() if k != "type"}},
+        "friedman_tie_corrected": {
+            "type": ["object", "null"],
+            **{k: v for k, v in _TEST.items() if k != "type"},
+            "description": "Friedman's chi2 with the tie correction (scipy's friedmanchisquare, R's "
+            "friedman.test); 'friedman' is the seeds' uncorrected form",
+        },
+        "multiple_sign": {
+            "type": ["object", "null"],
+            "description": "the multiple sign test (Steel 1959; seed 002) of every learner against the control",
+            "required": ["control", "alternative", "critical_value", "exact", "fwer_bounds", "rows"],
+            "properties": {
+                "control": {"type": "string"},
+                "alternative": {"type": "string", "enum": ["worse", "better", "two-sided"]},
+                "critical_value": {"type": ["integer", "null"]},
+                "exact": {"type": "boolean"},
+                "fwer_bounds": {"type": "array", "items": _NUM},
+                "rows": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["learner", "plus", "minus", "ties", "statistic", "rejected"],
+                        "properties": {
+                            "learner": {"type": "string"},
+                            **{k: {"type": "integer"} for k in ("plus", "minus", "ties", "statistic")},
+                            "rejected": {"type": "boolean"},
+                        },
+                    },
+                },
+            },
+        },
+        "win_loss_tie": {
+            "type": ["array", "null"],
+            "description": "seed 004's win/loss/tie counts of paired t-tests across data sets, by win - loss",
+            "items": {
+                "type": "object",
+                "required": ["learner", "win", "loss", "tie", "win_minus_loss"],
+                "properties": {
+                    "learner": {"type": "string"},
+                    **{k: {"type": "integer"} for k in ("win", "loss", "tie", "win_minus_loss")},
+                },
+            },
+        },
         "critical_difference": _NUM,
         "verdict": {
             "type": ["object", "null"],
@@ -233,7 +278,18 @@ SCHEMA: dict[str, Any] = {
 VIEW_KEYS = {
     "quartiles": ("quartiles", "scott_knott", "deltas"),
     "ranks": ("ranks", "rank_table"),
-    "tests": ("friedman", "iman_davenport", "aligned", "quade", "critical_difference", "verdict", "control"),
+    "tests": (
+        "friedman",
+        "iman_davenport",
+        "aligned",
+        "quade",
+        "friedman_tie_corrected",
+        "multiple_sign",
+        "win_loss_tie",
+        "critical_difference",
+        "verdict",
+        "control",
+    ),
     "pairs": ("pairs",),
     "cd": ("critical_difference", "cd"),
     "folds": ("folds",),

@@ -41,6 +41,7 @@ import pandas as pd
 import stats
 from stats import OMNIBUS_NAMES, fmt_p, fmt_stat
 from stats.names import printable
+from tui.render._tests_extra import extra_latex
 from tui.render._text import (
     FOLDS_TABLE,
     FOLDS_TOTALS,
@@ -203,6 +204,9 @@ def _tests(analysis: Analysis) -> list[str]:
         [OMNIBUS_NAMES[str(n)], fmt_stat(r["statistic"]), df_text(r["df"]), tex_p(r["pvalue"])]
         for n, r in tests.omnibus.iterrows()
     ]
+    if tests.extra is not None:  # the tie-corrected Friedman statistic under the seeds' form
+        f = tests.extra.friedman_ties
+        rows.insert(1, ["Friedman, tie-corrected", fmt_stat(f.statistic), df_text(f.df), tex_p(f.pvalue)])
     rows.append([f"Nemenyi CD ($\\alpha = {sel.alpha:g}$)", f"{tests.cd:.3f}", "", ""])
     out += tabular("l r r r", ["Test", "Statistic", "df", "$p$"], rows)
     out += ["", f"% control {tex_escape(tests.control)} ({sel.test} z); APV <= {sel.alpha:g} (rejected) in bold"]
@@ -213,6 +217,8 @@ def _tests(analysis: Analysis) -> list[str]:
     ]
     title = f"control: {tex_escape(tests.control)}"
     out += tabular("l" + "r" * (2 + len(procs)), ["Learner", "$z$", "$p$", *procs], body, title)
+    if tests.extra is not None:
+        out += extra_latex(tests, sel.alpha, tabular, tex_escape)
     return out
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 import stats
 from stats import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, fmt_p, fmt_stat
 from stats.names import printable
+from tui.render._tests_extra import extra_markdown
 from tui.render._text import (
     FOLDS_TABLE,
     FOLDS_TOTALS,
@@ -124,6 +125,9 @@ def _tests(analysis: Analysis) -> list[str]:
         ]
         for n, r in tests.omnibus.iterrows()
     ]
+    if tests.extra is not None:  # the tie-corrected Friedman statistic under the seeds' form
+        f = tests.extra.friedman_ties
+        rows.insert(1, ["Friedman, tie-corrected (chi2)", fmt_stat(f.statistic), df_text(f.df), fmt_p(f.pvalue)])
     out += table(["test", "statistic", "df", "p"], "lrrr", rows)
     out += ["", f"Nemenyi critical difference (alpha = {sel.alpha:g}): CD = {tests.cd:.3f}", ""]
     out += [md_escape(tests.safety), ""]
@@ -139,6 +143,8 @@ def _tests(analysis: Analysis) -> list[str]:
         for name, row in tests.control_table.iterrows()
     ]
     out += table(["learner", "z", "p", *procs], "lrr" + "r" * len(procs), rows)
+    if tests.extra is not None:
+        out += extra_markdown(tests, sel.alpha, table, md_escape)
     return out
 
 

@@ -189,12 +189,19 @@ def control_text(tests: TestsView, alpha: float, test: str) -> list[str]:
 def tests_text(analysis: Analysis) -> list[str]:
     tests, sel = analysis.tests, analysis.selection
     assert tests is not None
+    from tui.render._tests_extra import extra_text, friedman_ties_text  # it imports this module's helpers
+
     out = ["verdict: " + tests.verdict, ""]
-    out += [omnibus_line(str(name), row) for name, row in tests.omnibus.iterrows()]
+    for name, row in tests.omnibus.iterrows():
+        out.append(omnibus_line(str(name), row))
+        if name == "friedman" and tests.extra is not None:
+            out.append(friedman_ties_text(tests))
     out.append(f"Nemenyi critical difference (alpha = {sel.alpha:g}): CD = {tests.cd:.3f}")
     out.append(tests.safety)
     out.append("")
     out += control_text(tests, sel.alpha, sel.test)
+    if tests.extra is not None:
+        out += extra_text(tests, sel.alpha, grid)
     return out
 
 

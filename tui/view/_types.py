@@ -17,6 +17,7 @@ import pandas as pd
 
 import stats
 from tui.choices import GROUPINGS
+from tui.view._tests_extra import TestsExtra
 
 #: Omnibus rank tests whose average ranks give the control table's z.
 TESTS = ("friedman", "aligned", "quade")
@@ -140,6 +141,7 @@ class TestsView:
     statistic, pvalue, df (an int, or a (df1, df2) tuple for the F tests).
     ``control_table``: ``stats.control_test`` output; a hypothesis is rejected
     when its APV <= ``alpha`` (the selection's, carried here so that a panel needs nothing else).
+    ``extra``: :class:`~tui.view._tests_extra.TestsExtra`.
     """
 
     alpha: float
@@ -152,6 +154,7 @@ class TestsView:
     control: str
     control_table: pd.DataFrame
     safety: str
+    extra: TestsExtra | None = None  # tie-corrected Friedman, multiple sign test, win/loss/tie (issue 16)
 
 
 @dataclass(frozen=True, eq=False)
