@@ -131,3 +131,52 @@ async def test_tests_view_at_80x24_shows_them_and_tab_reaches_the_tables() -> No
             assert re.search(rf"{re.escape(str(name)[:10])}.* {row['win']} +{row['loss']} +{row['tie']} ", screen)
 
     await drive(scenario, size=SMALL, app=make_app())
+
+
+def _wlt_loop(x: np.ndarray, alpha: float) -> dict[int, tuple[int, int, int]]:
+    """Seed 004's table pair by pair with scipy (constant differences: a win unless zero)."""
+    k = x.shape[1]
+    counts = {j: [0, 0, 0] for j in range(k)}
+    for u, v in combinations(range(k), 2):
+        d = np.round(x[:, u] - x[:, v], 9)
+        if np.ptp(d) == 0:
+            significant, better = d[0] != 0, d[0]
+        else:
+            significant, better = sps.ttest_rel(x[:, u], x[:, v]).pvalue <= alpha, d.mean()
+        if significant and better != 0:
+            w, lo = (u, v) if better > 0 else (v, u)
+            counts[w][0] += 1
+            counts[lo][1] += 1
+        else:
+            counts[u][2] += 1
+            counts[v][2] += 1
+    return {j: tuple(c) for j, c in counts.items()}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_win_loss_tie_all_pairs_at_once_equals_pair_by_pair(seed: int) -> None:
+    # ttest_win_loss_tie tests every pair at once (issue 16's benchmark); the counts must be the loop's
+    rng = np.random.default_rng(seed)
+    n, k = int(rng.integers(3, 30)), int(rng.integers(2, 9))
+    x = np.round(rng.normal(0.7, 0.05, size=(n, k)) + rng.normal(0, 0.05, size=(1, k)), int(rng.integers(1, 4)))
+    x[:, -1] = x[:, 0] + 0.25  # a constant difference: a win without a test
+    out = stats.ttest_win_loss_tie(x, alpha=0.1)
+    got = {int(str(j).lstrip("L")) - 1: (int(r["win"]), int(r["loss"]), int(r["tie"])) for j, r in out.iterrows()}
+    assert got == _wlt_loop(x, 0.1)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 6])
+def test_pair_cdf_of_the_multiple_sign_bounds_by_enumeration(n: int) -> None:
+    # P(A_1 <= s, A_2 <= s) for n i.i.d. pairs with P(01) = P(10) = disc / 2, every 4^n outcome summed
+    from itertools import product
+
+    from stats.multiple_sign import _pair_cdf
+
+    for disc in (1 / 3, 2 / 3):
+        p = {(0, 1): disc / 2, (1, 0): disc / 2, (0, 0): (1 - disc) / 2, (1, 1): (1 - disc) / 2}
+        for s in range(n + 1):
+            total = 0.0
+            for outcome in product(p, repeat=n):
+                if sum(a for a, _ in outcome) <= s and sum(b for _, b in outcome) <= s:
+                    total += float(np.prod([p[o] for o in outcome]))
+            assert _pair_cdf(n, s, disc) == pytest.approx(total, rel=1e-12, abs=1e-15)
