@@ -50,7 +50,7 @@ def sign_head(view: TestsView) -> Text:
     out.append("multiple sign test", style="bold")
     out.append(" (Steel 1959) vs ")
     out.append_text(literal(view.control, "bold"))
-    out.append(f": H1 learner {h1} the control; ")
+    out.append(f": H1 learner {h1} the control; +, -, = data sets it wins, loses, ties; ")
     if sign.critical_value is None:
         out.append(f"no count is rejectable at alpha = {view.alpha:g} with {sign.n} data sets")
     else:
@@ -136,11 +136,11 @@ class TestsPanel(ScrollableContainer):
         table.exact, table.exact_line = self._exact, ExactLine(id="control-exact")
         yield table
         yield table.exact_line
+        yield Body(id="tests-safety")  # the control table's caveat stays under it
         yield Body(id="sign-head")
         yield VimTable(id="sign-table", zebra_stripes=True, fixed_columns=1)
         yield Body(id="wlt-head")
         yield VimTable(id="wlt-table", zebra_stripes=True, fixed_columns=1)
-        yield Body(id="tests-safety")
 
     def _exact(self, learner: str, column: str) -> str | None:
         """A cell of the control table at full precision ("KNN: holm APV 0.0288..., rejected ...")."""
@@ -161,12 +161,12 @@ class TestsPanel(ScrollableContainer):
         parts = [self.query_one(f"#{name}", Body).plain for name in ("verdict", "tests-body", "control-head")]
         if self.view is not None:
             parts.append(frame_text(self._frame(self.view), self.view.alpha, marked=stats.CONTROL_METHODS).plain)
+        parts.append(self.query_one("#tests-safety", Body).plain)
         if self.view is not None and self.view.extra is not None:
             parts.append(self.query_one("#sign-head", Body).plain)
             parts.append(frame_text(self._rows(sign_frame(self.view))).plain)
             parts.append(self.query_one("#wlt-head", Body).plain)
             parts.append(frame_text(self._rows(self._wlt(self.view))).plain)
-        parts.append(self.query_one("#tests-safety", Body).plain)
         return "\n".join(parts)
 
     def _rows(self, frame: pd.DataFrame) -> pd.DataFrame:
