@@ -4,8 +4,8 @@ The samples ranked are the very values a chart summarises: per data set, the lea
 on that data set (every repeat and fold); "overall", every result of the learner pooled over the
 data sets of the overall chart. ``stats.scott_knott`` groups them (``esd``: ScottKnott-ESD,
 Tantithamthavorn et al. 2017; ``a12``: the variant of Menzies' group); 1 is the best group in the
-criterion's direction. A chart's ranks are computed when first asked for (a log of 500 data sets
-has 501 charts, of which a screen shows two), once.
+criterion's direction. A data set's ranks are computed when first asked for (a log of 500 data sets
+has 501 charts, of which a screen shows two), once; the overall chart's with the view.
 
 The charts of deltas (``x``) get no ranks: their rows are differences against the control, which
 has no row of its own, so a group rank there would not rank the learners the chart names.
@@ -94,4 +94,7 @@ def with_groups(
     for r in view.rows:
         learners.setdefault(r.scope, []).append(r.learner)
     ranks = ScottKnottRanks(raw, view.criterion, view.higher_is_better, method, learners, overall_datasets)
+    # The overall chart pools every result (a second for 20 learners x 5000 results): computed here,
+    # where the view is made (the app's worker), not when the chart is first drawn (the event loop).
+    ranks.get(OVERALL)
     return dataclasses.replace(view, groups=ranks, grouping=method)
