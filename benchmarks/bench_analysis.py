@@ -6,12 +6,19 @@ What it measures
     ``stats.friedman_aligned``, ``stats.quade``, ``stats.critical_difference``,
     ``stats.control_test(..., test="friedman")`` (all eight APV procedures) and
     ``stats.pairwise_test(..., test="friedman")`` (Nemenyi, Holm, Shaffer,
-    Bergmann-Hommel). The table is random but fixed (seed 20240601): accuracies
-    in [0, 1] = a skewed per-data-set difficulty + a per-learner effect + noise,
-    rounded to 3 decimals, so most data sets contain ties. After a warm-up, the
-    analysis is repeated (default 300 times); the script prints the median and
-    IQR of the total and the median of each step, and names the largest step
-    (flagged as dominant if its median is above 3 ms).
+    Bergmann-Hommel), and the procedures issue 16 added to the views:
+    ``stats.friedman(..., tie_correction=True)``, ``stats.scott_knott`` (ESD, the
+    quartile view's default), ``stats.multiple_sign_test`` against the control,
+    ``stats.ttest_win_loss_tie``, and ``stats.pairwise_wilcoxon`` (Holm) with
+    ``stats.compact_letters`` of its rejections. The total of the first eight
+    steps (the analysis before issue 16) is printed beside the full total, from
+    the same repetitions; the A12 variant of Scott-Knott is timed on its own.
+    The table is random but fixed (seed 20240601): accuracies in [0, 1] = a
+    skewed per-data-set difficulty + a per-learner effect + noise, rounded to 3
+    decimals, so most data sets contain ties. After a warm-up, the analysis is
+    repeated (default 300 times); the script prints the median and IQR of the
+    total and the median of each step, and names the largest step (flagged as
+    dominant if its median is above 3 ms).
 
     For k = 20 exact Bergmann-Hommel is out of reach (k > stats.MAX_EXACT_K = 16),
     so pairwise_test fills its ``bergmann`` column with Shaffer's APVs and issues
@@ -88,7 +95,26 @@ def analysis_steps(df: pd.DataFrame) -> list[tuple[str, Callable[[], object]]]:
         ("stats.critical_difference", lambda: stats.critical_difference(k, n)),
         ("stats.control_test (8 APVs)", lambda: stats.control_test(df, CONTROL, test="friedman")),
         ("stats.pairwise_test (N/H/S)", lambda: stats.pairwise_test(df, test="friedman")),
+        # issue 16: the procedures the views gained
+        ("stats.friedman (tie-corrected)", lambda: stats.friedman(df, tie_correction=True)),
+        ("stats.scott_knott (esd)", lambda: stats.scott_knott(df)),
+        ("stats.multiple_sign_test", lambda: stats.multiple_sign_test(df, CONTROL)),
+        ("stats.ttest_win_loss_tie", lambda: stats.ttest_win_loss_tie(df)),
+        ("stats.pairwise_wilcoxon (holm)", lambda: wilcoxon_letters(df)),
     ]
+
+
+#: The steps of the analysis before issue 16 (the first eight): their total is printed beside the
+#: full analysis', measured in the same repetitions.
+BEFORE_ISSUE_16 = 8
+
+
+def wilcoxon_letters(df: pd.DataFrame) -> dict[str, str]:
+    """All pairs by Wilcoxon with Holm's APVs, then the compact letters of the rejected pairs."""
+    table = stats.pairwise_wilcoxon(df).table
+    rejected = table[table["wilcoxon-holm"] <= 0.05]
+    order = list(stats.average_ranks(df).ranks.sort_values(kind="stable").index)
+    return stats.compact_letters(order, zip(rejected["a"], rejected["b"]))
 
 
 def run_once(steps: list[tuple[str, Callable[[], object]]]) -> tuple[int, list[int]]:
@@ -154,6 +180,13 @@ def main() -> None:
         if len(ar_times) < a_reps:
             ar_times.append(run_autorank(df, sink)[0])
 
+    a12_ns = []
+    for _ in range(20):
+        t0 = time.perf_counter_ns()
+        stats.scott_knott(df, method="a12")
+        a12_ns.append(time.perf_counter_ns() - t0)
+    a12_ms = quartiles_ms(a12_ns)[1]
+
     q1, med, q3 = quartiles_ms(totals)
     aq1, amed, aq3 = quartiles_ms(ar_times)
     step_ms = np.median(np.asarray(per_step, dtype=float), axis=0) / 1e6
@@ -174,10 +207,21 @@ def main() -> None:
     print(f"control_test: control = {CONTROL}; pairwise_test: BergmannLimitWarning suppressed")
     print(f"  ({bergmann_note})")
     print()
+    print(
+        f"off the timed view: stats.scott_knott(method='a12') {a12_ms:.3f} ms median "
+        f"({len(a12_ns)} calls; bootstrap 1000 resamples per cut; the view's default is esd)"
+    )
+    print()
     print(f"{'step (ours)':<34}{'median ms':>10}{'IQR ms':>9}{'share':>8}")
     for (name, _), m, iqr in zip(steps, step_ms, step_iqr):
         print(f"{name:<34}{m:>10.3f}{iqr:>9.3f}{m / med:>8.1%}")
+    before = np.asarray(per_step, dtype=float)[:, :BEFORE_ISSUE_16].sum(axis=1) / 1e6
+    bq1, bmed, bq3 = (float(x) for x in np.percentile(before, [25, 50, 75]))
+    print(f"{'total before issue 16 (8 steps)':<34}{bmed:>10.3f}{bq3 - bq1:>9.3f}   (same repetitions)")
     print(f"{'total, one view':<34}{med:>10.3f}{q3 - q1:>9.3f}   (IQR {q1:.3f}-{q3:.3f}, {reps} reps)")
+    print(f"{'ratio full / before issue 16':<34}{med / bmed:>10.3f}")
+    without = np.asarray(per_step, dtype=float)[:, :-1].sum(axis=1) / 1e6  # the last step: Wilcoxon-Holm
+    print(f"{'total without Wilcoxon-Holm':<34}{float(np.median(without)):>10.3f}   (same repetitions)")
     verdict = "PASS" if med <= BAR_MS else "FAIL"
     print(f"{'bar: median total <= 10 ms':<34}{verdict:>10}")
     print(f"{'first call in process (cold)':<34}{cold_ns / 1e6:>10.3f}   (one-off q_alpha(k=20), then cached)")

@@ -165,11 +165,14 @@ def _pair_cdf(n: int, s: int, disc: float) -> float:
     A_1 = A + B and A_2 = A + D - B, so the event is D - s + A <= B <= s - A.
     """
     A = np.arange(n + 1)
+    D = A[:, None]  # every D at once (row D): scipy's functions act element by element
+    lo, hi = np.maximum(D - s + A, 0), np.minimum(D, s - A)
+    pB = np.where(hi >= lo, binom.cdf(hi, D, 0.5) - binom.cdf(lo - 1, D, 0.5), 0.0)
+    pA = binom.pmf(A, n - D, 0.5)
+    pD = binom.pmf(A, n, disc)
     total = 0.0
-    for D in range(n + 1):
-        lo, hi = np.maximum(D - s + A, 0), np.minimum(D, s - A)
-        pB = np.where(hi >= lo, binom.cdf(hi, D, 0.5) - binom.cdf(lo - 1, D, 0.5), 0.0)
-        total += binom.pmf(D, n, disc) * float(binom.pmf(A, n - D, 0.5) @ pB)
+    for d in range(n + 1):  # the sum in the order of D, each term as one dot product: the same digits
+        total += pD[d] * float(pA[d] @ pB[d])
     return total
 
 

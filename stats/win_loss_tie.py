@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
@@ -52,19 +51,26 @@ def ttest_win_loss_tie(scores: Any, *, alpha: float = 0.05, higher_is_better: bo
     table = as_table(scores, higher_is_better=higher_is_better)
     x, k = table.values, table.k
     win, loss, tie = np.zeros(k, int), np.zeros(k, int), np.zeros(k, int)
-    for u, v in itertools.combinations(range(k), 2):
-        d = snap(x[:, u] - x[:, v], table.scale[:, 0])  # each data set at its own scale
-        if np.ptp(d) == 0.0:
-            significant, better = d[0] != 0.0, d[0]
-        else:
-            res = sps.ttest_rel(x[:, u], x[:, v])
-            significant, better = float(res.pvalue) <= alpha, float(np.mean(d))
-        if not significant or better == 0.0:
-            tie[[u, v]] += 1
-        else:
-            winner, loser = (u, v) if better > 0 else (v, u)
-            win[winner] += 1
-            loss[loser] += 1
+    # Every pair (u < v, in itertools.combinations' order) at once. Each pair's differences are a
+    # contiguous row, so its mean, variance and t-test are computed exactly as for that pair alone.
+    us, vs = np.triu_indices(k, 1)
+    xt = np.ascontiguousarray(x.T)
+    d = snap(xt[us] - xt[vs], table.scale[:, 0])  # each data set at its own scale
+    const = d.max(axis=1) == d.min(axis=1)
+    better = np.where(const, d[:, 0], d.mean(axis=1))
+    significant = const & (d[:, 0] != 0.0)
+    if not const.all():
+        live = ~const
+        with np.errstate(all="ignore"):
+            pvalue = sps.ttest_rel(xt[us[live]], xt[vs[live]], axis=1).pvalue
+        significant[live] = pvalue <= alpha
+    decided = significant & (better != 0.0)
+    winner = np.where(better > 0, us, vs)[decided]
+    loser = np.where(better > 0, vs, us)[decided]
+    np.add.at(win, winner, 1)
+    np.add.at(loss, loser, 1)
+    np.add.at(tie, us[~decided], 1)
+    np.add.at(tie, vs[~decided], 1)
     index = pd.Index(table.learners, name="learner")
     out = pd.DataFrame({"win": win, "loss": loss, "tie": tie}, index=index)
     return out.iloc[np.argsort(-(win - loss), kind="stable")]

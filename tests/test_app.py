@@ -645,8 +645,8 @@ async def test_results_appended_to_existing_cells_update_the_views(tmp_path: Pat
         overall = {r.learner: r.n for r in app.analysis.quartiles.rows if r.scope == "overall"}
         assert overall == {"a": 6, "b": 6, "c": 6}
         chart = app.query_one(QuartilesPanel).plain.splitlines()
-        header = next(i for i, line in enumerate(chart) if line.startswith("learner "))
-        assert chart[header - 1] == "overall" and chart[header + 1].split()[1] == "6"  # on screen too
+        header = next(i for i, line in enumerate(chart) if line.startswith("SK learner "))  # SK: Scott-Knott rank
+        assert chart[header - 1] == "overall" and chart[header + 1].split()[2] == "6"  # on screen too
 
     await drive(scenario, size=LARGE, app=make_app([str(log)], live=True, interval=None))
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.stats as sps
 
 import stats
 from tests.conftest import SAMPLES
@@ -26,8 +27,10 @@ def analysis() -> Analysis:
 
 def test_quartiles_frame(analysis: Analysis) -> None:
     f = export_frame(analysis, "quartiles")
-    assert list(f.columns) == ["criterion", "scope", "learner", "n", "min", "q1", "median", "q3", "max"]
+    cols = ["criterion", "scope", "learner", "n", "min", "q1", "median", "q3", "max", "rank", "scott_knott"]
+    assert list(f.columns) == cols
     assert len(f) == len(analysis.quartiles.rows) and (f["criterion"] == "accuracy").all()
+    assert (f["scott_knott"] == "esd").all() and f["rank"].min() == 1
     first = analysis.quartiles.rows[0]
     assert f.iloc[0]["median"] == first.median and f["n"].dtype == np.int64
 
@@ -52,10 +55,28 @@ def test_ranks_frame(analysis: Analysis) -> None:
 
 def test_tests_frame(analysis: Analysis) -> None:
     f = export_frame(analysis, "tests")
-    assert list(f.columns) == ["learner", "z", "p", *APVS]
+    sign = ["sign_plus", "sign_minus", "sign_ties", "sign_statistic", "sign_rejected"]
+    assert list(f.columns) == ["learner", "z", "p", *APVS, *sign, "win", "loss", "tie", "win_minus_loss"]
     expected = stats.control_test(analysis.ranks.medians, "C4.5+m+cf")
-    assert f["learner"].tolist() == list(expected.index)
-    assert np.array_equal(f[["z", "p", *APVS]].to_numpy(), expected.to_numpy())
+    assert f["learner"].tolist() == [*expected.index, "C4.5+m+cf"]  # the control last, with its counts only
+    assert np.array_equal(f[["z", "p", *APVS]].to_numpy()[:-1], expected.to_numpy())
+    # the sign counts and the win/loss/tie counts, recomputed here from the medians
+    scores, control = analysis.ranks.medians, "C4.5+m+cf"
+    for _, row in f.iloc[:-1].iterrows():
+        other = scores[row["learner"]]
+        assert row["sign_plus"] == (other > scores[control]).sum()
+        assert row["sign_minus"] == (other < scores[control]).sum()
+    assert f.iloc[-1][sign].isna().all()
+    for _, row in f.iterrows():
+        wins = losses = 0
+        for other in scores.columns:
+            if other == row["learner"]:
+                continue
+            t = sps.ttest_rel(scores[row["learner"]], scores[other])
+            if t.pvalue <= 0.05:
+                wins, losses = wins + (t.statistic > 0), losses + (t.statistic < 0)
+        assert (row["win"], row["loss"], row["tie"]) == (wins, losses, len(scores.columns) - 1 - wins - losses)
+        assert row["win_minus_loss"] == wins - losses
 
 
 def test_pairs_frame(analysis: Analysis) -> None:
@@ -119,6 +140,8 @@ def test_write_csv_round_trip_and_refusal(tmp_path: Path, analysis: Analysis, mo
             back["mark"] = back["mark"].astype(object).where(back["mark"].notna(), "")
         for column in [c for c in back.columns if c.endswith(" letters")]:  # empty but on the average row
             back[column] = back[column].astype(object).where(back[column].notna(), "")
+        if view == "tests":  # the control's row has no sign test: a nullable boolean, blank there
+            back["sign_rejected"] = back["sign_rejected"].astype("boolean")
         pd.testing.assert_frame_equal(back, frame, check_dtype=False)  # full precision: exact floats
         with pytest.raises(FileExistsError):
             write_csv(frame, path)

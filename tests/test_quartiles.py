@@ -375,17 +375,19 @@ def test_app_chart_header_labels_sit_over_their_columns() -> None:
     )
     analysis = Model(log).analyze(default_selection(log))
     texts = quartile_lines(analysis.quartiles).texts
-    header_at = [i for i, t in enumerate(texts) if t.startswith("learner ")]
+    header_at = [i for i, t in enumerate(texts) if t.startswith("SK learner ")]  # SK: Scott-Knott rank
     assert len(header_at) == 3  # overall, d1, d2
     for h in header_at:
         header, row = texts[h], texts[h + 1]
-        ends = {}
+        ends = {"SK": 2}
         for label in ("n", "min", "q1", "median", "q3", "max"):
             start = header.index(f" {label} " if label != "max" else " max") + 1
             ends[label] = start + len(label)
-        cells = row.split("[")[0].split()  # name, n, min, q1, median, q3, max
-        pos = len(cells[0])
-        for label, cell in zip(("n", "min", "q1", "median", "q3", "max"), cells[1:]):
+        cells = row.split("[")[0].split()  # rank, name, n, min, q1, median, q3, max
+        assert row.index(cells[0]) + len(cells[0]) == ends["SK"]  # the rank right-aligned under SK
+        assert row.index(cells[1]) == header.index("learner")  # the name left-aligned under learner
+        pos = row.index(cells[1]) + len(cells[1])
+        for label, cell in zip(("n", "min", "q1", "median", "q3", "max"), cells[2:]):
             pos = row.index(cell, pos) + len(cell)
             assert ends[label] == pos, (label, header, row)
         assert row[ends["max"] :].lstrip().startswith("[")  # the bar after max, unlabelled

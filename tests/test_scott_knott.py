@@ -199,3 +199,13 @@ def test_dataframe_input_and_validation() -> None:
 def test_docstring_examples() -> None:
     outcome = doctest.testmod(sk_module)
     assert outcome.attempted >= 2 and outcome.failed == 0
+
+
+@pytest.mark.parametrize("demo", ["rdiv0", "rdiv1", "rdiv2", "rdiv3", "rdiv5", "rdiv6"])
+def test_a12_reproduces_menzies_published_ranks(demo: str) -> None:
+    # The "rank" column Menzies' notes print under each rdivDemo (Lessons Zero to Six of his stats.py
+    # course notes; tests/data/reference/menzies_rdiv_published_ranks.csv), lower values ranked first.
+    # rdiv4 has no printed output there ("Heh? Where's lesson four?"); rdiv7 draws random numbers.
+    published = pd.read_csv(REFERENCE / "menzies_rdiv_published_ranks.csv", dtype={"treatment": str})
+    expected = {t: int(r) for t, r in published[published["demo"] == demo][["treatment", "rank"]].to_numpy()}
+    assert scott_knott(rdiv(demo), method="a12", higher_is_better=False).ranks == expected

@@ -8,6 +8,10 @@ VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd", "folds")
 #: explorer's six, then seed 004's learning curves of a sequence study.
 REPORT_VIEWS = (*VIEWS, "curves")
 
+#: Scott-Knott variants of the quartile charts' ranks (``--scott-knott``, ``g`` in the app, the
+#: view spec's ``scott_knott``): ScottKnott-ESD (the default) and the A12 variant of Menzies' group.
+GROUPINGS = ("esd", "a12")
+
 #: Output formats of ``rankboard report`` (``--format``).
 FORMATS = ("text", "csv", "markdown", "latex", "json")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from stats.names import printable_lines
-from tui.choices import FORMATS, LOWER_IS_BETTER, PROCEDURES, REPORT_VIEWS
+from tui.choices import FORMATS, GROUPINGS, LOWER_IS_BETTER, PROCEDURES, REPORT_VIEWS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -131,6 +131,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="quartile charts of the per-fold differences against the control (seed 004), not of the values",
     )
+    report.add_argument(
+        "--scott-knott",
+        choices=GROUPINGS,
+        help="Scott-Knott variant of the quartile charts' rank column: esd (ScottKnott-ESD, Tantithamthavorn "
+        "et al. 2017; default) or a12 (Menzies' group: bootstrap test and A12 effect size)",
+    )
     report.add_argument("--view", choices=(*REPORT_VIEWS, "all"), default="all", help="what to print (default all)")
     report.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
     report.add_argument("--ascii", action="store_true", help="draw the CD diagram with ASCII characters")
@@ -208,7 +214,9 @@ def _report_spec(args: argparse.Namespace, log: pd.DataFrame) -> dict[str, objec
     if spec.get("criterion") != base.criterion or "datasets" not in spec:
         spec.setdefault("datasets", list(base.datasets))
     spec.setdefault("learners", list(base.learners))
-    for key in ("datasets", "learners", "control", "alpha", "test", "procedure", "direction", "rope", "deltas"):
+    for key in (
+        "datasets", "learners", "control", "alpha", "test", "procedure", "direction", "rope", "deltas", "scott_knott",
+    ):
         value = getattr(args, key)
         if value is not None:
             spec[key] = value

@@ -99,6 +99,13 @@ COMMANDS: tuple[Command, ...] = (
         "deltas",
         show=False,
     ),
+    Command(
+        "scott_knott",
+        "g",
+        "switch the quartile charts' Scott-Knott ranks: esd (ScottKnott-ESD) or a12 (Menzies' group)",
+        "scott_knott",
+        show=False,
+    ),
     Command("rope", "o", "cycle the rope of the Bayesian tests (0, 0.005, 0.01, 0.02, 0.05)", "rope", show=False),
     Command("export", "e", "export the current view to CSV", "export", show=False),
     Command(

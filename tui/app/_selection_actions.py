@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from textual.coordinate import Coordinate
 
 from tui.app.widgets import FoldsPanel, PairsPanel, QuartilesPanel, RanksPanel, Sidebar, VimTable
-from tui.view import PROCEDURES, default_higher_is_better
+from tui.view import GROUPING_NAMES, GROUPINGS, PROCEDURES, default_higher_is_better
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -139,6 +139,14 @@ class SelectionActions(_Base):
             deltas = not self.selection.deltas
             self._change(deltas=deltas)
             self.notify("quartiles: deltas against the control" if deltas else "quartiles: values")
+
+    def action_scott_knott(self) -> None:
+        """g: the quartile charts' rank column by the other Scott-Knott variant (esd, a12)."""
+        if self.selection is not None:
+            i = GROUPINGS.index(self.selection.scott_knott)
+            method = GROUPINGS[(i + 1) % len(GROUPINGS)]
+            self._change(scott_knott=method)
+            self.notify(f"quartile ranks: {GROUPING_NAMES[method]}")
 
     def action_rope(self) -> None:
         """o: the next rope of :data:`ROPES` after the one in use (the criterion's default at first)."""

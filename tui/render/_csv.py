@@ -4,7 +4,9 @@ Columns per view (:func:`export_frame`):
 
 ``quartiles``
     criterion, scope, learner, n, min, q1, median, q3, max (rows in view order); for the charts
-    of deltas, also mean, sd and ``against`` (the control the differences are taken against).
+    of deltas, also mean, sd and ``against`` (the control the differences are taken against);
+    for the charts of values, also ``rank`` (the learner's Scott-Knott group in the scope, 1 =
+    best) and ``scott_knott`` (the variant: esd or a12).
 ``ranks``
     dataset, then per learner ``<learner> median`` and ``<learner> rank``; a
     last row with dataset = "average rank", the average ranks in the rank
@@ -13,7 +15,9 @@ Columns per view (:func:`export_frame`):
 ``tests``
     one row per hypothesis "control vs learner": learner, z, p,
     bonferroni, holm, hochberg, hommel, holland, rom, finner, li (the APVs of
-    ``stats.control_test``).
+    ``stats.control_test``), the multiple sign test against the control (sign_plus,
+    sign_minus, sign_ties, sign_statistic, sign_rejected) and seed 004's win, loss, tie and
+    win_minus_loss; then a row for the control with only the last four.
 ``pairs``
     one row per pair: a, b, z, p, nemenyi, holm, shaffer, bergmann; with a two-sample procedure
     (wilcoxon-holm, sign-holm) its ``statistic``, ``better``, ``<test> p`` and APVs (a column named
@@ -72,6 +76,9 @@ def export_frame(analysis: Analysis, view: str) -> pd.DataFrame:
         frame = pd.DataFrame(rows, columns=cols).astype({"n": np.int64})
         if part.deltas is not None:
             frame = frame.assign(mean=[r.mean for r in part.rows], sd=[r.sd for r in part.rows], against=part.deltas)
+        if part.groups is not None:  # the Scott-Knott group of each row (blank where none was computed)
+            ranks = [part.groups.get(r.scope, {}).get(r.learner) for r in part.rows]
+            frame = frame.assign(rank=pd.array(ranks, dtype="Int64"), scott_knott=part.grouping)
         return frame
     if view == "curves":
         from tui.render._curves import curves_frame  # it imports the text helpers
@@ -102,6 +109,10 @@ def export_frame(analysis: Analysis, view: str) -> pd.DataFrame:
         table = part.control_table
         frame = table.reset_index(names="learner")
         frame["learner"] = frame["learner"].astype(str)
+        if part.extra is not None:  # issue 16: the multiple sign test and the win/loss/tie counts
+            from tui.render._tests_extra import extra_csv
+
+            frame = extra_csv(part, frame)
         return frame
     if view == "pairs":
         cols = ["a", "b", "z", "p", "nemenyi", "holm", "shaffer", "bergmann"]

@@ -19,6 +19,7 @@ import pandas as pd
 
 from tui.render._curves import curves_dict
 from tui.render._json_schema import BAYES, COMMON, FOLD_NUMBERS, PAIR_APVS, SCHEMA, TWO_SAMPLE_NUMBERS, VIEW_KEYS
+from tui.render._tests_extra import extra_json
 from tui.render._text import check_view
 from tui.view import Analysis
 
@@ -92,10 +93,12 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
                 "n": int(x.n),
                 **{k: num(getattr(x, k)) for k in ("min", "q1", "median", "q3", "max")},
                 **({k: num(getattr(x, k)) for k in ("mean", "sd")} if q.deltas is not None else {}),
+                **({"rank": q.groups.get(x.scope, {}).get(x.learner)} if q.groups is not None else {}),
             }
             for x in q.rows
         ],
         "deltas": None if q is None else q.deltas,
+        "scott_knott": None if q is None else q.grouping,
         "folds": None
         if f is None
         else {
@@ -170,6 +173,7 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
         else:
             row = t.omnibus.loc[name]
             doc[name] = {"statistic": num(row["statistic"]), "pvalue": num(row["pvalue"]), "df": _df(row["df"])}
+    doc.update(extra_json(t, num))  # issue 16: tie-corrected Friedman, multiple sign test, win/loss/tie
     doc["problem"] = analysis.problem  # after the views were read: a view a limit of stats left empty says why
     keep = {*COMMON, *(k for v in views for k in VIEW_KEYS[v])}
     out = {k: doc[k] for k in SCHEMA["required"] if k in keep}

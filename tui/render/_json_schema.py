@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.view import PROCEDURES
+from tui.view import GROUPINGS, PROCEDURES
 
 _NUM = {"type": ["number", "null"]}
 _STR_LIST = {"type": "array", "items": {"type": "string"}}
@@ -44,6 +44,7 @@ SCHEMA: dict[str, Any] = {
         "problem",
         "notes",
         "quartiles",
+        "scott_knott",
         "ranks",
         "rank_table",
         "letters",
@@ -51,6 +52,9 @@ SCHEMA: dict[str, Any] = {
         "iman_davenport",
         "aligned",
         "quade",
+        "friedman_tie_corrected",
+        "multiple_sign",
+        "win_loss_tie",
         "critical_difference",
         "verdict",
         "control",
@@ -83,6 +87,11 @@ SCHEMA: dict[str, Any] = {
                 "properties": {
                     **_row_schema(("min", "q1", "median", "q3", "max"), ("scope", "learner"))["properties"],
                     "n": {"type": "integer"},
+                    "rank": {
+                        "type": ["integer", "null"],
+                        "description": "the learner's Scott-Knott group in the scope (1 = best; the variant in "
+                        "scott_knott); absent from the charts of deltas, null where it could not be computed",
+                    },
                 },
             },
         },
@@ -103,6 +112,48 @@ SCHEMA: dict[str, Any] = {
         "iman_davenport": {"type": ["object", "null"], **{k: v for k, v in _TEST.items() if k != "type"}},
         "aligned": {"type": ["object", "null"], **{k: v for k, v in _TEST.items() if k != "type"}},
         "quade": {"type": ["object", "null"], **{k: v for k, v in _TEST.items() if k != "type"}},
+        "friedman_tie_corrected": {
+            "type": ["object", "null"],
+            **{k: v for k, v in _TEST.items() if k != "type"},
+            "description": "Friedman's chi2 with the tie correction (scipy's friedmanchisquare, R's "
+            "friedman.test); 'friedman' is the seeds' uncorrected form",
+        },
+        "multiple_sign": {
+            "type": ["object", "null"],
+            "description": "the multiple sign test (Steel 1959; seed 002) of every learner against the control",
+            "required": ["control", "alternative", "critical_value", "exact", "fwer_bounds", "rows"],
+            "properties": {
+                "control": {"type": "string"},
+                "alternative": {"type": "string", "enum": ["worse", "better", "two-sided"]},
+                "critical_value": {"type": ["integer", "null"]},
+                "exact": {"type": "boolean"},
+                "fwer_bounds": {"type": "array", "items": _NUM},
+                "rows": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["learner", "plus", "minus", "ties", "statistic", "rejected"],
+                        "properties": {
+                            "learner": {"type": "string"},
+                            **{k: {"type": "integer"} for k in ("plus", "minus", "ties", "statistic")},
+                            "rejected": {"type": "boolean"},
+                        },
+                    },
+                },
+            },
+        },
+        "win_loss_tie": {
+            "type": ["array", "null"],
+            "description": "seed 004's win/loss/tie counts of paired t-tests across data sets, by win - loss",
+            "items": {
+                "type": "object",
+                "required": ["learner", "win", "loss", "tie", "win_minus_loss"],
+                "properties": {
+                    "learner": {"type": "string"},
+                    **{k: {"type": "integer"} for k in ("win", "loss", "tie", "win_minus_loss")},
+                },
+            },
+        },
         "critical_difference": _NUM,
         "verdict": {
             "type": ["object", "null"],
@@ -166,6 +217,12 @@ SCHEMA: dict[str, Any] = {
                     "items": _row_schema(EFFECT_NUMBERS, ("a", "b", "a12_magnitude", "delta_magnitude")),
                 },
             },
+        },
+        "scott_knott": {
+            "type": ["string", "null"],
+            "enum": [*GROUPINGS, None],
+            "description": "the Scott-Knott variant of the quartile rows' rank: esd (ScottKnott-ESD, "
+            "Tantithamthavorn et al., TSE 2017) or a12 (Menzies' group); null for the charts of deltas",
         },
         "deltas": {
             "type": ["string", "null"],
@@ -256,9 +313,20 @@ SCHEMA: dict[str, Any] = {
 
 #: The keys each view adds to the common ones.
 VIEW_KEYS = {
-    "quartiles": ("quartiles", "deltas"),
+    "quartiles": ("quartiles", "scott_knott", "deltas"),
     "ranks": ("ranks", "rank_table", "letters"),
-    "tests": ("friedman", "iman_davenport", "aligned", "quade", "critical_difference", "verdict", "control"),
+    "tests": (
+        "friedman",
+        "iman_davenport",
+        "aligned",
+        "quade",
+        "friedman_tie_corrected",
+        "multiple_sign",
+        "win_loss_tie",
+        "critical_difference",
+        "verdict",
+        "control",
+    ),
     "pairs": ("pairs",),
     "cd": ("critical_difference", "cd"),
     "folds": ("folds",),

@@ -8,9 +8,11 @@ Per view:
     mapped onto it from the analysis' shared axis ``[lo, hi]`` (0 = lo, 100 =
     hi): a tick at q1, a line to the median's dot, a line to a tick at q3, and
     seed 004's mark at 50 (the middle of the axis). The rank is the learner's
-    rank of medians within the scope (1 = best, ties averaged). Shaded rows:
+    Scott-Knott group in the scope (``stats.scott_knott``, the selection's
+    variant; 1 = best); in the charts of deltas, which have no groups, its rank
+    of medians within the scope (1 = best, ties averaged). Shaded rows:
     overall, the verdict's winners (not significantly worse than the best);
-    per data set, the best median.
+    per data set, the first Scott-Knott group (deltas: the best median).
 ``ranks``
     medians with ranks in parentheses, the best of each row in bold, and the
     average-rank row (the best in bold).
@@ -40,6 +42,7 @@ import stats
 from stats import OMNIBUS_NAMES, fmt_p, fmt_stat
 from stats.names import printable
 from tui.render._effects import EFFECT_NOTE, effects_cells, letters_row, two_sample_cells, two_sample_title
+from tui.render._tests_extra import extra_latex
 from tui.render._text import (
     FOLDS_TABLE,
     FOLDS_TOTALS,
@@ -55,6 +58,8 @@ from tui.render._text import (
     folds_totals_rows,
     scope_rows,
     sections,
+    sk_legend,
+    sk_rank,
 )
 from tui.view import Analysis
 
@@ -142,6 +147,9 @@ def _quartiles(analysis: Analysis) -> list[str]:
     if view.deltas is not None:  # the axis is centred at 0: seed 004's mark at 50 is no difference
         out.insert(1, f"% {tex_escape(deltas_title(view))}")
     higher = view.higher_is_better if view.deltas is None else True  # a delta is oriented: more is better
+    legend = sk_legend(view)
+    if legend:
+        out.insert(1, f"% {tex_escape(legend)}")
     for scope in view.scopes:
         rows = scope_rows(view, scope)
         medians = pd.DataFrame([[r.median for r in rows]], columns=[r.learner for r in rows])
@@ -149,10 +157,13 @@ def _quartiles(analysis: Analysis) -> list[str]:
         top = min(ranks)
         body = []
         for r in rows:
-            shaded = r.learner in winners if scope == "overall" else ranks[r.learner] == top
+            # seed 004's Rank column: the Scott-Knott group (charts of deltas: the rank of medians)
+            group = sk_rank(view, scope, r.learner) if legend else ranks[r.learner]
+            top_group = group == 1 if legend else ranks[r.learner] == top
+            shaded = r.learner in winners if scope == "overall" else top_group
             body.append(
                 [
-                    (SHADE if shaded else "") + f"{ranks[r.learner]:g}",
+                    (SHADE if shaded else "") + ("-" if group is None else f"{group:g}"),
                     tex_escape(r.learner) + ",",
                     _boxplot(r, view.lo, view.hi),
                     f"{r.median:.{d}f}",
@@ -198,6 +209,9 @@ def _tests(analysis: Analysis) -> list[str]:
         [OMNIBUS_NAMES[str(n)], fmt_stat(r["statistic"]), df_text(r["df"]), tex_p(r["pvalue"])]
         for n, r in tests.omnibus.iterrows()
     ]
+    if tests.extra is not None:  # the tie-corrected Friedman statistic under the seeds' form
+        f = tests.extra.friedman_ties
+        rows.insert(1, ["Friedman, tie-corrected", fmt_stat(f.statistic), df_text(f.df), tex_p(f.pvalue)])
     rows.append([f"Nemenyi CD ($\\alpha = {sel.alpha:g}$)", f"{tests.cd:.3f}", "", ""])
     out += tabular("l r r r", ["Test", "Statistic", "df", "$p$"], rows)
     out += ["", f"% control {tex_escape(tests.control)} ({sel.test} z); APV <= {sel.alpha:g} (rejected) in bold"]
@@ -208,6 +222,8 @@ def _tests(analysis: Analysis) -> list[str]:
     ]
     title = f"control: {tex_escape(tests.control)}"
     out += tabular("l" + "r" * (2 + len(procs)), ["Learner", "$z$", "$p$", *procs], body, title)
+    if tests.extra is not None:
+        out += extra_latex(tests, sel.alpha, tabular, tex_escape)
     return out
 
 

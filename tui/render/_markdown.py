@@ -20,6 +20,7 @@ from tui.render._effects import (
     two_sample_cells,
     two_sample_title,
 )
+from tui.render._tests_extra import extra_markdown
 from tui.render._text import (
     FOLDS_TABLE,
     FOLDS_TOTALS,
@@ -37,6 +38,8 @@ from tui.render._text import (
     rank_cell,
     scope_rows,
     sections,
+    sk_legend,
+    sk_rank,
 )
 from tui.view import Analysis
 
@@ -69,6 +72,9 @@ def _quartiles(analysis: Analysis) -> list[str]:
         out += ["", md_escape(deltas_title(view)[:1].upper() + deltas_title(view)[1:]) + "."]
     if view.warning:
         out += ["", f"> warning: {md_escape(view.warning)}"]
+    legend = sk_legend(view)
+    if legend:
+        out += ["", md_escape(legend[:1].upper() + legend[1:]) + "."]
     for scope in view.scopes:
         note = f" (Kendall tau {view.tau[scope]:.2f} against overall)" if scope in view.flagged else ""
         out += ["", f"### {md_escape(scope)}{note}", ""]
@@ -76,7 +82,11 @@ def _quartiles(analysis: Analysis) -> list[str]:
             [md_escape(r.learner), str(r.n), *(f"{getattr(r, f):.{d}f}" for f in ("min", "q1", "median", "q3", "max"))]
             for r in scope_rows(view, scope)
         ]
-        out += table(["learner", "n", "min", "q1", "median", "q3", "max"], "lrrrrrr", rows)
+        if legend:  # Scott-Knott's group rank first, as in seed 004's tables
+            rows = [[str(sk_rank(view, scope, r.learner) or "-"), *x] for r, x in zip(scope_rows(view, scope), rows)]
+            out += table(["rank", "learner", "n", "min", "q1", "median", "q3", "max"], "rlrrrrrr", rows)
+        else:
+            out += table(["learner", "n", "min", "q1", "median", "q3", "max"], "lrrrrrr", rows)
     return out
 
 
@@ -128,6 +138,9 @@ def _tests(analysis: Analysis) -> list[str]:
         ]
         for n, r in tests.omnibus.iterrows()
     ]
+    if tests.extra is not None:  # the tie-corrected Friedman statistic under the seeds' form
+        f = tests.extra.friedman_ties
+        rows.insert(1, ["Friedman, tie-corrected (chi2)", fmt_stat(f.statistic), df_text(f.df), fmt_p(f.pvalue)])
     out += table(["test", "statistic", "df", "p"], "lrrr", rows)
     out += ["", f"Nemenyi critical difference (alpha = {sel.alpha:g}): CD = {tests.cd:.3f}", ""]
     out += [md_escape(tests.safety), ""]
@@ -143,6 +156,8 @@ def _tests(analysis: Analysis) -> list[str]:
         for name, row in tests.control_table.iterrows()
     ]
     out += table(["learner", "z", "p", *procs], "lrr" + "r" * len(procs), rows)
+    if tests.extra is not None:
+        out += extra_markdown(tests, sel.alpha, table, md_escape)
     return out
 
 

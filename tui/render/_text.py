@@ -24,7 +24,7 @@ from tui.render._effects import (
     two_sample_cells,
     two_sample_title,
 )
-from tui.view import Analysis, FoldsView, QuartileRow, QuartilesView, TestsView, render_cd
+from tui.view import GROUPING_NAMES, Analysis, FoldsView, QuartileRow, QuartilesView, TestsView, render_cd
 
 PAIR_PROCEDURES = ("nemenyi", "holm", "shaffer", "bergmann")
 
@@ -61,6 +61,19 @@ def chart_decimals(view: QuartilesView) -> int:
 
 def scope_rows(view: QuartilesView, scope: str) -> list[QuartileRow]:
     return [r for r in view.rows if r.scope == scope]
+
+
+def sk_rank(view: QuartilesView, scope: str, learner: str) -> int | None:
+    """The Scott-Knott group rank of ``learner`` in the chart of ``scope`` (None: no ranks, or none
+    computable there)."""
+    return None if view.groups is None else view.groups.get(scope, {}).get(learner)
+
+
+def sk_legend(view: QuartilesView) -> str | None:
+    """What the rank column holds, in words; None for charts without ranks (deltas)."""
+    if view.groups is None or view.grouping is None:
+        return None
+    return f"rank: {GROUPING_NAMES[view.grouping]} group of the charted values (1 = best)"
 
 
 def df_text(df: Any) -> str:
@@ -125,6 +138,9 @@ def quartiles_text(view: QuartilesView) -> list[str]:
     out = ["=====", f"Criteria {view.criterion}"]
     if view.warning:
         out.append(f"warning: {view.warning}")
+    legend = sk_legend(view)
+    if legend:
+        out.append(legend + ", under each chart")
     decimals = chart_decimals(view)
     for scope in view.scopes:
         rows = scope_rows(view, scope)
@@ -132,7 +148,15 @@ def quartiles_text(view: QuartilesView) -> list[str]:
         if scope in view.flagged:
             flag = f" (Kendall tau {view.tau[scope]:.2f} against overall)"
         out += ["", f"----| {scope} |-----{flag}", ""]
-        out += quartile_chart({r.learner: _quartiles(r) for r in rows}, lo=view.lo, hi=view.hi, decimals=decimals)
+        chart = quartile_chart({r.learner: _quartiles(r) for r in rows}, lo=view.lo, hi=view.hi, decimals=decimals)
+        out += chart
+        if legend:  # seed 000's lines stay as they are; the groups follow, best first
+            groups: dict[int, list[str]] = {}
+            for r in rows:
+                rank = sk_rank(view, scope, r.learner)
+                if rank is not None:
+                    groups.setdefault(rank, []).append(r.learner)
+            out += [f"rank {k}: {', '.join(groups[k])}" for k in sorted(groups)]
     return out
 
 
@@ -179,12 +203,19 @@ def control_text(tests: TestsView, alpha: float, test: str) -> list[str]:
 def tests_text(analysis: Analysis) -> list[str]:
     tests, sel = analysis.tests, analysis.selection
     assert tests is not None
+    from tui.render._tests_extra import extra_text, friedman_ties_text  # it imports this module's helpers
+
     out = ["verdict: " + tests.verdict, ""]
-    out += [omnibus_line(str(name), row) for name, row in tests.omnibus.iterrows()]
+    for name, row in tests.omnibus.iterrows():
+        out.append(omnibus_line(str(name), row))
+        if name == "friedman" and tests.extra is not None:
+            out.append(friedman_ties_text(tests))
     out.append(f"Nemenyi critical difference (alpha = {sel.alpha:g}): CD = {tests.cd:.3f}")
     out.append(tests.safety)
     out.append("")
     out += control_text(tests, sel.alpha, sel.test)
+    if tests.extra is not None:
+        out += extra_text(tests, sel.alpha, grid)
     return out
 
 

@@ -7,10 +7,12 @@ from tui.view._cd import render_cd
 from tui.view._defaults import default_higher_is_better, default_selection
 from tui.view._effects import TWO_SAMPLE, Letters, PairEffects, effects_table, pair_effects, rejected_pairs
 from tui.view._ellipsis import distinct_cuts, middle_ellipsis
+from tui.view._groups import GROUPING_NAMES
 from tui.view._loader import Loader, LoadResult, format_problem
 from tui.view._model import Model
 from tui.view._spec import load_spec, save_spec, selection_from_spec
 from tui.view._types import (
+    GROUPINGS,
     PROCEDURES,
     Analysis,
     CDView,
@@ -27,6 +29,8 @@ __all__ = [
     "Analysis",
     "CDView",
     "FoldsView",
+    "GROUPINGS",
+    "GROUPING_NAMES",
     "LOWER_IS_BETTER",
     "Letters",
     "LoadResult",

@@ -24,6 +24,7 @@ from tui.view._defaults import (
 )
 from tui.view._effects import TWO_SAMPLE, effects_table, rank_letters, two_sample_table
 from tui.view._fold_parts import FoldParts
+from tui.view._groups import with_groups
 from tui.view._quartiles import quartiles_view, with_control
 from tui.view._tests import (
     best_ranked,
@@ -278,8 +279,13 @@ class Model(FoldParts):
                 ),
             )
             # The same object for the same control: a view showing it need not be drawn again.
-            return self._cached(
+            shown = self._cached(
                 "q", (*table_key, sel.higher_is_better, "control", control), lambda: with_control(view, control)
+            )
+            return self._cached(  # Scott-Knott ranks of every chart, each computed when first drawn
+                "q",
+                (*table_key, sel.higher_is_better, "control", control, sel.scott_knott),
+                lambda: with_groups(shown, self._raw, sel.scott_knott, tested or sel.datasets),
             )
 
         # The fold-level views need neither complete data sets nor a testable table: every

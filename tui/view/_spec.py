@@ -16,6 +16,7 @@ The file (written by hand: ``tomli_w`` is not a dependency; read with
     pair = ["nb", "tree"]     # optional: default the best versus the second best
     rope = 0.01               # optional: default stats.default_rope of the criterion's values
     deltas = true             # optional: quartile charts of deltas against the control
+    scott_knott = "a12"       # optional: the quartile ranks' Scott-Knott variant (default "esd")
 
 Only ``criterion`` is required: a missing ``direction`` is the criterion's
 default, missing ``datasets``/``learners`` mean all of the log's.
@@ -32,7 +33,7 @@ import tomllib
 from tui.atomic import write_text_atomic
 from tui.view._defaults import default_higher_is_better
 from tui.view._model import Model
-from tui.view._types import PROCEDURES, TESTS, Selection
+from tui.view._types import GROUPINGS, PROCEDURES, TESTS, Selection
 
 VERSION = 1
 KEYS = (
@@ -48,6 +49,7 @@ KEYS = (
     "pair",
     "rope",
     "deltas",
+    "scott_knott",
 )
 DIRECTIONS = ("higher", "lower")
 
@@ -107,6 +109,8 @@ def spec_text(selection: Selection) -> str:
         items.append(("rope", float(sel.rope)))
     if sel.deltas:
         items.append(("deltas", True))
+    if sel.scott_knott != GROUPINGS[0]:
+        items.append(("scott_knott", sel.scott_knott))
     return "# rankboard view spec\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in items)
 
 
@@ -148,7 +152,7 @@ def selection_from_spec(model: Model, spec: dict[str, Any]) -> Selection:
 
     Raises ``ValueError`` naming the bad key and value and listing the valid
     ones (unknown key, criterion, data set, learner, control, test, procedure,
-    direction; alpha not in (0, 1); rope negative or not finite; deltas not a boolean).
+    direction, scott_knott; alpha not in (0, 1); rope negative or not finite; deltas not a boolean).
     """
     unknown = [k for k in spec if k not in KEYS]
     if unknown:
@@ -189,6 +193,7 @@ def selection_from_spec(model: Model, spec: dict[str, Any]) -> Selection:
     deltas = spec.get("deltas", False)
     if not isinstance(deltas, bool):
         raise ValueError(f"deltas = {deltas!r} is not valid; valid values are: true, false")
+    scott_knott = _one_of("scott_knott", spec.get("scott_knott", GROUPINGS[0]), GROUPINGS)
     return Selection(
         criterion=criterion,
         higher_is_better=higher,
@@ -201,4 +206,5 @@ def selection_from_spec(model: Model, spec: dict[str, Any]) -> Selection:
         pair=pair,  # type: ignore[arg-type]
         rope=None if rope is None else float(rope),
         deltas=deltas,
+        scott_knott=scott_knott,
     )

@@ -12,6 +12,7 @@ import pandas as pd
 import stats
 from tui.view._cd import render_cd
 from tui.view._effects import TWO_SAMPLE, pair_effects
+from tui.view._tests_extra import tests_extra
 from tui.view._types import CDView, PairsView, RanksView, Selection, TestsView
 
 OMNIBUS = tuple(stats.OMNIBUS_NAMES)
@@ -104,6 +105,7 @@ def tests_view(
         control=str(control),
         control_table=table.table,
         safety=safety,
+        extra=tests_extra(scores, str(control), best_ranked(average), alpha, higher),
     )
 
 

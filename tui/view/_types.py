@@ -16,7 +16,8 @@ from typing import Any
 import pandas as pd
 
 import stats
-from tui.choices import PROCEDURES
+from tui.choices import GROUPINGS, PROCEDURES
+from tui.view._tests_extra import TestsExtra
 
 #: Omnibus rank tests whose average ranks give the control table's z.
 TESTS = ("friedman", "aligned", "quade")
@@ -37,7 +38,8 @@ class Selection:
     control table and of the pairs matrix. ``rope`` is the region of practical
     equivalence of the fold-level Bayesian tests (None: ``stats.default_rope``
     of the criterion's values). ``deltas`` turns the quartile charts into charts
-    of the per-fold differences against the control. Invalid ``test``,
+    of the per-fold differences against the control. ``scott_knott`` is the Scott-Knott variant
+    of the quartile charts' ranks (:data:`GROUPINGS`). Invalid ``test``, ``scott_knott``,
     ``procedure``, ``alpha`` or ``rope`` raise ``ValueError`` at construction (a
     programming error, not bad data).
     """
@@ -53,9 +55,11 @@ class Selection:
     pair: tuple[str, str] | None = None
     rope: float | None = None
     deltas: bool = False
+    scott_knott: str = "esd"
 
     def __post_init__(self) -> None:
         _choice("test", self.test, TESTS)
+        _choice("scott_knott", self.scott_knott, GROUPINGS)
         _choice("procedure", self.procedure, PROCEDURES)
         if isinstance(self.alpha, bool) or not 0.0 < float(self.alpha) < 1.0:
             raise ValueError(f"alpha must be between 0 and 1 (exclusive), got {self.alpha!r}")
@@ -97,6 +101,8 @@ class QuartilesView:
     (NaN where the control has no result). ``deltas`` names the control when the
     rows are charts of per-fold differences against it (seed 004's deltas: the
     axis is centred at 0, positive is better than the control), else None.
+    ``groups`` maps each scope to its learners' Scott-Knott group ranks (1 = best; computed when
+    first read, see :mod:`tui.view._groups`) by ``grouping`` ("esd" or "a12"); None for deltas.
     """
 
     criterion: str
@@ -110,6 +116,8 @@ class QuartilesView:
     hi: float
     control_median: dict[str, float]
     deltas: str | None = None
+    groups: Mapping[str, Mapping[str, int]] | None = None
+    grouping: str | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,6 +139,7 @@ class TestsView:
     statistic, pvalue, df (an int, or a (df1, df2) tuple for the F tests).
     ``control_table``: ``stats.control_test`` output; a hypothesis is rejected
     when its APV <= ``alpha`` (the selection's, carried here so that a panel needs nothing else).
+    ``extra``: :class:`~tui.view._tests_extra.TestsExtra`.
     """
 
     alpha: float
@@ -143,6 +152,7 @@ class TestsView:
     control: str
     control_table: pd.DataFrame
     safety: str
+    extra: TestsExtra | None = None  # tie-corrected Friedman, multiple sign test, win/loss/tie (issue 16)
 
 
 @dataclass(frozen=True, eq=False)

@@ -26,13 +26,16 @@ from textual.strip import Strip
 from stats import scale_position
 from tui.app.widgets._base import literal, num
 from tui.render import chart_decimals
-from tui.view import QuartileRow, QuartilesView, distinct_cuts
+from tui.view import GROUPING_NAMES, QuartileRow, QuartilesView, distinct_cuts
 
 #: The bar's cells when no width is given; the narrowest and the widest bar when one is.
 BAR, MIN_BAR, MAX_BAR = 24, 12, 48
 #: Names are cut (with an ellipsis) to no fewer cells than this when the chart must fit.
 MIN_NAME = 8
 HEADER = ("learner", "n", "min", "q1", "median", "q3", "max", "")
+#: With Scott-Knott ranks (issue 16): the group rank first, as in seed 004's tables; headed "SK"
+#: (the title's legend says what it is): "rank" would cost 80 columns the last cells of the bar.
+RANKED = ("SK", *HEADER)
 EMPTY = "no results for this selection"
 #: The styles a line may use; a line stores indices into this table.
 STYLES: tuple[str, ...] = ("", "bold", "dim", "cyan", "yellow", "bold yellow", "bold underline")
@@ -107,28 +110,34 @@ def _bar_at(pmin: int, pq1: int, pmed: int, pq3: int, pmax: int, pctrl: int, siz
     return tuple(runs)
 
 
-def _table(rows: list[list[list[Run]]], widths_of: list[list[int]], gap: int = 1) -> list[list[Run]]:
-    """Like :func:`tui.app.widgets.text_table` with :data:`HEADER`: first column left-aligned, the
+def _table(
+    rows: list[list[list[Run]]], widths_of: list[list[int]], header: Sequence[str] = HEADER, gap: int = 1
+) -> list[list[Run]]:
+    """Like :func:`tui.app.widgets.text_table` with ``header``: the learner column left-aligned, the
     others right-aligned, header bold. ``widths_of[r][i]``: the cells of cell ``i`` of row ``r``."""
-    widths = [_width(h) for h in HEADER]
+    left = list(header).index("learner")
+    widths = [_width(h) for h in header]
     for cw in widths_of:
         for i, w in enumerate(cw):
             if w > widths[i]:
                 widths[i] = w
     head: list[Run] = []
-    for i, h in enumerate(HEADER):
+    for i, h in enumerate(header):
         pad = " " * (widths[i] - _width(h))
-        head.append((h + pad, "bold") if i == 0 else (" " * gap + pad + h, "bold"))
+        lead = " " * gap if i else ""
+        head.append((lead + h + pad, "bold") if i == left else (lead + pad + h, "bold"))
     lines = [head]
     for row, cw in zip(rows, widths_of):
         line: list[Run] = []
         for i, (c, w) in enumerate(zip(row, cw)):
             pad = " " * (widths[i] - w)
-            if i == 0:
+            lead = " " * gap if i else ""
+            if i == left:
+                line.append((lead, ""))
                 line.extend(c)
                 line.append((pad, ""))
             else:
-                line.append((" " * gap + pad, ""))
+                line.append((lead + pad, ""))
                 line.extend(c)
         lines.append(line)
     return lines
@@ -159,6 +168,8 @@ def _layout(view: QuartilesView, width: int | None) -> tuple[_Layout, int]:
     name_w = max([_width(n) for n in literals.values()] + [len(HEADER[0])])
     num_w = [max(w, len(h)) for w, h in zip(_number_widths(view.rows, chart_decimals(view)), HEADER[1:7])]
     rest = sum(1 + w for w in num_w) + 1 + 2  # gaps, the numbers, the gap and brackets of the bar
+    if view.groups is not None:
+        rest += max(len(RANKED[0]), len(str(len(literals)))) + 1  # the rank column (<= learners) and its gap
     size, cut = BAR, None
     if width is not None:
         size = min(MAX_BAR, max(MIN_BAR, width - name_w - rest))
@@ -196,6 +207,8 @@ def _head(view: QuartilesView, width: int | None) -> list[list[Run]]:
         lines: list[list[Run]] = [head, [legend]]
     else:
         lines = [[*head, ("   ", ""), legend]]
+    if view.groups is not None and view.grouping is not None:
+        lines.append([(f"SK: {GROUPING_NAMES[view.grouping]} rank (group), 1 = best  (g: esd/a12)", "dim")])
     if view.warning:
         warning = _literal(view.warning)
         for part in [warning] if width is None else textwrap.wrap(warning, max(width, 20)):
@@ -219,6 +232,7 @@ def _chart(view: QuartilesView, layout: _Layout, scope: str, rows: Sequence[Quar
     pctrl = layout.pos(control) if control is not None and not math.isnan(control) else -1
     pos, size = layout.pos, layout.size
     digits = chart_decimals(view)  # the reports' rule: 1 decimal for values of 10 or more, else 3
+    groups = view.groups.get(scope, {}) if view.groups is not None else None  # computed on first use
     table, widths = [], []
     for r in rows:
         name, name_w = layout.names[r.learner]
@@ -226,7 +240,11 @@ def _chart(view: QuartilesView, layout: _Layout, scope: str, rows: Sequence[Quar
         runs = _bar_at(pos(r.min), pos(r.q1), pos(r.median), pos(r.q3), pos(r.max), pctrl, size)
         table.append([[(name, "")], *([(x, "")] for x in cells), list(runs)])
         widths.append([name_w, *map(len, cells), size + 2])  # numbers are ASCII; the bar is [size]
-    return [[], _title(view, scope), *_table(table, widths)]
+        if groups is not None:
+            rank = str(groups.get(r.learner, "-"))
+            table[-1].insert(0, [(rank, "bold" if rank == "1" else "")])
+            widths[-1].insert(0, len(rank))
+    return [[], _title(view, scope), *_table(table, widths, HEADER if groups is None else RANKED)]
 
 
 def quartile_runs(view: QuartilesView, width: int | None = None) -> list[list[Run]]:

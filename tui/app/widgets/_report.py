@@ -1,4 +1,8 @@
-"""Views 3 and 5: the tests (verdict first) and the critical-difference diagram."""
+"""Views 3 and 5: the tests (verdict first) and the critical-difference diagram.
+
+The tests view (issue 16) also shows the tie-corrected Friedman statistic under the seeds' form,
+the multiple sign test against the control and seed 004's win/loss/tie table, each in a table that
+tab reaches (the pane follows the focused table's cursor)."""
 
 from __future__ import annotations
 
@@ -29,9 +33,50 @@ def render_tests(view: TestsView) -> Text:
         df_text = ", ".join(str(int(d)) for d in df) if isinstance(df, tuple) else str(df)
         name_text = OMNIBUS_NAMES.get(str(name), str(name))
         rows.append([name_text, num(row["statistic"]), df_text, fmt_p(float(row["pvalue"]))])
+        if name == "friedman" and view.extra is not None:  # beside the seeds' (uncorrected) form
+            tied = view.extra.friedman_ties
+            rows.append(["Friedman tie-corrected", num(tied.statistic), str(tied.df), fmt_p(float(tied.pvalue))])
     # "stat", not "statistic": the longest name (Friedman aligned ranks) and every p fit 48 columns
     out.append_text(text_table(["omnibus test", "stat", "df", "p"], rows))
     out.rstrip()
+    return out
+
+
+def sign_head(view: TestsView) -> Text:
+    """The line above the multiple sign test's table: H1, the critical value and what is marked."""
+    assert view.extra is not None
+    sign = view.extra.sign
+    h1 = "worse than" if sign.alternative == "worse" else "different from"
+    out = Text("\n")
+    out.append("multiple sign test", style="bold")
+    out.append(" (Steel 1959) vs ")
+    out.append_text(literal(view.control, "bold"))
+    out.append(f": H1 learner {h1} the control; +, -, = data sets it wins, loses, ties; ")
+    if sign.critical_value is None:
+        out.append(f"no count is rejectable at alpha = {view.alpha:g} with {sign.n} data sets")
+    else:
+        out.append(f"r* = {sign.critical_value}, statistic <= r* marked * (FWER {view.alpha:g})")
+    return out
+
+
+def sign_frame(view: TestsView) -> pd.DataFrame:
+    """The multiple sign test's counts: ``+`` data sets where the learner beats the control, ``-``
+    where it loses, ``=`` ties, and the statistic (marked in :func:`sign_cells`)."""
+    assert view.extra is not None
+    table = view.extra.sign.table
+    frame = pd.DataFrame(
+        {"+": table["plus"], "-": table["minus"], "=": table["ties"], "stat": table["statistic"]}, index=table.index
+    )
+    return frame.astype(object).assign(
+        stat=[f"{int(s)}{'*' if r else ' '}" for s, r in zip(table["statistic"], table["rejected"])]
+    )
+
+
+def wlt_head(view: TestsView) -> Text:
+    out = Text("\n")
+    out.append("win/loss/tie", style="bold")
+    out.append(f" (seed 004): paired t-tests across data sets at alpha = {view.alpha:g}, each learner against")
+    out.append(" every other, no multiplicity correction; sorted by win - loss")
     return out
 
 
@@ -92,7 +137,11 @@ class TestsPanel(ScrollableContainer):
         table.exact, table.exact_line = self._exact, ExactLine(id="control-exact")
         yield table
         yield table.exact_line
-        yield Body(id="tests-safety")
+        yield Body(id="tests-safety")  # the control table's caveat stays under it
+        yield Body(id="sign-head")
+        yield VimTable(id="sign-table", zebra_stripes=True, fixed_columns=1)
+        yield Body(id="wlt-head")
+        yield VimTable(id="wlt-table", zebra_stripes=True, fixed_columns=1)
 
     def _exact(self, learner: str, column: str) -> str | None:
         """A cell of the control table at full precision ("KNN: holm APV 0.0288..., rejected ...")."""
@@ -114,7 +163,20 @@ class TestsPanel(ScrollableContainer):
         if self.view is not None:
             parts.append(frame_text(self._frame(self.view), self.view.alpha, marked=stats.CONTROL_METHODS).plain)
         parts.append(self.query_one("#tests-safety", Body).plain)
+        if self.view is not None and self.view.extra is not None:
+            parts.append(self.query_one("#sign-head", Body).plain)
+            parts.append(frame_text(self._rows(sign_frame(self.view))).plain)
+            parts.append(self.query_one("#wlt-head", Body).plain)
+            parts.append(frame_text(self._rows(self._wlt(self.view))).plain)
         return "\n".join(parts)
+
+    def _rows(self, frame: pd.DataFrame) -> pd.DataFrame:
+        return frame[[matches(self.needle, x) for x in frame.index]]
+
+    @staticmethod
+    def _wlt(view: TestsView) -> pd.DataFrame:
+        assert view.extra is not None
+        return view.extra.win_loss_tie.rename(columns={"win_minus_loss": "win-loss"})
 
     def watch_view(self, view: TestsView | None) -> None:
         bodies = [
@@ -123,6 +185,8 @@ class TestsPanel(ScrollableContainer):
         table = self.query_one("#control-table", VimTable)
         if view is None:
             table.clear(columns=True)
+            for name in ("sign-head", "sign-table", "wlt-head", "wlt-table"):
+                self.query_one(f"#{name}").display = False
             for body, line in zip(bodies, ("no tests for this selection", "", "", "")):
                 body.show(Text(line))
             return
@@ -131,6 +195,14 @@ class TestsPanel(ScrollableContainer):
         body.show(render_tests(view))
         head.show(control_head(view))
         fill_table(table, self._frame(view), view.alpha, marked=stats.CONTROL_METHODS)  # the cursor stays
+        extra = [self.query_one(f"#{name}") for name in ("sign-head", "sign-table", "wlt-head", "wlt-table")]
+        for widget in extra:
+            widget.display = view.extra is not None
+        if view.extra is not None:
+            self.query_one("#sign-head", Body).show(sign_head(view))
+            fill_table(self.query_one("#sign-table", VimTable), self._rows(sign_frame(view)))
+            self.query_one("#wlt-head", Body).show(wlt_head(view))
+            fill_table(self.query_one("#wlt-table", VimTable), self._rows(self._wlt(view)))
         text = literal(view.safety, "italic")  # stats' sentence may quote names from the logs
         text.no_wrap = False
         safety.show(text)

@@ -1,0 +1,100 @@
+"""Scott-Knott ranks of the quartile view (issue 16): one group rank per learner and chart.
+
+The samples ranked are the very values a chart summarises: per data set, the learner's results
+on that data set (every repeat and fold); "overall", every result of the learner pooled over the
+data sets of the overall chart. ``stats.scott_knott`` groups them (``esd``: ScottKnott-ESD,
+Tantithamthavorn et al. 2017; ``a12``: the variant of Menzies' group); 1 is the best group in the
+criterion's direction. A data set's ranks are computed when first asked for (a log of 500 data sets
+has 501 charts, of which a screen shows two), once; the overall chart's with the view.
+
+The charts of deltas (``x``) get no ranks: their rows are differences against the control, which
+has no row of its own, so a group rank there would not rank the learners the chart names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+
+import numpy as np
+
+import stats
+from stats.cells import CellValues
+from tui.view._types import GROUPINGS, QuartilesView
+
+__all__ = ["GROUPINGS", "GROUPING_NAMES", "ScottKnottRanks", "with_groups"]
+#: How each variant is named on screen and in the reports.
+GROUPING_NAMES = {"esd": "Scott-Knott ESD", "a12": "Scott-Knott A12"}
+OVERALL = "overall"
+
+
+class ScottKnottRanks(Mapping[str, Mapping[str, int]]):
+    """scope -> {learner: group rank}, each scope computed on first access (thread-safe).
+
+    A scope whose samples ``stats.scott_knott`` refuses (a limit of stats) maps to ``{}``.
+    """
+
+    def __init__(
+        self,
+        raw: CellValues,
+        criterion: str,
+        higher: bool,
+        method: str,
+        learners: Mapping[str, Sequence[str]],
+        overall_datasets: Sequence[str],
+    ) -> None:
+        self.method = method
+        self._raw, self._criterion, self._higher = raw, criterion, higher
+        self._learners = dict(learners)  # scope -> the learners of its chart
+        self._overall = tuple(overall_datasets)
+        self._done: dict[str, dict[str, int]] = {}
+        self._lock = threading.Lock()
+
+    def __getitem__(self, scope: str) -> Mapping[str, int]:
+        done = self._done.get(scope)
+        if done is not None:
+            return done
+        if scope not in self._learners:
+            raise KeyError(scope)
+        with self._lock:
+            if scope not in self._done:
+                self._done[scope] = self._compute(scope)
+            return self._done[scope]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._learners)
+
+    def __len__(self) -> int:
+        return len(self._learners)
+
+    def _compute(self, scope: str) -> dict[str, int]:
+        datasets = self._overall if scope == OVERALL else (scope,)
+        samples: dict[str, np.ndarray] = {}
+        for name in self._learners[scope]:
+            values = self._raw.gather(self._criterion, name, datasets)
+            values = values[np.isfinite(values)]
+            if values.size:
+                samples[name] = values
+        if not samples:
+            return {}
+        try:
+            return stats.scott_knott(samples, higher_is_better=self._higher, method=self.method).ranks
+        except ValueError:
+            return {}
+
+
+def with_groups(
+    view: QuartilesView | None, raw: CellValues, method: str, overall_datasets: Sequence[str]
+) -> QuartilesView | None:
+    """``view`` with its Scott-Knott ranks (lazy, :class:`ScottKnottRanks`); a chart of deltas as it is."""
+    if view is None or view.deltas is not None:
+        return view
+    learners: dict[str, list[str]] = {}
+    for r in view.rows:
+        learners.setdefault(r.scope, []).append(r.learner)
+    ranks = ScottKnottRanks(raw, view.criterion, view.higher_is_better, method, learners, overall_datasets)
+    # The overall chart pools every result (a second for 20 learners x 5000 results): computed here,
+    # where the view is made (the app's worker), not when the chart is first drawn (the event loop).
+    ranks.get(OVERALL)
+    return dataclasses.replace(view, groups=ranks, grouping=method)
