@@ -291,7 +291,7 @@ def _field(column: pa.Array, kind: str, label: str, reasons: dict[int, str]) -> 
         if kind == "value":
             values = pc.cast(column, pa.float64(), safe=False).fill_null(0.0).to_numpy(zero_copy_only=False)
             finite = np.isfinite(values)
-            _note(reasons, np.flatnonzero(~finite), lambda r: f"{label} {values[r]!r} is not finite")
+            _note(reasons, np.flatnonzero(~finite), lambda r: f"{label} {float(values[r])!r} is not finite")
             return values
         ints = pc.cast(column, pa.int64(), safe=False).fill_null(0).to_numpy(zero_copy_only=False)
         if pa.types.is_uint64(column.type):  # wraps to negative as int64: say what it was
