@@ -147,7 +147,7 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.St
         main(sys.argv[1:])
     except SystemExit:
         pass
-print(" ".join(m for m in ("numpy", "pandas", "pyarrow", "scipy", "textual.app") if m in sys.modules))
+print(" ".join(m for m in ("numpy", "pandas", "pyarrow", "scipy", "textual", "textual.app") if m in sys.modules))
 """
 
 
