@@ -114,3 +114,19 @@ def test_convert_needs_an_output(capsys: pytest.CaptureFixture[str]) -> None:
         main(["convert", str(CV)])
     assert exc.value.code == 2
     assert "-o/--output" in capsys.readouterr().err
+
+
+async def test_the_app_opens_a_converted_table_as_it_opens_the_logs(tmp_path: Path) -> None:
+    from tests.test_app import make_app, settle, status
+
+    out = tmp_path / "cv.parquet"
+    assert main(["convert", str(CV), "-o", str(out)]) == 0
+    shown = []
+    for source in (CV, out):
+        app = make_app([str(source)])
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            shown.append((status(app).split(" | updated")[0], app.analysis.selection))
+    assert "10 data sets x 5 learners | 6250 lines" in shown[0][0]
+    assert shown[0][0].replace("10 files", "1 file") == shown[1][0].replace("1 files", "1 file")
+    assert shown[0][1] == shown[1][1]
