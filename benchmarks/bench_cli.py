@@ -15,9 +15,9 @@ Workloads (the logs are written once under ``/tmp/rankboard_bench`` with
 Each command is a fresh process (``python -m tui ...`` from this tree; ``python -c`` with duckdb:
 ``read_csv`` with the six column types given, then ``median(value)`` grouped by criterion,
 dataset, learner, fetched as Arrow). Time: wall clock from launch to exit (imports included).
-Peak RSS: the child's ``ru_maxrss`` (``os.wait4``), the figure ``/usr/bin/time -f %M`` prints,
-shown as MB and as a multiple of the file's size on disk (uncompressed for gzip). The machine is
-shared: read the ratios, which come from the same rounds.
+Peak RSS: ``/usr/bin/time -f %M`` (``apt-get install time`` if missing), shown as MB and as a
+multiple of the log's size as text (uncompressed for gzip; the text log for Parquet). The machine
+is shared: read the ratios, which come from the same rounds.
 
     python benchmarks/bench_cli.py [--reps 3] [--sizes 1M,5M,1000files,gzip,parquet[,20M]]
 
@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import os
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -93,19 +93,25 @@ def parquet_log(source: Path) -> tuple[Path, float]:
     return path, seconds
 
 
+TIME = shutil.which("time") or "/usr/bin/time"
+
+
 def run(argv: list[str]) -> tuple[float, int]:
-    """Wall time and peak RSS (bytes) of one process (its output discarded)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    if proc.stderr:
-        proc.stderr.close()
-    if proc.returncode not in (0,):
-        raise SystemExit(f"{' '.join(argv[:4])} ... failed ({proc.returncode}): {err[-2000:]}")
-    return elapsed, usage.ru_maxrss * 1024
+    """Wall time and peak RSS (bytes) of one process (its output discarded).
+
+    The peak is ``/usr/bin/time -f %M``'s: the ``ru_maxrss`` of a child forked by this (large)
+    process would start from this process's own peak (Linux keeps the high-water mark across
+    fork and exec), so the command is forked by ``time``, a small process.
+    """
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        start = time.perf_counter()
+        proc = subprocess.run(
+            [TIME, "-f", "%M", "-o", rss.name, *argv], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        elapsed = time.perf_counter() - start
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(argv[:4])} ... failed ({proc.returncode}): {proc.stderr[-2000:]!r}")
+        return elapsed, int(rss.read().split()[-1]) * 1024
 
 
 def commands(source: Path, kind: str) -> dict[str, list[str]]:
