@@ -57,7 +57,7 @@ def build_app_parser() -> argparse.ArgumentParser:
         "  check    lint logs: every problem as file:line: reason, then a summary; exit 1 on any error\n"
         "  convert  read the logs once, write their tidy long table as Parquet or Arrow (Feather)\n"
         "(see rankboard report --help, rankboard check --help, rankboard convert --help)",
-        epilog="PATHS may be files, directories (every *.dat below), globs, .gz files, or Parquet/Arrow "
+        epilog="PATHS may be files, directories (every *.dat below), globs, .gz files, or Parquet/Arrow\n"
         "tables (named as files).\n\n" + _keys_epilog(),
     )
     parser.add_argument("paths", nargs="*", metavar="PATHS", help="logs (default: the bundled sample_logs/cv)")
