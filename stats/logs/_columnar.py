@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,12 +63,20 @@ def sniff(head: bytes) -> str | None:
 
 
 def sniff_file(path: Path) -> str | None:
-    """The columnar kind of the file at ``path`` (None: text or gzip, or unreadable)."""
+    """The columnar kind of the file at ``path`` (None: text or gzip, unreadable, or not a
+    regular file: a FIFO is opened without blocking and never read, as the text reader does)."""
     try:
-        with open(path, "rb") as f:
-            return sniff(f.read(8))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return sniff(os.pread(fd, 8, 0))
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 @dataclass
