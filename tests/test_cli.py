@@ -147,7 +147,7 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.St
         main(sys.argv[1:])
     except SystemExit:
         pass
-print(" ".join(m for m in ("numpy", "pandas", "pyarrow", "scipy", "textual.app") if m in sys.modules))
+print(" ".join(m for m in ("numpy", "pandas", "pyarrow", "scipy", "textual", "textual.app") if m in sys.modules))
 """
 
 
@@ -157,7 +157,18 @@ def _heavy(*args: str) -> set[str]:
     return set(out.stdout.split())
 
 
-@pytest.mark.parametrize("args", [("--help",), ("report", "--help"), ("check", "--help"), ("report", "--bogus")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--help",),
+        ("report", "--help"),
+        ("check", "--help"),
+        ("convert", "--help"),
+        ("report", "--bogus"),
+        ("convert", "x.dat"),  # no -o: an argument error
+        ("--bogus",),  # the app's parser
+    ],
+)
 def test_help_and_argument_errors_import_nothing_heavy(args: tuple[str, ...]) -> None:
     """Issue 17: every command imported scipy and pandas first (2.4-4.6 s for --help)."""
     assert _heavy(*args) == set()
@@ -166,3 +177,13 @@ def test_help_and_argument_errors_import_nothing_heavy(args: tuple[str, ...]) ->
 def test_check_never_imports_scipy() -> None:
     example = Path(__file__).resolve().parents[1] / "sample_logs" / "c45_demsar.dat"
     assert _heavy("check", str(example)) == {"numpy", "pandas", "pyarrow"}
+
+
+def test_report_imports_scipy_and_convert_does_not(tmp_path: Path) -> None:
+    """Issue 17, item 1: what each command imports, in a fresh interpreter."""
+    example = Path(__file__).resolve().parents[1] / "sample_logs" / "c45_demsar.dat"
+    assert _heavy("report", str(example)) == {"numpy", "pandas", "pyarrow", "scipy"}
+    table = tmp_path / "c45.parquet"
+    assert _heavy("convert", str(example), "-o", str(table)) == {"numpy", "pandas", "pyarrow"}
+    assert table.read_bytes()[:4] == b"PAR1"
+    assert _heavy("check", str(table)) == {"numpy", "pandas", "pyarrow"}

@@ -6,7 +6,9 @@ import errno
 import os
 import secrets
 import stat
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 
 def _temporary(target: Path) -> tuple[int, Path]:
@@ -43,9 +45,16 @@ def resolve_target(path: str | Path) -> Path:
 
 
 def write_text_atomic(text: str, path: str | Path, *, overwrite: bool = True) -> Path:
-    """Write ``text`` (UTF-8, as given) to ``path`` so readers see the old file or the new one, never half.
+    """Write ``text`` (UTF-8, as given) to ``path`` atomically: :func:`write_atomic`."""
+    data = text.encode("utf-8")
+    return write_atomic(lambda handle: handle.write(data), path, overwrite=overwrite)
 
-    The text goes to a temporary file in the target's folder (flushed and fsynced), which then
+
+def write_atomic(write: Callable[[BinaryIO], object], path: str | Path, *, overwrite: bool = True) -> Path:
+    """Have ``write(handle)`` write a file's bytes, and put them at ``path`` so readers see the old
+    file or the new one, never half (a Parquet file of a whole log is written as it is made).
+
+    The bytes go to a temporary file in the target's folder (flushed and fsynced), which then
     takes the target's name in one step: ``os.replace`` when ``overwrite``, else a hard link that
     fails if the name exists (so a file created meanwhile is never clobbered). No temporary file
     is left behind, whatever happens. Returns the absolute path of the file written.
@@ -73,8 +82,8 @@ def write_text_atomic(text: str, path: str | Path, *, overwrite: bool = True) ->
     except OSError as exc:
         raise _naming(exc, target) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            write(handle)
             handle.flush()
             if mode is not None and overwrite:
                 os.fchmod(handle.fileno(), mode)  # before it takes the name: never visible with other bits

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 BUNDLED_EXAMPLE = "c45_demsar.dat"
 BUNDLED_CV = "cv"
-SUBCOMMANDS = ("report", "check")
+SUBCOMMANDS = ("report", "check", "convert")
 
 
 def bundled_example() -> Path:
@@ -48,15 +48,17 @@ def build_app_parser() -> argparse.ArgumentParser:
         prog="rankboard",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="rankboard [PATHS ...] [--paused] [--spec FILE]\n       rankboard report [PATHS ...] [options]\n"
-        "       rankboard check PATHS ...",
+        "       rankboard check PATHS ...\n       rankboard convert PATHS ... -o FILE",
         description="Which learner is best, and is it significant? Statistics for R x N "
         "cross-validation logs (dataset,repeat,fold,learner,criterion,value).\n\n"
         "Without a subcommand, opens the terminal app on PATHS (default: the bundled sample logs\n"
         "sample_logs/cv) and follows them live. Subcommands:\n"
         "  report   print the rank table, omnibus tests, critical difference, verdict and control table\n"
         "  check    lint logs: every problem as file:line: reason, then a summary; exit 1 on any error\n"
-        "(see rankboard report --help, rankboard check --help)",
-        epilog="PATHS may be files, directories (every *.dat below), globs or .gz files.\n\n" + _keys_epilog(),
+        "  convert  read the logs once, write their tidy long table as Parquet or Arrow (Feather)\n"
+        "(see rankboard report --help, rankboard check --help, rankboard convert --help)",
+        epilog="PATHS may be files, directories (every *.dat below), globs, .gz files, or Parquet/Arrow\n"
+        "tables (named as files).\n\n" + _keys_epilog(),
     )
     parser.add_argument("paths", nargs="*", metavar="PATHS", help="logs (default: the bundled sample_logs/cv)")
     parser.add_argument("--paused", action="store_true", help="start with live updates paused (p resumes)")
@@ -88,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rankboard",
         description="Which learner is best, and is it significant? Statistics for R x N "
         "cross-validation logs (dataset,repeat,fold,learner,criterion,value).",
-        epilog="PATHS may be files, directories (every *.dat below), globs, .gz files, or - for stdin.",
+        epilog="PATHS may be files, directories (every *.dat below), globs, .gz files, Parquet or Arrow IPC "
+        "(Feather) tables named as files (found by their magic bytes), or - for stdin (text only).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     report = sub.add_parser(
@@ -169,6 +172,22 @@ def build_parser() -> argparse.ArgumentParser:
         "learner, and the incomplete cells. Exits 1 when there is an error, 0 otherwise.",
     )
     check.add_argument("paths", nargs="+", metavar="PATHS", help="logs to check")
+    convert = sub.add_parser(
+        "convert",
+        help="read the logs once and write their tidy long table as Parquet or Arrow (Feather)",
+        description="Read the logs (text, gzip, Parquet or Arrow) and write the tidy long table "
+        "(dataset, repeat, fold, learner, criterion, value; duplicates resolved) to FILE, atomically, "
+        "as Parquet or Arrow IPC (Feather v2): every rankboard command and the app read it back without "
+        "parsing text. Problems go to stderr; logs with errors are not converted (exit 1).",
+    )
+    convert.add_argument("paths", nargs="+", metavar="PATHS", help="logs to convert")
+    convert.add_argument("-o", "--output", metavar="FILE", required=True, help="the file to write")
+    convert.add_argument(
+        "--format",
+        choices=("parquet", "feather"),
+        help="the file's format (default: from FILE's suffix: .parquet/.pq, or .feather/.arrow/.ipc)",
+    )
+    convert.add_argument("--force", action="store_true", help="replace an existing FILE (as report -o --force)")
     return parser
 
 
@@ -279,6 +298,10 @@ def main(argv: list[str] | None = None) -> int:
         return run_app(argv)
     args = build_parser().parse_args(argv)
     try:
+        if args.command == "convert":
+            from tui.convert import run_convert
+
+            return run_convert(args.paths, args.output, args.format, args.force)
         return run_check(args.paths) if args.command == "check" else run_report(args)
     except BrokenPipeError:  # `rankboard check d | head`: the reader has gone; say nothing more
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -1,5 +1,6 @@
-"""Log I/O: read cross-validation logs (long and wide format, gzip, stdin) into one tidy frame,
-naming every problem, and follow logs that are still being written.
+"""Log I/O: read cross-validation logs (long and wide format, gzip, stdin; Parquet and Arrow IPC
+tables named as files, :mod:`stats.logs._columnar`) into one tidy frame, naming every problem,
+and follow logs that are still being written.
 """
 
 from stats.logs._paths import Decompression

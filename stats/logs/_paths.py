@@ -166,6 +166,8 @@ def open_source(source: Source, limits: Decompression = DECOMPRESSION) -> Iterat
             raw = stack.enter_context(_open_regular(source.path))
             head = raw.read(2)
             raw.seek(0)
+        if source.path is None and hasattr(raw, "peek") and raw.peek(8).startswith((b"PAR1", b"ARROW1")):
+            raise OSError("Parquet or Arrow data on standard input: name the file instead (it is read as a table)")
         if head == _GZIP_MAGIC:
             yield _Gunzip(raw, limits)  # type: ignore[misc]
         elif source.name.endswith(".gz") and head:

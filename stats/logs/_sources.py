@@ -21,6 +21,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
 
+from stats.logs._columnar import read_columnar, sniff_file
 from stats.logs._formats import LONG, LogProblem, LogSpec, parse_header
 from stats.logs._parse import Part, parse_block
 from stats.logs._paths import (
@@ -167,6 +168,15 @@ def read_source(
     The watcher passes ``stream`` (appended complete lines), the file's ``spec`` once known,
     the number of its next line, and ``final=False`` (no empty-file warning).
     """
+    if stream is None and source.path is not None:
+        kind = sniff_file(source.path)  # Parquet / Arrow by their magic bytes: read whole, as tables
+        if kind is not None:
+            got = read_columnar(
+                source.name, source.path, kind, sink, stop_at_error=stop_at_error, progress=progress, limits=limits
+            )
+            if final and got.rows == 0 and not any(p.severity == "error" for p in got.problems):
+                got.problems.append(LogProblem(source.name, None, "no results in the file", "warning"))
+            return FileRead(got.problems, got.spec, got.next_line, got.rows)
     out = FileRead([])
     if size is not None and size <= BLOCK:
         pool = None  # one block: parse it here

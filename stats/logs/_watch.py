@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from stats._keys import check_files, pack_location, pack_row, unpack_location
+from stats.logs._columnar import sniff
 from stats.logs._duplicates import KEY, resolve
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels
@@ -129,7 +130,9 @@ class LogWatcher:
     torn). A file that shrank or whose inode changed (truncated, or replaced by a rename) is read
     again whole and listed in ``reloaded``; its earlier rows are void (so is a file rewritten in
     place, found by the 64 bytes before where the last poll stopped). A gzip file is read whole
-    whenever it changes. Duplicates are resolved as :func:`stats.read_logs` does, across polls
+    whenever it changes, and so is a Parquet or Arrow table (rewritten whole, never appended
+    to: a half-written one is an error until it is complete). Duplicates are resolved as
+    :func:`stats.read_logs` does, across polls
     too: the row read later wins and the earlier is listed in ``superseded``. An empty file is
     not a problem here (a run has just started).
 
@@ -419,8 +422,11 @@ def _ordered(problems: list[LogProblem], names: list[str]) -> list[LogProblem]:
 
 
 def _is_gzip(path: Path) -> bool:
+    """Whether the file is read whole whenever it changes: gzip, or a columnar table (Parquet,
+    Arrow: :mod:`stats.logs._columnar`), which is rewritten whole, never appended to."""
     with open(path, "rb") as f:
-        return f.read(2) == b"\x1f\x8b"
+        head = f.read(8)
+    return head[:2] == b"\x1f\x8b" or sniff(head) is not None
 
 
 #: Bytes at the start of a file compared at each poll that finds it changed (with the 64 bytes

@@ -22,10 +22,11 @@ from textual.widgets import ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from stats.names import printable_lines
-from tui.app._commands import RegistryProvider, acts_in, bindings
+from tui.app._commands import acts_in, bindings
 from tui.app._file_actions import FileActions
 from tui.app._gc import IdleCollector
 from tui.app._loading import LoadActions
+from tui.app._palette import RegistryProvider
 from tui.app._rendered import Rendered, WarmRows
 from tui.app._screens import HelpScreen
 from tui.app._selection_actions import TABLES, SelectionActions

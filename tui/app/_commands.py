@@ -1,13 +1,17 @@
-"""The one registry of commands: it feeds the bindings, the footer, the help screen and the palette."""
+"""The one registry of commands: it feeds the bindings, the footer, the help screen and the palette
+(:mod:`tui.app._palette`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import partial
+from typing import TYPE_CHECKING
 
-from textual.binding import Binding
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+if TYPE_CHECKING:
+    from textual.binding import Binding
+
+# No textual import at module level: `rankboard --help` lists the keys (help_rows) without loading
+# Textual (issue 17). The palette's provider is in tui.app._palette.
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,8 @@ NAVIGATION = (
 
 def bindings() -> list[Binding]:
     """The app's BINDINGS, from the registry."""
+    from textual.binding import Binding
+
     return [
         Binding(
             c.key,
@@ -160,28 +166,3 @@ def help_rows() -> Iterator[tuple[str, str]]:
     for c in COMMANDS:
         yield ("?/F1" if c.id == "help" else c.key_display), c.description
     yield from NAVIGATION
-
-
-class RegistryProvider(Provider):
-    """The command palette's entries: every registry command, with its key."""
-
-    def _entries(self) -> Iterator[tuple[str, str, Command]]:
-        view = getattr(self.app, "view", "")
-        for c in COMMANDS:
-            if c.id in ("palette",) or (c.views and view not in c.views):
-                continue  # (a command of another view: it would do nothing here)
-            yield f"{c.description} ({c.key_display})", c.id, c
-
-    def _runner(self, c: Command):  # noqa: ANN202
-        return partial(self.app.run_action, c.action)
-
-    async def discover(self) -> Hits:
-        for text, _, c in self._entries():
-            yield DiscoveryHit(text, self._runner(c), text=text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for text, _, c in self._entries():
-            score = matcher.match(text)
-            if score > 0:
-                yield Hit(score, matcher.highlight(text), self._runner(c), text=text)

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
-from tui.atomic import resolve_target, write_text_atomic
+from tui.atomic import resolve_target, write_atomic
 
 
 class OutputRefused(Exception):
@@ -55,8 +57,9 @@ def _check_kind(target: Path) -> None:
         raise OutputRefused(f"{target} is not a regular file (a FIFO, socket or device); not replaced")
 
 
-def write_output(text: str, path: str | Path, *, force: bool) -> str:
-    """Write ``text`` to ``path`` under the rules above; return the sentence saying what was done.
+def write_output(text: str | Callable[[BinaryIO], object], path: str | Path, *, force: bool) -> str:
+    """Write ``text`` (or what ``text(handle)`` writes: a binary file) to ``path`` under the rules
+    above; return the sentence saying what was done.
 
     Raises
     ------
@@ -71,7 +74,8 @@ def write_output(text: str, path: str | Path, *, force: bool) -> str:
     target = resolve_target(p)
     existed = target.exists()
     try:
-        written = write_text_atomic(text, p, overwrite=force)
+        data = text.encode("utf-8") if isinstance(text, str) else None
+        written = write_atomic(text if data is None else lambda h: h.write(data), p, overwrite=force)
     except FileExistsError:
         raise _refused_exists(p) from None
     mode = f"mode {stat.S_IMODE(os.stat(written).st_mode):04o} kept"

@@ -1,0 +1,355 @@
+"""Columnar logs: Parquet and Arrow IPC (Feather v2 file, or stream) tables with the long or the
+wide format's columns, read with pyarrow into the same parts as the text logs.
+
+A file's kind comes from its magic bytes (:func:`sniff`), as gzip's does: ``PAR1`` (Parquet),
+``ARROW1`` (Arrow IPC file, which Feather v2 is), ``FF FF FF FF`` (an Arrow IPC stream). The
+table's columns say its format:
+
+- long: ``dataset, repeat, fold, learner, criterion, value`` (lower case or not; other columns are
+  not read, with a warning);
+- wide: ``data, learner, repeats, bin`` (and ``goal, train, test`` if present), every other
+  column a criterion, as the text logs' ``#`` header names them.
+
+Row ``i`` (counted from 1) of the table is "line" ``i`` in problems. Each value is judged as the
+text reader judges a field (:func:`stats.logs._formats.parse_field` on each distinct name; a
+missing (null) or non-finite value, a negative, out-of-range or missing repeat or fold):
+a bad row is an error naming it, and is left out. A column of the wrong type (text where numbers
+belong, numbers where names belong) is an error of the whole file.
+
+Bounds: a file's table is read one row group (Parquet) or record batch (Arrow) at a time. Before
+reading, the rows the file declares are checked against the :class:`~stats.logs._paths.Decompression`
+limits as if each row were the shortest text line (12 bytes): a 1 kB Parquet file declaring a
+billion run-length-encoded rows is refused (a "Parquet bomb") before anything is decompressed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from stats.logs._formats import LONG, LONG_COLUMNS, BadField, LogProblem, LogSpec, parse_field, parse_header
+from stats.logs._parse import Coded, Part
+from stats.logs._paths import Decompression
+
+PARQUET, ARROW_FILE, ARROW_STREAM = "Parquet", "Arrow IPC", "Arrow IPC stream"
+_MAGIC = ((b"PAR1", PARQUET), (b"ARROW1", ARROW_FILE), (b"\xff\xff\xff\xff", ARROW_STREAM))
+#: Bytes a result takes at least as text (``a,1,1,b,c,1\n``): the row bound of a columnar file.
+ROW_BYTES = 12
+#: pandas' index, written by ``DataFrame.to_parquet``: not a column of the log, never warned about.
+_INDEX = "__index_level_0__"
+_MAX_INT = 2**31 - 1
+
+
+def sniff(head: bytes) -> str | None:
+    """The columnar kind whose magic bytes ``head`` starts with, else None.
+
+    >>> sniff(b"PAR1\\x15\\x04"), sniff(b"ARROW1\\x00\\x00"), sniff(b"iris,1,1")
+    ('Parquet', 'Arrow IPC', None)
+    """
+    for magic, kind in _MAGIC:
+        if head.startswith(magic):
+            return kind
+    return None
+
+
+def sniff_file(path: Path) -> str | None:
+    """The columnar kind of the file at ``path`` (None: text or gzip, unreadable, or not a
+    regular file: a FIFO is opened without blocking and never read, as the text reader does)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return sniff(os.pread(fd, 8, 0))
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+@dataclass
+class ColumnarRead:
+    """What reading one columnar file found (the text reader's ``FileRead`` fields)."""
+
+    problems: list[LogProblem] = field(default_factory=list)
+    spec: LogSpec | None = None
+    next_line: int = 1
+    rows: int = 0
+
+
+class _Refused(Exception):
+    """The whole file is refused; the message is the reason."""
+
+
+def read_columnar(
+    name: str,
+    path: Path,
+    kind: str,
+    sink: Callable[[int, LogSpec, Part], None],
+    *,
+    stop_at_error: bool,
+    progress: Callable[[int], None] | None,
+    limits: Decompression,
+) -> ColumnarRead:
+    """Read one columnar file into ``sink`` (one :class:`Part` per row group or record batch).
+
+    ``progress(n)`` gets the file's bytes "read" so far (in proportion to its rows); what it raises
+    propagates. Problems of the whole file (corrupt or truncated, wrong columns or types, too
+    many rows for the limits) are errors naming the file; rows already handed on are kept.
+    """
+    out = ColumnarRead()
+    size = path.stat().st_size
+    try:
+        with _open(path, kind) as table:
+            spec, columns, ignored = _spec(table.schema)
+            out.spec = spec
+            if ignored:
+                shown = ", ".join(repr(c) for c in ignored)
+                out.problems.append(
+                    LogProblem(name, None, f"column(s) {shown} not read (not part of the format)", "warning")
+                )
+            declared = table.rows
+            if declared is not None:
+                _bound(declared, size, limits)
+            done = 0
+            for batch in table.batches(columns):
+                done += batch.num_rows
+                _bound(done, size, limits)
+                part = _part(batch, spec)
+                out.problems.extend(LogProblem(name, out.next_line + i, r, s) for i, r, s in part.problems)
+                out.rows += part.n_rows
+                if part.n_rows:
+                    sink(out.next_line, spec, part)
+                out.next_line += batch.num_rows
+                if progress is not None:
+                    progress(size if declared is None or not declared else size * min(done, declared) // declared)
+                if stop_at_error and part.problems:
+                    return out
+            if progress is not None:
+                progress(size)
+    except _Refused as exc:
+        kept = f"; the {out.rows:,} results before are kept" if out.rows else ""
+        out.problems.append(LogProblem(name, None, f"{exc}{kept}"))
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        kept = f"; the {out.rows:,} results before are kept" if out.rows else ""
+        out.problems.append(
+            LogProblem(name, None, f"unreadable {kind} file (truncated or corrupt?): {_short(exc)}{kept}")
+        )
+    return out
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text[:300]
+
+
+def _bound(rows: int, size: int, limits: Decompression) -> None:
+    """Refuse a file holding more rows than a text log within ``limits`` could."""
+    as_text = rows * ROW_BYTES
+    if as_text > limits.max_bytes or (as_text >= limits.min_bytes and as_text > limits.max_ratio * max(size, 1)):
+        raise _Refused(
+            f"the file declares {rows:,} rows in {size:,} bytes, more than the limits allow "
+            f"({limits.max_ratio:g} x its size or {limits.max_bytes:,} bytes, at {ROW_BYTES} bytes a row): "
+            "a Parquet/Arrow bomb? not read"
+        )
+
+
+class _Table:
+    """A columnar file opened: its schema, its declared rows (None: unknown) and its batches."""
+
+    def __init__(self, schema: pa.Schema, rows: int | None, batches: Callable[[list[str]], Iterator[pa.RecordBatch]]):
+        self.schema, self.rows, self._batches = schema, rows, batches
+
+    def batches(self, columns: list[str]) -> Iterator[pa.RecordBatch]:
+        return self._batches(columns)
+
+
+class _open:
+    """Context manager: the file opened as a :class:`_Table` by its kind."""
+
+    def __init__(self, path: Path, kind: str) -> None:
+        self.path, self.kind = path, kind
+        self.file: Any = None
+
+    def __enter__(self) -> _Table:
+        self.file = open(self.path, "rb")  # noqa: SIM115 - closed by __exit__
+        if self.kind == PARQUET:
+            import pyarrow.parquet as pq
+
+            reader = pq.ParquetFile(self.file)
+            meta = reader.metadata
+
+            def groups(columns: list[str]) -> Iterator[pa.RecordBatch]:
+                for i in range(reader.num_row_groups):
+                    yield from reader.read_row_group(i, columns=columns).to_batches() or [_empty(reader, columns)]
+
+            return _Table(reader.schema_arrow, meta.num_rows, groups)
+        if self.kind == ARROW_FILE:
+            ipc = pa.ipc.open_file(self.file)
+
+            def batches(columns: list[str]) -> Iterator[pa.RecordBatch]:
+                for i in range(ipc.num_record_batches):
+                    yield ipc.get_batch(i).select(columns)
+
+            return _Table(ipc.schema, None, batches)
+        stream = pa.ipc.open_stream(self.file)
+
+        def streamed(columns: list[str]) -> Iterator[pa.RecordBatch]:
+            for batch in stream:
+                yield batch.select(columns)
+
+        return _Table(stream.schema, None, streamed)
+
+    def __exit__(self, *exc: object) -> None:
+        self.file.close()
+
+
+def _empty(reader: Any, columns: list[str]) -> pa.RecordBatch:
+    schema = pa.schema([reader.schema_arrow.field(c) for c in columns])
+    return pa.RecordBatch.from_pylist([], schema=schema)
+
+
+def _spec(schema: pa.Schema) -> tuple[LogSpec, list[str], list[str]]:
+    """The spec of a table (long or wide format) from its column names and types, the columns
+    to read (in spec order) and the columns left out (long format)."""
+    names = [n for n in schema.names if n != _INDEX]
+    lower = {n.lower(): n for n in names}
+    if all(c in lower for c in LONG_COLUMNS):
+        columns = [lower[c] for c in LONG_COLUMNS]
+        spec = LONG
+        ignored = [n for n in names if n not in columns]
+    elif all(c in lower for c in ("data", "learner", "repeats", "bin")):
+        header = io.StringIO()
+        csv.writer(header, quoting=csv.QUOTE_ALL, lineterminator="").writerow(names)
+        wide = parse_header(b"#" + header.getvalue().encode("utf-8", "surrogatepass"))
+        if isinstance(wide, str):
+            raise _Refused(wide.replace("wide header", "the wide table's columns"))
+        spec, columns, ignored = wide, names, []
+    else:
+        missing = [c for c in LONG_COLUMNS if c not in lower]
+        raise _Refused(
+            f"missing column(s) {', '.join(missing)}: a long table has the columns {', '.join(LONG_COLUMNS)}; "
+            "a wide one data, learner, repeats, bin and one column per criterion"
+        )
+    for column, kind in zip(columns, spec.kinds):
+        _check_type(column, schema.field(column).type, kind)
+    return spec, columns, ignored
+
+
+def _base(t: pa.DataType) -> pa.DataType:
+    return t.value_type if pa.types.is_dictionary(t) else t
+
+
+def _check_type(column: str, t: pa.DataType, kind: str) -> None:
+    base = _base(t)
+    text = pa.types.is_string(base) or pa.types.is_large_string(base) or pa.types.is_string_view(base)
+    whole = pa.types.is_integer(base)
+    number = whole or pa.types.is_floating(base) or pa.types.is_decimal(base)
+    ok = {
+        "name": text,
+        "meta": text or pa.types.is_null(base),
+        "int": whole,
+        "metaint": whole or pa.types.is_null(base),
+    }
+    if not ok.get(kind, number):
+        want = {"name": "text", "meta": "text", "int": "whole numbers", "metaint": "whole numbers"}.get(kind, "numbers")
+        raise _Refused(f"column {column!r} has type {t}: it should hold {want}")
+
+
+def _part(batch: pa.RecordBatch, spec: LogSpec) -> Part:
+    """One batch's rows as a part; bad rows left out, each an error (its first reason)."""
+    n = batch.num_rows
+    reasons: dict[int, str] = {}
+    fields = []
+    for i, (kind, label) in enumerate(zip(spec.kinds, spec.labels)):
+        fields.append(_field(batch.column(i), kind, label, reasons))
+    if not reasons:
+        return Part(fields, None, n)
+    bad = np.zeros(n, bool)
+    bad[list(reasons)] = True
+    keep = np.flatnonzero(~bad)
+    fields = [_first_seen(f.values, f.codes[keep]) if isinstance(f, Coded) else f[keep] for f in fields]
+    problems = [(row, reasons[row], "error") for row in sorted(reasons)]
+    return Part(fields, keep, n, problems)  # type: ignore[arg-type]
+
+
+def _note(reasons: dict[int, str], rows: np.ndarray, reason: Callable[[int], str]) -> None:
+    for row in rows.tolist():
+        reasons.setdefault(row, reason(row))
+
+
+def _field(column: pa.Array, kind: str, label: str, reasons: dict[int, str]) -> Any:
+    """One column as the text parser's field: :class:`Coded` names/metadata, int64 repeat/fold,
+    float64 values; bad rows noted in ``reasons``."""
+    if kind in ("int", "value"):
+        if pa.types.is_dictionary(column.type):
+            column = column.dictionary_decode()
+        nulls = column.is_null().to_numpy(zero_copy_only=False)
+        _note(reasons, np.flatnonzero(nulls), lambda _: f"{label} is missing (null)")
+        if kind == "value":
+            values = pc.cast(column, pa.float64(), safe=False).fill_null(0.0).to_numpy(zero_copy_only=False)
+            finite = np.isfinite(values)
+            _note(reasons, np.flatnonzero(~finite), lambda r: f"{label} {float(values[r])!r} is not finite")
+            return values
+        ints = pc.cast(column, pa.int64(), safe=False).fill_null(0).to_numpy(zero_copy_only=False)
+        if pa.types.is_uint64(column.type):  # wraps to negative as int64: say what it was
+            raw = column.fill_null(0).to_numpy(zero_copy_only=False)
+            _note(reasons, np.flatnonzero(raw > _MAX_INT), lambda r: f"{label} {int(raw[r])} is out of range")
+        _note(reasons, np.flatnonzero(ints < 0), lambda r: f"{label} {int(ints[r])} is negative")
+        _note(reasons, np.flatnonzero(ints > _MAX_INT), lambda r: f"{label} {int(ints[r])} is out of range")
+        return ints
+    coded = column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
+    raw_values = coded.dictionary.to_pylist()
+    codes = coded.indices.fill_null(len(raw_values)).to_numpy(zero_copy_only=False).astype(np.int64)
+    values: list[Any] = []
+    wrong: dict[int, str] = {}
+    for j, raw in enumerate(raw_values):
+        try:
+            values.append(_judge("" if raw is None else str(raw), kind, label))
+        except BadField as exc:
+            values.append(None)
+            wrong[j] = str(exc)
+    values.append(None)  # the code of a null: missing metadata, or an error for a name
+    if kind == "name":
+        wrong[len(raw_values)] = f"empty {label} name (null)"
+    if wrong:
+        bad = np.flatnonzero(np.isin(codes, list(wrong)))
+        _note(reasons, bad, lambda r: wrong[int(codes[r])])
+    return _first_seen(values, codes)
+
+
+def _judge(text: str, kind: str, label: str) -> Any:
+    """A distinct name or metadata value, judged as a text field is (``metaint`` values are
+    numbers here: only their range is judged)."""
+    if kind == "metaint":
+        number = int(text)
+        if number < 0 or number > _MAX_INT:
+            raise BadField(f"{label} {number} is {'negative' if number < 0 else 'out of range'}")
+        return number
+    return parse_field(text, kind, label)  # type: ignore[arg-type]
+
+
+def _first_seen(values: list[Any], codes: np.ndarray) -> Coded:
+    """Keep the values the rows use, numbered in the order the rows first use them (the text
+    reader's categories are in order of first appearance)."""
+    n = len(codes)
+    first = np.full(len(values), n)
+    first[codes[::-1]] = np.arange(n)[::-1]
+    used = np.flatnonzero(first < n)
+    used = used[np.argsort(first[used])]
+    remap = np.zeros(len(values), np.int64)
+    remap[used] = np.arange(len(used))
+    dtype = np.int16 if len(used) < 2**15 else np.int32
+    return Coded([values[u] for u in used.tolist()], remap[codes].astype(dtype))

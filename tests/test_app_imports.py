@@ -1,0 +1,73 @@
+"""Issue 17, item 1: the app paints its first frame (the load bar) before scipy is imported, and
+imports scipy in the background (never on the event loop's thread) while the logs are read.
+
+Run in a fresh interpreter (this one has scipy already): an import hook holds every import of
+scipy made off the main thread until the first frame with the load bar is on screen, and notes
+any made on the main thread. If anything before the first paint needed scipy on the main thread,
+the note says so (and the paint would wait for it); if the load needed it first, the load waits.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_SCRIPT = r"""
+import asyncio, importlib.abc, json, sys, threading
+
+released = threading.Event()
+on_main, off_main = [], []
+
+
+class Gate(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "scipy":
+            if threading.current_thread() is threading.main_thread():
+                on_main.append(name)
+            else:
+                off_main.append(threading.current_thread().name)
+                released.wait(120)  # the test releases it; 120 s only turn a hang into a failure
+        return None
+
+
+sys.meta_path.insert(0, Gate())
+from tests.test_app import make_app, screen_lines, settle, until
+from tui.app.widgets._loading import LoadBar
+
+
+async def main():
+    app = make_app()
+    out = {}
+    async with app.run_test(size=(80, 24)) as pilot:
+        bar = app.query_one(LoadBar)
+        await until(pilot, lambda: not bar.has_class("-hidden") and any("esc cancels" in s for s in screen_lines(app)))
+        out["first_frame_scipy"] = "scipy" in sys.modules
+        out["first_frame_on_main"] = list(on_main)
+        out["first_frame_bar"] = [s for s in screen_lines(app) if "esc cancels" in s][0]
+        released.set()
+        await settle(pilot)
+        out["analysed"] = app.analysis is not None
+    out["scipy"] = "scipy" in sys.modules
+    out["on_main"] = on_main
+    out["off_main"] = bool(off_main)
+    print(json.dumps(out))
+
+
+asyncio.run(main())
+"""
+
+
+def test_first_frame_with_the_load_bar_comes_before_scipy_which_is_imported_in_the_background() -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", _SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["first_frame_scipy"] is False and out["first_frame_on_main"] == []
+    assert "reading" in out["first_frame_bar"]
+    assert out["analysed"] and out["scipy"] and out["off_main"]
+    assert out["on_main"] == []  # never imported on the event loop's thread
