@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.command import CommandList
 
-from tests.test_app import SMALL, drive, press, screen_lines, status, until
+from tests.test_app import SMALL, drive, press, screen_lines, settle, status, until
 from tui.app._app import RankboardApp
 from tui.app.widgets._quartiles import QuartilesPanel
 
@@ -78,3 +78,26 @@ async def test_palette_actions_act_on_the_item_under_the_cursor_of_the_view_on_s
         assert app.selection.control == learner
 
     await drive(scenario, size=SMALL)
+
+
+async def test_keys_typed_right_after_slash_reach_the_filter() -> None:
+    """Typed fast (all queued before the app handles `/`), the letters after `/` went to the pane
+    that had focus: `Input.focus()` moves the focus only after the queued keys, so "kn" typed on the
+    quartile view made its learner the control... Now `/` moves the focus at once."""
+    from textual import events
+
+    from tui.app.widgets._sidebar import FilterInput
+
+    async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "1")
+        control, higher = app.selection.control, app.selection.higher_is_better
+        for key, char in (("slash", "/"), ("d", "d"), ("i", "i"), ("g", "g"), ("c", "c")):
+            app.post_message(events.Key(key, char))  # all queued before any is handled
+        await settle(pilot)
+        box = app.query_one(FilterInput)
+        assert box.value == "digc" and app.focused is box
+        assert (app.selection.control, app.selection.higher_is_better) == (control, higher)
+        await press(pilot, "slash")  # in the filter, `/` is a character (seed 004's `q2s/sonar`)
+        assert box.value == "digc/"
+
+    await drive(scenario)

@@ -27,6 +27,9 @@ class Command:
     short: str | None = None  # the footer's word (the description is the help's sentence)
     views: tuple[str, ...] = ()  # the views where it acts (and is in the footer and palette); () = all
     group: str | None = None  # commands of one group share one footer entry ("<> sort")
+    # checked by the app before the focused widget sees the key (Textual's priority bindings): the
+    # action runs while the keys typed after it are still queued, so they follow a focus it moves
+    priority: bool = False
 
     @property
     def key_display(self) -> str:
@@ -124,7 +127,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("reload", "r", "reload the logs from disk", "reload", show=False),
     Command("pause", "p", "pause/resume live updates", "pause", show=False),
-    Command("filter", "slash", "filter data sets and learners", "filter", show=False, display="/"),
+    Command("filter", "slash", "filter data sets and learners", "filter", show=False, display="/", priority=True),
     Command("help", "question_mark,f1", "help: every key", "help", display="?", short="help"),
     Command("palette", "ctrl+p", "command palette", "command_palette", show=False, display="ctrl+p"),
     Command("cancel", "escape", "cancel loading", "cancel_load", show=False, display="esc"),
@@ -151,6 +154,7 @@ def bindings() -> list[Binding]:
             key_display=c.display,
             id=c.id,
             group=Binding.Group(c.group, compact=True) if c.group else None,
+            priority=c.priority,
         )
         for c in COMMANDS
     ]

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from textual.actions import SkipAction
 from textual.coordinate import Coordinate
+from textual.widgets import Input
 
 from tui.app.widgets import FoldsPanel, PairsPanel, QuartilesPanel, RanksPanel, Sidebar, VimTable
 from tui.view import GROUPING_NAMES, GROUPINGS, PROCEDURES, default_higher_is_better
@@ -180,4 +182,8 @@ class SelectionActions(_Base):
         self.notify(f"copied: {text}")
 
     def action_filter(self) -> None:
+        # a priority binding (the keys typed after `/` reach the filter): on a dialog, or typed
+        # into the filter itself, the key goes on to the focused widget as usual ("/" in a name)
+        if self.screen is not self.screen_stack[0] or isinstance(self.focused, Input):
+            raise SkipAction()
         self.query_one(Sidebar).open_filter()

@@ -108,7 +108,9 @@ class Sidebar(VerticalScroll, can_focus=False):
     def open_filter(self) -> None:
         box = self.query_one(FilterInput)
         box.remove_class("-hidden")
-        box.focus()
+        # At once, not `box.focus()`: that moves the focus after the keys already queued, so
+        # letters typed fast after `/` went to the pane that had focus (`c`, `d`, `space` acting).
+        self.screen.set_focus(box)
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
