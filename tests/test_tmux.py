@@ -136,3 +136,50 @@ def test_hostile_names_neither_retitle_nor_clear_the_terminal(tmp_path: Path) ->
     finally:
         if term.alive():
             term.tmux("kill-session", "-t", session)
+
+
+def test_at_80x24_without_colour_names_are_distinct_and_only_rejected_apvs_are_marked(tmp_path: Path) -> None:
+    """Issue 11 in a real terminal at 80x24 with NO_COLOR=1 on the bundled sample logs (runtime,
+    where Holm rejects): every learner name is told apart on screen (the quartile chart's names,
+    cut in the middle, and the sidebar's list), and in the tests view's control table a `*` sits
+    only on adjusted p-values, never on z or the raw p."""
+    learners = ["GaussianNB", "DecisionTree", "KNN", "LogisticRegression", "RandomForest"]
+    spec = tmp_path / "runtime.toml"
+    spec.write_text('version = 1\ncriterion = "runtime"\n', encoding="utf-8")
+    session = f"rankboard-80x24-{uuid.uuid4().hex[:8]}"
+    term = Terminal(session)
+    command = f"env NO_COLOR=1 {RANKBOARD} --paused --spec {spec}"
+    tmux_new = [TMUX, "new-session", "-d", "-s", session, "-x", "80", "-y", "24", "-c", str(tmp_path), command]
+    subprocess.run(tmux_new, check=True)
+
+    def shown_as(name: str, text: str) -> bool:  # whole, or cut in the middle keeping both ends
+        head, cut, tail = text.partition("\N{HORIZONTAL ELLIPSIS}")
+        return text == name or (bool(cut) and name.startswith(head) and name.endswith(tail))
+
+    try:
+        term.wait_text("| paused")
+        term.wait_text("overall")
+        lines = term.screen().splitlines()
+        start = next(i for i, line in enumerate(lines) if "SK learner" in line) + 1
+        chart = [line.split("\u258c", 1)[-1].lstrip(" \u25b8").split() for line in lines[start : start + 5]]
+        names = [row[1] for row in chart]  # after the SK rank
+        assert len(set(names)) == 5, names
+        assert all(sum(shown_as(learner, n) for learner in learners) == 1 for n in names), names
+        term.keys("3")
+        term.wait_text("omnibus test")
+        screen = term.screen()
+        rows = [line.split("\u258c", 1)[-1].split() for line in screen.splitlines()]
+        table = [r for r in rows if len(r) >= 4 and r[0] in learners]
+        assert len(table) == 4, screen  # the control's four rivals
+        assert all("*" not in r[1] and "*" not in r[2] for r in table), screen  # z, raw p: never
+        assert any(cell.endswith("*") for r in table for cell in r[3:]), screen  # Holm & co. reject
+        term.keys("1")
+        term.wait_text("SK learner")
+        term.keys("Tab", "Tab", "Tab")  # into the learners list: the sidebar widens
+        term.wait(lambda: all(f"[x] {n}" in term.screen() or f"[c] {n}" in term.screen() for n in learners),
+                  "the learners' whole names in the sidebar")
+        term.keys("q")
+        term.wait(lambda: not term.alive(), "rankboard to quit")
+    finally:
+        if term.alive():
+            term.tmux("kill-session", "-t", session)
