@@ -188,3 +188,25 @@ def test_exported_files_are_created_as_open_creates_them(tmp_path: Path) -> None
     finally:
         os.umask(old)
     assert path.stat().st_mode & 0o777 == (tmp_path / "plain.csv").stat().st_mode & 0o777 == 0o644
+
+
+def test_as_shown_keeps_the_rows_each_view_shows_under_the_filter() -> None:
+    """The views' `/` rule, per view: a pair when either learner matches, a quartile row by learner
+    or chart, a folds row by data set or learner and its totals row by learner (not by "all data
+    sets"), case-insensitively; the CD diagram is not filtered."""
+    import pandas as pd
+
+    from tui.render import as_shown
+
+    pairs = pd.DataFrame({"a": ["KNN", "NB", "KNN"], "b": ["NB", "Tree", "Tree"], "p": [0.1, 0.2, 0.3]})
+    assert as_shown(pairs, "pairs", needle="knn")["p"].tolist() == [0.1, 0.3]
+    quart = pd.DataFrame({"scope": ["overall", "iris", "wine"], "learner": ["NB", "KNN", "NB"], "n": [3, 1, 1]})
+    assert as_shown(quart, "quartiles", needle="IRIS")["learner"].tolist() == ["KNN"]
+    folds = pd.DataFrame(
+        {"dataset": ["iris", "data_x", "all data sets", "all data sets"], "learner": ["NB", "KNN", "NB", "KNN"]}
+    )
+    assert as_shown(folds, "folds", needle="data").values.tolist() == [["data_x", "KNN"]]
+    assert as_shown(folds, "folds", needle="nb").values.tolist() == [["iris", "NB"], ["all data sets", "NB"]]
+    cd = pd.DataFrame({"learner": ["NB", "KNN"], "average_rank": [1.0, 2.0]})
+    assert as_shown(cd, "cd", needle="nb").equals(cd)
+    assert as_shown(pairs, "pairs").equals(pairs)  # no filter: everything, in order

@@ -56,3 +56,29 @@ async def test_lt_and_gt_sort_the_ranks_table_and_say_by_what() -> None:
         await press(pilot, "less_than_sign")  # (in the ranks view it would restore the logs' order)
         assert _columns(table)[1:] == list(average.sort_values(kind="stable").index)
     assert any(key == "<" and "sort the rows" in text for key, text in help_rows())
+
+
+async def test_export_follows_the_sort_and_the_filter(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """`e` wrote every data set in the logs' order whatever the view showed: the export is of the
+    current view, so it keeps the `/` filter's rows and the `<` / `>` order (and says so)."""
+    import pandas as pd
+
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await press(pilot, "2", "right", "greater_than_sign")  # rows by GaussianNB's median, descending
+        await press(pilot, "slash", "a", "n", "enter")  # the data sets whose name contains "an"
+        medians = app.analysis.ranks.medians
+        shown = [d for d, _ in sorted(medians["GaussianNB"].items(), key=lambda kv: (-kv[1], kv[0])) if "an" in d]
+        assert 0 < len(shown) < len(medians.index)
+        await press(pilot, "e")
+        dialog = " ".join(" ".join(screen_lines(app)).split())  # the prompt wraps
+        assert "as shown: the rows that contain" in dialog and "'an')" in dialog
+        await press(pilot, "enter")
+    (path,) = tmp_path.glob("*.csv")
+    frame = pd.read_csv(path)
+    assert frame["dataset"].tolist() == [*shown, "average rank"]
+    assert frame.loc[0, "GaussianNB median"] == medians.loc[shown[0], "GaussianNB"]
+    kinds = ("median", "rank", "letters")
+    assert set(frame.columns) == {"dataset"} | {f"{n} {k}" for n in medians.columns for k in kinds}

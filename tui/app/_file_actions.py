@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui.app._screens import ConfirmScreen, ExportScreen
+from tui.app.widgets import RanksPanel, Sidebar
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -30,21 +31,26 @@ class FileActions(_Base):
     clock: Callable[[], datetime]
 
     def action_export(self) -> None:
-        from tui.render import default_export_name, export_frame
+        from tui.render import FILTERED_BY, as_shown, default_export_name, export_frame
 
         analysis, view = self.analysis, self.view
         if analysis is None:
             self.notify("nothing to export yet", severity="warning")
             return
+        needle = self.query_one(Sidebar).filter_text
+        order = self.query_one(RanksPanel).shown_order() if view == "ranks" else None
         try:
             frame = export_frame(analysis, view)
+            datasets, learners = order if order is not None else (None, None)
+            frame = as_shown(frame, view, needle=needle, datasets=datasets, learners=learners)
         except Exception as exc:  # noqa: BLE001 - reported, never a traceback
             self.notify(f"cannot export the {view} view: {exc}", severity="error", markup=False)
             return
         name = default_export_name(analysis.selection.criterion, view, now=self.clock())
+        shown = f" (as shown: the rows that contain {needle!r})" if needle and view in FILTERED_BY else ""
         self._ask_path(
             name,
-            "Export the current view as CSV",
+            f"Export the current view as CSV{shown}",
             lambda target, ok, raw: self._write(frame, target, overwrite=ok, raw=raw),
             raw_option=True,
         )

@@ -2,7 +2,7 @@
 and the atomic, never-overwriting output of ``rankboard report``.
 """
 
-from tui.render._csv import default_export_name, export_frame, stamped_name, write_csv
+from tui.render._csv import FILTERED_BY, as_shown, default_export_name, export_frame, stamped_name, write_csv
 from tui.render._curves import curves_lines
 from tui.render._json_schema import SCHEMA
 from tui.render._output import OutputRefused, check_output, write_output
@@ -10,6 +10,7 @@ from tui.render._report import FORMATS, render_report
 from tui.render._text import NO_FOLDS, chart_decimals, prob, value_decimals
 
 __all__ = [
+    "FILTERED_BY",
     "FORMATS",
     "NO_FOLDS",
     "OutputRefused",
@@ -17,6 +18,7 @@ __all__ = [
     "curves_lines",
     "check_output",
     "default_export_name",
+    "as_shown",
     "export_frame",
     "prob",
     "render_report",

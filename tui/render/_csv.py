@@ -133,6 +133,76 @@ def export_frame(analysis: Analysis, view: str) -> pd.DataFrame:
     return frame
 
 
+#: The name columns the ``/`` filter reads in each view's export (the views' own rule: a row is
+#: shown when one of them contains the filter's text); the CD diagram and the curves are not filtered.
+FILTERED_BY = {
+    "quartiles": ("learner", "scope"),
+    "tests": ("learner",),
+    "pairs": ("a", "b"),
+    "folds": ("dataset", "learner"),
+    "ranks": ("dataset",),
+}
+SUMMARY_ROWS = {"ranks": ("dataset", "average rank"), "folds": ("dataset", "all data sets")}
+
+
+def _kind(column: str) -> str:
+    """A ranks column's block: medians and ranks go together, the letters after them."""
+    return "letters" if column.endswith(" letters") else "values"
+
+
+def as_shown(
+    frame: pd.DataFrame,
+    view: str,
+    *,
+    needle: str = "",
+    datasets: list[str] | None = None,
+    learners: list[str] | None = None,
+) -> pd.DataFrame:
+    """``frame`` (:func:`export_frame` of ``view``) as the view shows it: only the rows the ``/``
+    filter ``needle`` keeps (case-insensitive, the views' rule), and for the ranks view its data
+    sets and learners in the order shown (``datasets``, ``learners``: the sort of ``<`` / ``>``).
+    Summary rows (average ranks, letters; the folds' totals) stay, after the data sets.
+
+    >>> f = pd.DataFrame({"dataset": ["iris", "wine", "average rank"], "a rank": [1, 2, 1.5], "b rank": [2, 1, 1.5]})
+    >>> as_shown(f, "ranks", datasets=["wine", "iris"], learners=["b", "a"]).values.tolist()
+    [['wine', 1.0, 2.0], ['iris', 2.0, 1.0], ['average rank', 1.5, 1.5]]
+    >>> as_shown(f, "ranks", needle="IR")["dataset"].tolist()
+    ['iris', 'average rank']
+    """
+    needle = needle.casefold()
+    columns = [c for c in FILTERED_BY.get(view, ()) if c in frame.columns]
+    summary = pd.Series(False, index=frame.index)
+    if view in SUMMARY_ROWS and SUMMARY_ROWS[view][0] in frame.columns:
+        column, value = SUMMARY_ROWS[view]
+        summary = frame[column].astype(str) == value
+    if view == "ranks":
+        keep = summary | frame["dataset"].astype(str).map(lambda d: not needle or needle in d.casefold())
+    elif view == "folds" and needle:  # a totals row is a learner's: the views filter it by learner
+        name = frame["learner"].astype(str).str.casefold().str.contains(needle, regex=False)
+        pair = frame["dataset"].astype(str).str.casefold().str.contains(needle, regex=False) | name
+        keep = (summary & name) | (~summary & pair)
+    elif columns and needle:
+        keep = pd.Series(False, index=frame.index)
+        for c in columns:
+            keep |= frame[c].astype(str).str.casefold().str.contains(needle, regex=False)
+    else:
+        keep = pd.Series(True, index=frame.index)
+    out = frame[keep]
+    if view == "ranks" and datasets is not None:
+        position = {d: i for i, d in enumerate(datasets)}
+        shown = out[~summary[keep]]
+        order = sorted(range(len(shown)), key=lambda i: position.get(str(shown["dataset"].iloc[i]), len(position)))
+        out = pd.concat([shown.iloc[order], out[summary[keep]]])
+    if view == "ranks" and learners is not None:
+        rank = {name: i for i, name in enumerate(learners)}
+        cols = [c for c in out.columns if c != "dataset"]
+        kinds = {c: i for i, c in enumerate(dict.fromkeys(_kind(c) for c in cols))}
+        # learners in the order shown; the frame's layout kept (medians and ranks side by side, letters last)
+        cols.sort(key=lambda c: (kinds[_kind(c)], rank.get(c.rsplit(" ", 1)[0], len(rank))))
+        out = out[["dataset", *cols]]
+    return out.reset_index(drop=True)
+
+
 def default_export_name(criterion: str, view: str, now: datetime | None = None) -> str:
     """``rankboard-<criterion>-<view>-<YYYYmmdd-HHMMSS>.csv``; the criterion keeps only [A-Za-z0-9._-].
 

@@ -131,6 +131,16 @@ class RanksPanel(Vertical):
         self.needle = needle
         self._fill(self.rows)
 
+    def shown_order(self) -> tuple[list[str], list[str]] | None:
+        """The data sets and the learners in the order the table shows them (filtered and sorted),
+        for the export; None before there are ranks."""
+        data = self.rows
+        if data is None:
+            return None
+        rows, cols = self._order(data)
+        datasets = [str(data.keys[i]) for i in rows if not str(data.keys[i]).startswith("\0")]
+        return datasets, [str(data.columns[j][1]) for j in cols[1:]]
+
     def compose(self) -> ComposeResult:
         table = VimTable(id="ranks-table", zebra_stripes=True, fixed_columns=1)  # names stay when scrolled
         table.exact = self._exact
