@@ -492,3 +492,17 @@ def test_the_app_places_values_on_the_bar_as_the_reports_do(width: int | None) -
     assert cells == [scale_position(v, 0.0, 1.0, size) for v in values]
     (middle,), size = medians(view([0.5], 0.5, 0.5))
     assert middle == (size - 1) // 2
+
+
+def test_runtimes_in_one_chart_print_with_one_number_of_decimals() -> None:
+    """Issue 11 item 7: runtimes of 0.0004 to 0.014 s printed ``0.000445`` (3 significant digits)
+    beside ``0.0011`` (2) in the app and ``0.0004`` (1) in the reports; now one rule for the chart:
+    as many decimals as keep 2 significant digits of the smallest, here 5, in both."""
+    from tui.app.widgets._quartile_lines import _num3
+    from tui.render import value_decimals
+
+    d = value_decimals(0.014, 0.000445)
+    assert d == 5
+    shown = [_num3(x, d) for x in (0.000445, 0.0011, 0.0140)]
+    assert shown == ["0.00045", "0.00110", "0.01400"]  # f"{x:.5f}", every one
+    assert value_decimals(0.97, 0.0043) == 3  # rates in [0, 1] keep seed 000's three decimals

@@ -38,25 +38,34 @@ def check_view(view: str) -> tuple[str, ...]:
     return (view,)
 
 
-def value_decimals(largest: float) -> int:
+def value_decimals(largest: float, smallest: float | None = None) -> int:
     """Decimals of a criterion's values, from the largest magnitude it takes: seed 000's 1 for
     values of 10 or more, 3 down to 0.1, and below that as many as keep 3 significant digits
-    (runtimes of 0.0006 to 0.005 s print 0.00065 .. 0.00500, not 0.000652 beside 0.001).
+    (runtimes of 0.0006 to 0.005 s print 0.00065 .. 0.00500, not 0.000652 beside 0.001); with
+    ``smallest`` (the least non-zero magnitude) and a largest below 0.1, also as many as keep 2
+    significant digits of it (runtimes of 0.0004 to 0.014 s: 0.00045 .. 0.01400, not 0.0004 or
+    0.000445 beside 0.0011). At most 8.
 
     >>> value_decimals(98.9), value_decimals(0.97), value_decimals(0.005), value_decimals(0.0)
     (1, 3, 5, 3)
+    >>> value_decimals(0.014), value_decimals(0.014, 0.000445), value_decimals(0.97, 0.004)
+    (4, 5, 3)
     """
     big = abs(largest)
     if not math.isfinite(big) or big >= 10:
         return 1
-    if big >= 0.1 or big == 0:
-        return 3
-    return min(8, 2 - math.floor(math.log10(big)))
+    decimals = 3 if big >= 0.1 or big == 0 else min(8, 2 - math.floor(math.log10(big)))
+    small = abs(smallest) if smallest is not None else 0.0
+    if big < 0.1 and 0 < small and math.isfinite(small):  # rates in [0, 1] keep seed 000's 3
+        decimals = max(decimals, min(8, 1 - math.floor(math.log10(small))))
+    return decimals
 
 
 def chart_decimals(view: QuartilesView) -> int:
-    """Decimals of the quartile numbers (:func:`value_decimals` of the chart's axis)."""
-    return value_decimals(max(abs(view.lo), abs(view.hi)))
+    """Decimals of the quartile numbers: :func:`value_decimals` of the chart's axis and of the
+    least non-zero magnitude charted (one rule for the whole criterion, every chart alike)."""
+    values = [abs(v) for r in view.rows for v in (r.min, r.q1, r.median, r.q3, r.max) if v == v and v != 0]
+    return value_decimals(max(abs(view.lo), abs(view.hi)), min(values, default=None))
 
 
 def scope_rows(view: QuartilesView, scope: str) -> list[QuartileRow]:

@@ -59,11 +59,17 @@ def _width(text: str) -> int:
     return len(text) if text.isascii() else cell_len(text)
 
 
+def _tiny(digits: int) -> float:
+    """Below this a value is written with 3 significant digits, not ``digits`` decimals (which
+    would keep fewer than 2 of it): 0.001 for 3 decimals, 0.0001 for the 5 of runtimes in ms."""
+    return min(1e-3, 10.0 ** (1 - digits))
+
+
 def _num3(x: float, digits: int = 3) -> str:
     """:func:`tui.app.widgets.num` with ``digits`` decimals, for the floats of a QuartileRow (the hot path)."""
     if x != x:  # noqa: PLR0124 - NaN
         return "-"
-    if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e6):
+    if x != 0 and (abs(x) < _tiny(digits) or abs(x) >= 1e6):
         return f"{x:.3g}"
     return f"{x:.{digits}f}"
 
@@ -77,13 +83,14 @@ def _number_widths(rows: Sequence[QuartileRow], digits: int = 3) -> list[int]:
 
     ``f"{x:.3f}"`` grows with ``|x|`` (and a minus sign), so only each column's largest and
     smallest values need formatting; the few values :func:`_num3` writes in ``g`` format
-    (``|x| < 0.001`` or ``>= 1e6``) and NaN are formatted one by one.
+    (``|x|`` below :func:`_tiny` or ``>= 1e6``) and NaN are formatted one by one.
     """
     widths = [len(str(max((r.n for r in rows), default=0)))]
     for field in ("min", "q1", "median", "q3", "max"):
         values = [getattr(r, field) for r in rows]
-        odd = [x for x in values if x != x or (x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e6))]  # noqa: PLR0124
-        plain = [x for x in values if x == x and not (x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e6))]  # noqa: PLR0124
+        tiny = _tiny(digits)
+        odd = [x for x in values if x != x or (x != 0 and (abs(x) < tiny or abs(x) >= 1e6))]  # noqa: PLR0124
+        plain = [x for x in values if x == x and not (x != 0 and (abs(x) < tiny or abs(x) >= 1e6))]  # noqa: PLR0124
         ends = [max(plain), min(plain)] if plain else []
         widths.append(max((len(_num3(x, digits)) for x in [*ends, *odd]), default=1))
     return widths
