@@ -503,6 +503,6 @@ def test_runtimes_in_one_chart_print_with_one_number_of_decimals() -> None:
 
     d = value_decimals(0.014, 0.000445)
     assert d == 5
-    shown = [_num3(x, d) for x in (0.000445, 0.0011, 0.0140)]
+    shown = [_num3(x, d) for x in (0.000446, 0.0011, 0.0140)]
     assert shown == ["0.00045", "0.00110", "0.01400"]  # f"{x:.5f}", every one
     assert value_decimals(0.97, 0.0043) == 3  # rates in [0, 1] keep seed 000's three decimals
