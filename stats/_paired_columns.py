@@ -20,15 +20,13 @@ statistic and p-value is the same float, digit for digit:
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
 from scipy import stats as sps
 
 from stats._table import snap_at, snap_digits
-
-#: Bytes of one count in the packed polynomial of :func:`_lower_tail_count` (counts < 2^53).
-_FIELD_BYTES = 8
 
 
 def paired_differences(values: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
@@ -42,9 +40,10 @@ def paired_differences(values: np.ndarray, first: np.ndarray, second: np.ndarray
     return snap_at(snap_at(y, digits) - snap_at(x, digits), digits)
 
 
-def _ranks_and_ties(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Twice the mid-rank of each value of ``a`` within its column (an integer), and the size of
-    its tie group, both in the shape of ``a`` (``scipy.stats.rankdata(a, axis=0)``'s ranks)."""
+def _ranks_and_ties(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Twice the mid-rank of each value of ``a`` within its column (an integer), the size of its
+    tie group, both in the shape of ``a`` (``scipy.stats.rankdata(a, axis=0)``'s ranks), and the
+    twice mid-ranks of each column in ascending order."""
     n = a.shape[0]
     order = np.argsort(a, axis=0, kind="stable")
     s = np.take_along_axis(a, order, axis=0)
@@ -55,26 +54,35 @@ def _ranks_and_ties(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     last[:-1] = first[1:]
     start = np.maximum.accumulate(np.where(first, idx, 0), axis=0)
     end = np.minimum.accumulate(np.where(last, idx, n - 1)[::-1], axis=0)[::-1]
+    ascending = start + end + 2  # ranks start+1 .. end+1
     twice, size = np.empty(a.shape, dtype=np.int64), np.empty(a.shape, dtype=np.int64)
-    np.put_along_axis(twice, order, start + end + 2, axis=0)  # ranks start+1 .. end+1
+    np.put_along_axis(twice, order, ascending, axis=0)
     np.put_along_axis(size, order, end - start + 1, axis=0)
-    return twice, size
+    return twice, size, ascending
 
 
 @lru_cache(maxsize=8192)
 def _lower_tail_count(ranks: bytes, t: int) -> int:
     """The number of subsets of the (twice mid-)ranks ``ranks`` (int64 bytes, ascending) whose sum
-    is at most ``t``: the coefficients 0..t of prod (1 + x^r), a polynomial packed into one Python
-    integer with a 64-bit field per power (no carries: every count is below 2^m <= 2^53)."""
-    field = 8 * _FIELD_BYTES
+    is at most ``t``: the sum of the coefficients 0..t of prod (1 + x^r).
+
+    The polynomial is packed into one Python integer, a field of m + 1 bits per power (every
+    coefficient is below 2^m: no carries), and multiplied by each (1 + x^r) with a shift and an
+    addition, dropping the powers above t. The sum of the fields is the integer modulo
+    2^(m + 1) - 1 (as 2^(m + 1) = 1 there), exactly, since the sum is below 2^m."""
+    values = np.frombuffer(ranks, dtype=np.int64).tolist()
+    field = len(values) + 1
     mask = (1 << ((t + 1) * field)) - 1
-    poly = 1
-    for r in np.frombuffer(ranks, dtype=np.int64).tolist():
+    poly, top = 1, 0  # top: the degree of poly
+    for r in values:
         if r > t:
             break  # ascending: no larger rank fits under t
-        poly = (poly + (poly << (r * field))) & mask
-    coefficients = np.frombuffer(poly.to_bytes((t + 1) * _FIELD_BYTES, "little"), dtype="<u8")
-    return int(coefficients.sum())
+        poly += poly << (r * field)
+        top += r
+        if top > t:  # drop the powers above t
+            poly &= mask
+            top = t
+    return poly % ((1 << field) - 1)
 
 
 def exact_signed_rank_p(twice_nonzero: np.ndarray, pos2: int) -> float:
@@ -85,7 +93,7 @@ def exact_signed_rank_p(twice_nonzero: np.ndarray, pos2: int) -> float:
     total = int(ranks.sum())
     t = min(int(pos2), total - int(pos2))
     count = _lower_tail_count(ranks.tobytes(), t)
-    return min(1.0, 2.0 * (count / 2.0 ** int(ranks.size)))
+    return min(1.0, 2.0 * math.ldexp(float(count), -int(ranks.size)))
 
 
 def wilcoxon_columns(d: np.ndarray, zero_method: str, exact_max_n: int) -> dict[str, np.ndarray]:
@@ -99,7 +107,7 @@ def wilcoxon_columns(d: np.ndarray, zero_method: str, exact_max_n: int) -> dict[
     nonzero = rows - n_zero
     kept = {"wilcox": np.zeros_like(n_zero), "demsar": n_zero - n_zero % 2}.get(zero_method, n_zero)
     n = kept + nonzero
-    twice_all, tie_size = _ranks_and_ties(np.abs(d))
+    twice_all, tie_size, ascending = _ranks_and_ties(np.abs(d))
     # a non-zero |d| ranks above all zeros: among the kept values its rank moves by kept - n_zero
     twice = twice_all + 2 * (kept - n_zero)
     pos2 = np.where(pos, twice, 0).sum(axis=0)
@@ -121,9 +129,13 @@ def wilcoxon_columns(d: np.ndarray, zero_method: str, exact_max_n: int) -> dict[
     with np.errstate(divide="ignore", invalid="ignore"):
         zscore = np.where(some, (statistic - mean) / np.sqrt((var - tie.astype(float) / 2) / 24), 0.0)
     pvalue = np.minimum(1.0, 2.0 * sps.norm.cdf(zscore))
-    for c in np.flatnonzero(some & (n <= exact_max_n)).tolist():
-        column = d[:, c]
-        pvalue[c] = exact_signed_rank_p(twice[column != 0, c], int(pos2[c]))
+    exact = np.flatnonzero(some & (n <= exact_max_n))
+    if exact.size:  # exact_signed_rank_p for each of these columns
+        ranks = np.ascontiguousarray((ascending[:, exact] + 2 * (kept - n_zero)[exact]).T)
+        t = np.minimum(pos2, neg2)[exact].tolist()  # min(r, total - r): total = pos2 + neg2
+        skip = n_zero[exact].tolist()  # the zeros rank first
+        count = [_lower_tail_count(ranks[e, skip[e] :].tobytes(), t[e]) for e in range(exact.size)]
+        pvalue[exact] = np.minimum(1.0, 2.0 * np.ldexp(np.array(count, dtype=float), -nonzero[exact]))
     pvalue[~some] = 1.0
     return {
         "statistic": np.where(some, statistic, 0.0),
