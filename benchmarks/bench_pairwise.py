@@ -13,6 +13,11 @@ What it measures
       signed-rank tails, cached per set of ranks, and the binomial p-values, cached per N);
     * ours warm: the same call again (the explorer recomputes a view on the same table).
 
+    And ``stats.pairwise_effects`` (A12, Cliff's delta, Hodges-Lehmann with its 95% interval and
+    the Mann-Whitney p of all 190 pairs; no cache but the interval's rank per N) against the loop
+    over ``stats.a12`` / ``stats.cliffs_delta`` / ``stats.hodges_lehmann`` / ``stats.mann_whitney``
+    that the pairs view ran (``tui/view/_effects.py``'s ``effects_table``).
+
     Prints the median (and IQR) of each over ``--reps`` repetitions and the ratios loop / ours.
     Before timing, each variant's table is checked equal to the loop's, bit for bit.
 
@@ -41,6 +46,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).res
 from bench_analysis import make_table  # noqa: E402
 
 import stats  # noqa: E402
+import stats.all_pairs_effects  # noqa: E402
 from stats import _paired_columns  # noqa: E402
 from stats._table import as_table  # noqa: E402
 
@@ -70,6 +76,20 @@ def ours(scores: pd.DataFrame, test: str, option: str) -> pd.DataFrame:
     if test == "wilcoxon":
         return stats.pairwise_wilcoxon(scores, zero_method=option).table
     return stats.pairwise_wilcoxon(scores, test="sign", ties=option).table
+
+
+def effects_loop(scores: pd.DataFrame) -> pd.DataFrame:
+    """One call per pair and per effect size (the pairs view's loop before pairwise_effects)."""
+    rows = []
+    for i, j in combinations(range(scores.shape[1]), 2):
+        a, b = scores.iloc[:, i].to_numpy(np.float64), scores.iloc[:, j].to_numpy(np.float64)
+        a12, delta = stats.a12(a, b), stats.cliffs_delta(a, b)
+        hl, mw = stats.hodges_lehmann(a, b), stats.mann_whitney(a, b)
+        rows.append(
+            (scores.columns[i], scores.columns[j], a12.value, a12.magnitude, delta.value, delta.magnitude)
+            + (hl.estimate, hl.low, hl.high, mw.pvalue)
+        )
+    return pd.DataFrame(rows, columns=["a", "b", *stats.all_pairs_effects.EFFECT_COLUMNS])
 
 
 def clear() -> None:
@@ -117,6 +137,14 @@ def main() -> None:
         print(f"  per-pair loop (baseline) {summary(base)}")
         print(f"  vectorised, cold         {summary(cold)}   loop / cold = {b / c:6.1f}x")
         print(f"  vectorised, warm         {summary(warm)}   loop / warm = {b / w:6.1f}x")
+    pd.testing.assert_frame_equal(stats.pairwise_effects(df).table, effects_loop(df), check_exact=True)
+    base, vec = [], []
+    for _ in range(args.reps):
+        base.append(timed(lambda: effects_loop(df)))
+        vec.append(timed(lambda: stats.pairwise_effects(df)))
+    print("effect sizes (A12, Cliff's delta, Hodges-Lehmann 95%, Mann-Whitney p)")
+    print(f"  per-pair loop (baseline) {summary(base)}")
+    print(f"  pairwise_effects         {summary(vec)}   loop / ours = {np.median(base) / np.median(vec):6.1f}x")
 
 
 if __name__ == "__main__":
