@@ -72,7 +72,8 @@ def _hodges_lehmann(raw: np.ndarray, first: np.ndarray, second: np.ndarray, high
     i, j = np.triu_indices(n)
     walsh = np.sort(snap((d[i] + d[j]) / 2.0, np.maximum(scale[i], scale[j])), axis=0)
     m = walsh.shape[0]
-    estimate = np.median(walsh, axis=0)
+    half = m // 2  # np.median of the sorted Walsh averages (its mean of the middle two when m is even)
+    estimate = walsh[half] if m % 2 else (walsh[half - 1] + walsh[half]) / 2.0
     magnitudes = np.sort(np.abs(d), axis=0)
     distinct = (magnitudes[1:] != magnitudes[:-1]).all(axis=0)
     exact = (n < HL_EXACT_BELOW) & (d != 0).all(axis=0) & distinct
