@@ -25,6 +25,8 @@ _EXPORTS: dict[str, str] = {
     "CONTROL_METHODS": "stats.apv",
     "PAIRWISE_METHODS": "stats.apv",
     "adjust": "stats.apv",
+    "PairwiseEffects": "stats.all_pairs_effects",
+    "pairwise_effects": "stats.all_pairs_effects",
     "rom_coefficients": "stats.apv",
     "levene": "stats.assumptions",
     "normality": "stats.assumptions",
@@ -148,6 +150,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from stats._format import fmt_p, fmt_stat, p_is  # noqa: F401
     from stats._result import LogRead  # noqa: F401
     from stats.agreement import kendall_tau  # noqa: F401
+    from stats.all_pairs_effects import PairwiseEffects, pairwise_effects  # noqa: F401
     from stats.apv import CONTROL_METHODS, PAIRWISE_METHODS, adjust, rom_coefficients  # noqa: F401
     from stats.assumptions import levene, normality, parametric_safety  # noqa: F401
     from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_s, shaffer_t  # noqa: F401

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -260,16 +261,25 @@ def hodges_lehmann(
     walsh = np.sort(snap((d[i] + d[j]) / 2.0, np.maximum(scale[i], scale[j])))
     m = walsh.size
     n_zero = int((d == 0).sum())
-    alpha = 1.0 - level
     magnitudes = np.abs(d[d != 0])
-    if n < HL_EXACT_BELOW and n_zero == 0 and np.unique(magnitudes).size == n:
-        method = "exact"
+    exact = bool(n < HL_EXACT_BELOW and n_zero == 0 and np.unique(magnitudes).size == n)
+    c = interval_rank(n, exact, level)
+    method = "exact" if exact else "approx"
+    return HodgesLehmann(float(np.median(walsh)), float(walsh[c - 1]), float(walsh[m - c]), level, n, n_zero, method)
+
+
+@lru_cache(maxsize=1024)
+def interval_rank(n: int, exact: bool, confidence: float) -> int:
+    """C of :func:`hodges_lehmann`'s interval [W_(C), W_(M+1-C)] for N = ``n`` differences:
+    from the exact signed-rank null when ``exact`` (R's ``qsignrank``), else Hollander & Wolfe's
+    normal approximation (eq. 3.27); between 1 and (M + 1) // 2, M = N(N+1)/2."""
+    m = n * (n + 1) // 2
+    alpha = 1.0 - confidence
+    if exact:
         cumulative = np.cumsum(signed_rank_counts(n), dtype=float) / 2.0**n
         c = int(np.searchsorted(cumulative, alpha / 2.0 - 10 * np.finfo(float).eps))  # qsignrank
         c = max(c, 1)
     else:
-        method = "approx"
         c = m / 2.0 - sps.norm.ppf(1.0 - alpha / 2.0) * math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0)
         c = max(int(math.floor(c + 0.5)), 1)
-    c = min(c, (m + 1) // 2)
-    return HodgesLehmann(float(np.median(walsh)), float(walsh[c - 1]), float(walsh[m - c]), level, n, n_zero, method)
+    return min(c, (m + 1) // 2)

@@ -3,7 +3,9 @@
 Each pair's p-value comes from its own two columns only (:func:`stats.wilcoxon` or
 :func:`stats.sign_test` across the data sets), unlike the rank post-hocs of
 :mod:`stats.posthoc`, whose z uses every learner's ranks. The family of k(k-1)/2 p-values is then
-adjusted with :func:`stats.adjust` (Holm by default).
+adjusted with :func:`stats.adjust` (Holm by default). All pairs are computed at once
+(:mod:`stats._paired_columns`: one array of differences, ranked column by column), with the
+same floats, digit for digit, as calling the per-pair functions in a loop.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from stats._paired_columns import paired_differences, sign_columns, wilcoxon_columns
 from stats._result import TableResult
 from stats._table import as_table, check_choice
 from stats.apv import Method, adjust
 from stats.bergmann import MAX_EXACT_K, pairs
-from stats.two_sample import ZERO_METHODS, sign_test, wilcoxon
+from stats.two_sample import EXACT_MAX_N, ZERO_METHODS
 
 Test = Literal["wilcoxon", "sign"]
 TESTS = ("wilcoxon", "sign")
@@ -104,20 +107,22 @@ def pairwise_wilcoxon(
     k = table.k
     if method == "bergmann" and k > MAX_EXACT_K:
         raise ValueError(f"exact Bergmann-Hommel is limited to k <= {MAX_EXACT_K} learners; got k = {k}: use 'shaffer'")
-    rows = []
-    for i, j in pairs(k):
-        # table.values is oriented (higher is better) and snapped row by row.
-        a, b = table.values[:, i], table.values[:, j]
-        if test == "wilcoxon":
-            res = wilcoxon(a, b, zero_method=zero_method)
-            edge = np.sign(res.r_plus - res.r_minus)  # R+ sums the data sets where b is better
-            statistic, p = res.statistic, res.pvalue
-        else:
-            sres = sign_test(a, b, ties=ties)
-            edge = np.sign(sres.wins - sres.losses)
-            statistic, p = float(sres.statistic), sres.pvalue
-        better = table.learners[j] if edge > 0 else table.learners[i] if edge < 0 else ""
-        rows.append((table.learners[i], table.learners[j], statistic, better, p))
+    first, second = (np.array(side, dtype=np.intp) for side in zip(*pairs(k)))
+    # table.values is oriented (higher is better) and snapped row by row; every pair's
+    # differences at once, each column what stats.wilcoxon / stats.sign_test compute for it.
+    d = paired_differences(table.values, first, second)
+    if test == "wilcoxon":
+        res = wilcoxon_columns(d, zero_method, EXACT_MAX_N)
+        edge = np.sign(res["r_plus"] - res["r_minus"])  # R+ sums the data sets where b is better
+        statistic = res["statistic"]
+    else:
+        res = sign_columns(d, ties)
+        edge = np.sign(res["wins"] - res["losses"])
+        statistic = res["statistic"].astype(float)
+    names = list(table.learners)
+    a_names, b_names = [names[i] for i in first.tolist()], [names[j] for j in second.tolist()]
+    better = [b if e > 0 else a if e < 0 else "" for a, b, e in zip(a_names, b_names, edge.tolist())]
+    rows = list(zip(a_names, b_names, statistic.tolist(), better, res["pvalue"].tolist()))
     out = pd.DataFrame(rows, columns=["a", "b", "statistic", "better", "p"])
     out[f"{test}-{method}"] = adjust(out["p"].to_numpy(), method)
     option = zero_method if test == "wilcoxon" else ties
