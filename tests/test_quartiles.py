@@ -506,3 +506,22 @@ def test_runtimes_in_one_chart_print_with_one_number_of_decimals() -> None:
     shown = [_num3(x, d) for x in (0.000446, 0.0011, 0.0140)]
     assert shown == ["0.00045", "0.00110", "0.01400"]  # f"{x:.5f}", every one
     assert value_decimals(0.97, 0.0043) == 3  # rates in [0, 1] keep seed 000's three decimals
+
+
+def test_runtime_charts_of_the_sample_logs_fit_the_pane_at_80_columns() -> None:
+    """Issue 11 item 4: with runtime (numbers 7 characters wide) the chart at 80x24 (61 cells
+    left beside the collapsed sidebar) ran off the right edge, bar and all (`[|-`, no `]`):
+    names cut to 6 characters and a 4-cell bar now keep every number and the whole bar."""
+    from dataclasses import replace
+
+    import stats
+    from tests.conftest import SAMPLES
+    from tui.app.widgets._quartile_lines import quartile_lines
+    from tui.view import Model, default_selection
+
+    log = stats.read_logs(SAMPLES / "cv")
+    view = Model(log).analyze(replace(default_selection(log), criterion="runtime", higher_is_better=False)).quartiles
+    lines = quartile_lines(view, 61)
+    assert max(lines.widths) <= 61
+    charted = [t for t in lines.texts if "[" in t and " 250 " in t]
+    assert len(charted) == 5 and all(t.rstrip().endswith("]") for t in charted)

@@ -30,8 +30,11 @@ from tui.view import GROUPING_NAMES, QuartileRow, QuartilesView, distinct_cuts
 
 #: The bar's cells when no width is given; the narrowest and the widest bar when one is.
 BAR, MIN_BAR, MAX_BAR = 24, 12, 48
+#: The bar's last resort, when names are as short as they go and the numbers are wide (runtimes at 80
+#: columns): whole numbers and a short bar rather than a bar that runs off the pane.
+TINY_BAR = 4
 #: Names are cut (with an ellipsis) to no fewer cells than this when the chart must fit.
-MIN_NAME = 8
+MIN_NAME = 6
 HEADER = ("learner", "n", "min", "q1", "median", "q3", "max", "")
 #: With Scott-Knott ranks (issue 16): the group rank first, as in seed 004's tables; headed "SK"
 #: (the title's legend says what it is): "rank" would cost 80 columns the last cells of the bar.
@@ -169,7 +172,8 @@ def _layout(view: QuartilesView, width: int | None) -> tuple[_Layout, int]:
 
     The bar grows into the free width (:data:`MIN_BAR` to :data:`MAX_BAR` cells); when even the
     narrowest bar leaves too little room, names are cut in the middle (kept distinct), down to
-    :data:`MIN_NAME` characters. Without a width: the nominal :data:`BAR` and whole names.
+    :data:`MIN_NAME` characters, then the bar shrinks to :data:`TINY_BAR`. Without a width: the
+    nominal :data:`BAR` and whole names.
     """
     literals = {r.learner: _literal(r.learner) for r in view.rows}
     name_w = max([_width(n) for n in literals.values()] + [len(HEADER[0])])
@@ -189,6 +193,8 @@ def _layout(view: QuartilesView, width: int | None) -> tuple[_Layout, int]:
     names = literals
     shown = {k: (n, _width(n)) for k, n in names.items()}
     table_w = max(w for _, w in shown.values()) if shown else 0
+    if width is not None:  # names at their shortest and still too wide: a shorter bar, not one cut off
+        size = max(TINY_BAR, min(size, width - max(table_w, len(HEADER[0])) - rest))
     return _Layout(view.lo, view.hi, size, shown), max(table_w, len(HEADER[0])) + rest + size
 
 
