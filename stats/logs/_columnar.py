@@ -38,7 +38,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from stats.logs._formats import LONG, LONG_COLUMNS, BadField, LogProblem, LogSpec, parse_field, parse_header
-from stats.logs._parse import Coded, Part
+from stats.logs._parse import Coded, Part, _first_seen
 from stats.logs._paths import Decompression
 
 PARQUET, ARROW_FILE, ARROW_STREAM = "Parquet", "Arrow IPC", "Arrow IPC stream"
@@ -341,15 +341,3 @@ def _judge(text: str, kind: str, label: str) -> Any:
     return parse_field(text, kind, label)  # type: ignore[arg-type]
 
 
-def _first_seen(values: list[Any], codes: np.ndarray) -> Coded:
-    """Keep the values the rows use, numbered in the order the rows first use them (the text
-    reader's categories are in order of first appearance)."""
-    n = len(codes)
-    first = np.full(len(values), n)
-    first[codes[::-1]] = np.arange(n)[::-1]
-    used = np.flatnonzero(first < n)
-    used = used[np.argsort(first[used])]
-    remap = np.zeros(len(values), np.int64)
-    remap[used] = np.arange(len(used))
-    dtype = np.int16 if len(used) < 2**15 else np.int32
-    return Coded([values[u] for u in used.tolist()], remap[codes].astype(dtype))
