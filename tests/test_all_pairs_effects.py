@@ -94,3 +94,12 @@ def test_brute_force_counts_and_validation() -> None:
 def test_docstring_examples() -> None:
     outcome = doctest.testmod(all_pairs_effects)
     assert outcome.attempted >= 2 and outcome.failed == 0
+
+
+def test_the_view_names_the_same_effect_columns() -> None:
+    """tui.view writes the list out (importing stats.all_pairs_effects would load scipy in
+    `rankboard check`); it must stay the one stats returns."""
+    from stats.all_pairs_effects import EFFECT_COLUMNS
+    from tui.view._effects import EFFECT_COLUMNS as VIEW_COLUMNS
+
+    assert VIEW_COLUMNS == EFFECT_COLUMNS
