@@ -778,17 +778,19 @@ async def test_toggles_say_what_they_did_and_excluding_the_control_names_the_new
     app = make_app()
     async with app.run_test(size=SMALL, notifications=True) as pilot:
         await settle(pilot)
-        await press(pilot, "a", "m", "d")
-        said = [n.message for n in app._notifications]
+        said = []  # each notice replaces the last one on screen: read it after each key
+        for key in ("a", "m", "d"):
+            await press(pilot, key)
+            said.append(list(app._notifications)[-1].message)
         assert said[-3:] == [
             "alpha 0.01",
             "pairs procedure shaffer: the verdict, the marks, the CD bars and the letters follow it",
             "pd: lower is better",
         ]
         await focus_list(pilot, "learners", "KNN")
-        await press(pilot, "c")
-        await press(pilot, "space")
-        said = [n.message for n in app._notifications]
+        for key in ("c", "space"):
+            await press(pilot, key)
+            said.append(list(app._notifications)[-1].message)
         assert said[-2:] == [
             "control KNN",
             "excluded learner KNN (it was the control: the best-ranked learner is the control now)",

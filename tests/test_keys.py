@@ -93,3 +93,19 @@ def test_radix_numbering_is_dense_and_reversible() -> None:
     assert keys.radix_dtype(keys.radix_space([1 << 20, 1 << 10])) is np.int32
     assert keys.radix_dtype(keys.radix_space([1 << 40, 1 << 10])) is np.int64
     assert keys.radix_dtype(keys.radix_space([1 << 40, 1 << 30])) is None
+
+
+async def test_a_burst_of_toggles_leaves_one_notice_not_a_stack() -> None:
+    """`m m m m` stacked four toasts over the pairs view's numbers (their background is invisible
+    with NO_COLOR); each notice now replaces the last one, and a warning stays."""
+    from tests.test_app import SMALL, make_app, press, settle
+
+    app = make_app()
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "4", "m", "m", "m", "m")
+        notices = list(app._notifications)
+        assert len(notices) == 1 and notices[0].message.startswith(f"pairs procedure {app.selection.procedure}")
+        app.notify("a warning", severity="warning")
+        await press(pilot, "a")
+        assert [n.severity for n in app._notifications] == ["warning", "information"]

@@ -160,6 +160,11 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         """Every toast literal and escaped: messages quote names and errors from untrusted logs
         (no markup, no control character; stats.names)."""
         options["markup"] = False
+        if options.get("severity", "information") == "information":
+            # one notice at a time: a burst of toggles (m m m m) stacked four toasts over the view;
+            # warnings and errors stay until they time out
+            for shown in [n for n in self._notifications if n.severity == "information"]:
+                self._unnotify(shown, refresh=False)
         super().notify(printable_lines(str(message)), **options)
 
     # -- analysis ----------------------------------------------------------------------------
