@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import pandas as pd
@@ -61,6 +62,7 @@ def value_decimals(largest: float, smallest: float | None = None) -> int:
     return decimals
 
 
+@lru_cache(maxsize=16)  # per view (hashed by identity: frozen, eq=False); asked once per part drawn
 def chart_decimals(view: QuartilesView) -> int:
     """Decimals of the quartile numbers: :func:`value_decimals` of the chart's axis and of the
     least non-zero magnitude charted (one rule for the whole criterion, every chart alike)."""

@@ -219,12 +219,17 @@ class CDPanel(Widget):
         """The text as drawn at the current width (tests read it)."""
         return self._text().plain
 
+    _drawn: tuple[CDView, int, Text] | None = None  # the last drawing: layout and paint ask for the same one
+
     def _text(self, width: int | None = None) -> Text:
         view = self.view
         if view is None:
             return Text("no diagram for this selection")
         width = self.content_size.width if width is None else width
-        return render_cd(view, width if width >= 40 else None)
+        drawn = self._drawn
+        if drawn is None or drawn[0] is not view or drawn[1] != width:
+            drawn = self._drawn = (view, width, render_cd(view, width if width >= 40 else None))
+        return drawn[2]
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         """The pane's width, or the drawing's when even cut names do not fit it (many learners
