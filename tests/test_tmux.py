@@ -22,11 +22,26 @@ pytestmark = [
 
 
 class Terminal:
+    """One tmux server of its own (``-L``, a socket named for this test) holding one session.
+
+    The default socket is shared: when one test's last session ends, its server exits, and a
+    ``new-session`` from the next test can reach that exiting server and fail with "server exited
+    unexpectedly" (it did, on CI). A private server per test has nobody to race with.
+    """
+
     def __init__(self, session: str) -> None:
         self.session = session
+        self.socket = f"{session}-{uuid.uuid4().hex[:8]}"
+
+    def start(self, cwd: Path, width: int, height: int, command: str) -> None:
+        new = ["new-session", "-d", "-s", self.session, "-x", str(width), "-y", str(height), "-c", str(cwd), command]
+        subprocess.run([TMUX, "-L", self.socket, "-f", "/dev/null", *new], check=True)
+
+    def close(self) -> None:
+        self.tmux("kill-server")
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run([TMUX, *args], capture_output=True, text=True, check=False).stdout
+        return subprocess.run([TMUX, "-L", self.socket, *args], capture_output=True, text=True, check=False).stdout
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.session)
@@ -35,7 +50,8 @@ class Terminal:
         self.tmux("send-keys", "-t", self.session, *keys)
 
     def alive(self) -> bool:
-        return subprocess.run([TMUX, "has-session", "-t", self.session], capture_output=True).returncode == 0
+        has = [TMUX, "-L", self.socket, "has-session", "-t", self.session]
+        return subprocess.run(has, capture_output=True).returncode == 0
 
     def wait(self, condition: Callable[[], bool], what: str, timeout: float = 120.0) -> None:
         """Until ``condition()`` holds; ``timeout`` is a guard against a hang, not a timing."""
@@ -54,23 +70,7 @@ class Terminal:
 def test_rankboard_in_a_real_terminal(tmp_path: Path) -> None:
     session = f"rankboard-test-{uuid.uuid4().hex[:8]}"
     term = Terminal(session)
-    subprocess.run(
-        [
-            TMUX,
-            "new-session",
-            "-d",
-            "-s",
-            session,
-            "-x",
-            "100",
-            "-y",
-            "30",
-            "-c",
-            str(tmp_path),
-            f"{RANKBOARD} --paused",
-        ],
-        check=True,
-    )
+    term.start(tmp_path, 100, 30, f"{RANKBOARD} --paused")
     try:
         term.wait_text("| paused")  # the bundled sample logs are open (the status line ends with the state)
         term.wait_text("overall")
@@ -96,8 +96,7 @@ def test_rankboard_in_a_real_terminal(tmp_path: Path) -> None:
         term.keys("q")
         term.wait(lambda: not term.alive(), "rankboard to quit")
     finally:
-        if term.alive():
-            term.tmux("kill-session", "-t", session)
+        term.close()
     (csv,) = tmp_path.glob("*.csv")
     assert csv.name.startswith("rankboard-pd-tests-")
     frame = pd.read_csv(csv)
@@ -114,10 +113,7 @@ def test_hostile_names_neither_retitle_nor_clear_the_terminal(tmp_path: Path) ->
     hostile = Path(__file__).resolve().parent / "data" / "hostile_names.dat"
     session = f"rankboard-hostile-{uuid.uuid4().hex[:8]}"
     term = Terminal(session)
-    subprocess.run(
-        [TMUX, "new-session", "-d", "-s", session, "-x", "200", "-y", "40", "-c", str(tmp_path), "sh"],
-        check=True,
-    )
+    term.start(tmp_path, 200, 40, "sh")
     try:
         term.tmux("select-pane", "-t", session, "-T", "before-rankboard")
         term.keys(f"NO_COLOR=1 {RANKBOARD} --paused {hostile}", "Enter")
@@ -134,8 +130,7 @@ def test_hostile_names_neither_retitle_nor_clear_the_terminal(tmp_path: Path) ->
         term.wait(lambda: "$" in term.screen().splitlines()[-1] or "#" in term.screen(), "the shell prompt")
         assert term.tmux("display", "-p", "-t", session, "#{pane_title}").strip() == "before-rankboard"
     finally:
-        if term.alive():
-            term.tmux("kill-session", "-t", session)
+        term.close()
 
 
 def test_at_80x24_without_colour_names_are_distinct_and_only_rejected_apvs_are_marked(tmp_path: Path) -> None:
@@ -149,8 +144,7 @@ def test_at_80x24_without_colour_names_are_distinct_and_only_rejected_apvs_are_m
     session = f"rankboard-80x24-{uuid.uuid4().hex[:8]}"
     term = Terminal(session)
     command = f"env NO_COLOR=1 {RANKBOARD} --paused --spec {spec}"
-    tmux_new = [TMUX, "new-session", "-d", "-s", session, "-x", "80", "-y", "24", "-c", str(tmp_path), command]
-    subprocess.run(tmux_new, check=True)
+    term.start(tmp_path, 80, 24, command)
 
     def shown_as(name: str, text: str) -> bool:  # whole, or cut in the middle keeping both ends
         head, cut, tail = text.partition("\N{HORIZONTAL ELLIPSIS}")
@@ -181,5 +175,4 @@ def test_at_80x24_without_colour_names_are_distinct_and_only_rejected_apvs_are_m
         term.keys("q")
         term.wait(lambda: not term.alive(), "rankboard to quit")
     finally:
-        if term.alive():
-            term.tmux("kill-session", "-t", session)
+        term.close()
