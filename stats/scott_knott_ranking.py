@@ -30,7 +30,8 @@ NEGLIGIBLE_D = 0.2
 class Split(Printable):
     """One cut tried: ``better`` and ``worse`` halves, the ``test`` ("chi2": Scott-Knott's lambda;
     "bootstrap": |t| and the fraction of resamples as extreme), its ``statistic`` and ``pvalue``,
-    the ``effect`` (Cohen's d for esd, A12 of the better half for a12) and whether it was kept."""
+    the ``effect`` (Cohen's d of the halves for esd, shown only: the ESD merge compares the
+    learners either side of a boundary; A12 of the better half for a12) and whether it was kept."""
 
     better: tuple[str, ...]
     worse: tuple[str, ...]
@@ -153,22 +154,36 @@ def scott_knott(
         Each learner's results (folds, runs or data sets; lengths may differ).
     higher_is_better : bool, default True
     method : {"esd", "a12"}
-        ``"esd"`` -- ScottKnott-ESD (Tantithamthavorn et al. 2017, 2019), as implemented here
-        (the parametric form described in the papers; not checked against the R package
-        ScottKnottESD, whose later versions default to a non-parametric form on ranks):
+        ``"esd"`` -- ScottKnott-ESD in its first published form (Tantithamthavorn et al. 2017;
+        the R package ScottKnottESD 1.x, ``SK.ESD``: ScottKnott's ``SK``, then the effect-size
+        correction). No published example prints both its data and its groups; the tests
+        check it against a step-by-step transcription of that algorithm:
 
-        1. Sort the learners by mean. For each cut between two different means, the
-           between-groups sum of squares B = N_1 (M_1 - M)^2 + N_2 (M_2 - M)^2 of the values
-           (N_g values with mean M_g on each side, mean M); take the cut of largest B
-           (Scott & Knott 1974, eq. for B_0, weighted by the numbers of values).
+        1. Sort the learners by mean (equal means keep the input order, as R's ``order``).
+           For each cut between two different means, the between-groups sum of squares
+           B = N_1 (M_1 - M)^2 + N_2 (M_2 - M)^2 of the values (N_g values with mean M_g on
+           each side, mean M); take the first cut of largest B (Scott & Knott 1974, B_0;
+           with n values per learner, B = n B_0).
         2. Keep it if lambda = pi / (2 (pi - 2)) B / sigma0^2 exceeds the 1 - alpha quantile of
            chi2 with k / (pi - 2) degrees of freedom, where k is the number of learners being
            cut, sigma0^2 = [sum_i n_i (ybar_i - M)^2 + v MSE] / (k + v), MSE the pooled
            within-learner variance of all learners and v = N - K its degrees of freedom
            (Scott & Knott 1974, Sec. 3; with equal n_i this is their statistic exactly).
-        3. Recurse into both halves; then, walking from the best group, merge a group into the
-           one before it (as merged so far) when Cohen's d between their values (pooled sd) is
-           negligible, |d| < 0.2 (the ESD correction).
+        3. Recurse into both halves. Then, at each boundary between two groups, best first,
+           merge them when Cohen's d (pooled sd, as effsize's ``cohen.d``) between the two
+           learners either side of it -- the last of the upper group and the first of the
+           lower -- is negligible, |d| < 0.2 (Cohen 1988): ScottKnottESD 1.x's correction.
+
+        Deliberate differences from that package: B and sigma0^2 weight each learner by its
+        number of values, so learners may have different numbers of values (the package takes
+        a table of equal columns; with equal numbers the test is the same); a cut never falls
+        between two equal means; the values are not transformed (one 1.x release took
+        log(1 + x) first, the paper's correction of non-normal data: transform the scores
+        before if wanted); two constant learners have d = 0 if their means are equal (the
+        package fails there), else |d| = inf. Not implemented: ScottKnottESD 2.x
+        (Tantithamthavorn et al. 2019), which drops the chi2 test and splits a group while
+        Cohen's d between its highest and its lowest mean is not negligible, nor 3.x, whose
+        default is non-parametric.
 
         ``"a12"`` -- Menzies' variant (Menzies' course notes; the ``sk.py`` of his group):
         sort by median; the cut maximises the expected squared difference of means
@@ -196,7 +211,8 @@ def scott_knott(
     .. [2] C. Tantithamthavorn, S. McIntosh, A. E. Hassan, K. Matsumoto, "An empirical comparison
        of model validation techniques for defect prediction models", IEEE TSE 43(1):1-18, 2017;
        "The impact of automated parameter optimization on defect prediction models", IEEE TSE
-       45(7):683-711, 2019 (ScottKnott-ESD v2: the effect-size merge).
+       45(7):683-711, 2019 (ScottKnott-ESD v2: effect sizes in place of the chi2 test).
+       R package ScottKnottESD (github.com/klainfo/ScottKnottESD), 1.x: ``SK.ESD``.
     .. [3] B. Efron, R. J. Tibshirani, "An Introduction to the Bootstrap", Chapman & Hall, 1993,
        Sec. 16.4.
     .. [4] A. Vargha, H. D. Delaney, J. Educ. Behav. Stat. 25(2):101-132, 2000.
@@ -264,10 +280,10 @@ def scott_knott(
         return cut(part[:where]) + cut(part[where:]) if accepted else [part]
 
     groups = cut(order)
-    if method == "esd":
+    if method == "esd":  # ScottKnottESD 1.x: the two learners either side of each boundary
         merged = [groups[0]]
         for group in groups[1:]:
-            d = _cohen_d(np.concatenate([values[i] for i in merged[-1]]), np.concatenate([values[i] for i in group]))
+            d = _cohen_d(values[merged[-1][-1]], values[group[0]])
             if abs(d) < NEGLIGIBLE_D:
                 merged[-1] = merged[-1] + group
             else:

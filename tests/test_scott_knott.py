@@ -71,6 +71,125 @@ def test_esd_merges_negligible_differences() -> None:
     assert far.groups == (("a",), ("b",)) and far.ranks == {"a": 1, "b": 2}
 
 
+def esd_v1_by_hand(samples: dict[str, np.ndarray], alpha: float = 0.05) -> list[list[str]]:
+    """ScottKnott-ESD in its first published form (Tantithamthavorn et al., TSE 2017; the R
+    package ScottKnottESD 1.x, ``SK.ESD``), written here step by step for a balanced design of
+    k learners with r values each: Scott & Knott (1974) on the k means (B0 over the cuts of the
+    sorted means, the first largest taken; sigma0^2 = [sum (y_i - y)^2 + v MSE / r] / (k + v)
+    with the MSE and v = k (r - 1) of the one-way ANOVA of all learners; split when lambda
+    exceeds the chi2(k / (pi - 2)) quantile; recurse), then, at each boundary between two
+    groups, merge them when Cohen's d of the two learners on either side of it (the last of
+    the upper group, the first of the lower; pooled sd) is negligible, |d| < 0.2."""
+    names = sorted(samples, key=lambda t: -float(np.mean(samples[t])))  # stable, as R's order()
+    r = len(samples[names[0]])
+    v = len(names) * (r - 1)
+    mse = sum(float(np.var(samples[t], ddof=1)) for t in names) / len(names)
+
+    def part(group: list[str]) -> list[list[str]]:
+        if len(group) < 2:
+            return [group]
+        y = [float(np.mean(samples[t])) for t in group]
+        k, total = len(y), sum(y)
+        b0 = [sum(y[:c]) ** 2 / c + sum(y[c:]) ** 2 / (k - c) - total**2 / k for c in range(1, k)]
+        cut = 1 + b0.index(max(b0))
+        sigma2 = (sum((m - total / k) ** 2 for m in y) + v * mse / r) / (k + v)
+        lam = math.pi / (2 * (math.pi - 2)) * max(b0) / sigma2
+        if lam <= sps.chi2.ppf(1 - alpha, k / (math.pi - 2)):
+            return [group]
+        return part(group[:cut]) + part(group[cut:])
+
+    groups = part(names)
+    merged = [groups[0]]
+    for group in groups[1:]:
+        x, y = samples[merged[-1][-1]], samples[group[0]]
+        pooled = math.sqrt((float(np.var(x, ddof=1)) + float(np.var(y, ddof=1))) / 2)  # equal n
+        if abs(float(np.mean(x)) - float(np.mean(y))) / pooled < 0.2:
+            merged[-1] = merged[-1] + group
+        else:
+            merged.append(group)
+    return merged
+
+
+def _standard(rng: np.random.Generator, n: int) -> np.ndarray:
+    z = rng.normal(size=n)
+    return (z - z.mean()) / z.std(ddof=1)  # mean 0, sd 1 exactly (up to rounding)
+
+
+def test_esd_merges_across_a_boundary_by_the_two_adjacent_learners() -> None:
+    # A, B: means 10 and 5, sd 30; C: mean 1, sd 0.1; 200 values each. Scott-Knott cuts A | B C
+    # (B0 on the means: 10^2 + 6^2 / 2 - 16^2 / 3 = 32.67, against 15^2 / 2 + 1^2 - 16^2 / 3 =
+    # 28.17 for A B | C) and keeps B C together (p about 0.13). The ESD correction compares A
+    # with B, the learners either side of the boundary: d = (10 - 5) / 30 = 0.167, negligible:
+    # one group. (Cohen's d between A and the pooled values of B and C is about 0.285, not
+    # negligible: the rule used before this test kept two groups.)
+    rng = np.random.default_rng(1)
+    samples = {
+        "A": 10 + 30 * _standard(rng, 200),
+        "B": 5 + 30 * _standard(rng, 200),
+        "C": 1 + 0.1 * _standard(rng, 200),
+    }
+    mse = (900 + 900 + 0.01) / 3
+    first, second = scott_knott(samples).splits
+    lam, p = textbook_lambda([10, 5, 1], r=200, mse=mse, v=597)
+    assert (first.better, first.worse, first.accepted) == (("A",), ("B", "C"), True)
+    assert first.statistic == pytest.approx(lam, rel=1e-9) and first.pvalue == pytest.approx(p, rel=1e-9)
+    lam, p = textbook_lambda([5, 1], r=200, mse=mse, v=597)
+    assert second.statistic == pytest.approx(lam, rel=1e-9) and p > 0.05 and not second.accepted
+    assert scott_knott(samples).groups == (("A", "B", "C"),)
+    assert esd_v1_by_hand(samples) == [["A", "B", "C"]]
+    # Widen A's lead to 12 (d = 7 / 30 = 0.233): not negligible, the cut stays.
+    samples["A"] = samples["A"] + 2
+    assert scott_knott(samples).groups == (("A",), ("B", "C")) == tuple(map(tuple, esd_v1_by_hand(samples)))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_esd_is_the_published_algorithm_on_balanced_designs(seed: int) -> None:
+    # Random balanced designs: 2 to 7 learners with 2 to 10 values each and means spread over
+    # 0 to 3 sd (seeds 0-29; the chi2 test decides), or 300 to 1500 values each and means
+    # within 0.6 sd (seeds 30-59: small differences are significant, the ESD merge decides).
+    # The groups are those of the step-by-step transcription above, every cut, test and merge
+    # decided independently of stats.scott_knott.
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(2, 8))
+    r, spread = (int(rng.integers(2, 11)), 3.0) if seed < 30 else (int(rng.integers(300, 1501)), 0.6)
+    samples = {f"L{i}": rng.uniform(0, spread) + rng.normal(size=r) for i in range(k)}
+    expected = esd_v1_by_hand(samples)
+    assert scott_knott(samples).groups == tuple(map(tuple, expected))
+    flipped = scott_knott({t: -x for t, x in samples.items()}, higher_is_better=False)
+    assert flipped.groups == tuple(map(tuple, expected))
+
+
+def test_esd_on_the_mcptests_documented_example() -> None:
+    # The completely randomised design of the MCPtest() documentation (R package MCPtests): five
+    # treatments A..E, four values each (tests/data/reference/mcptests_crd_example.csv). The
+    # documentation prints its means 100.87, 105.95, 117.62, 127.97, 140.30 and its ANOVA: SS
+    # 4135.2 (4 df) between, 1057.1 (15 df) within, MSE 70.47488 (it prints no Scott-Knott
+    # groups). Each cut's lambda and p are recomputed from those means and that MSE by Scott &
+    # Knott's formulas; the groups are those of the step-by-step transcription above.
+    frame = pd.read_csv(REFERENCE / "mcptests_crd_example.csv")
+    samples = {t: g["value"].to_numpy() for t, g in frame.groupby("treatment", sort=False)}
+    values = list(samples.values())
+    assert [float(np.mean(v)) for v in values] == pytest.approx([100.87, 105.95, 117.62, 127.97, 140.30], abs=6e-3)
+    within = sum(float(((v - v.mean()) ** 2).sum()) for v in values)
+    grand = np.concatenate(values).mean()
+    between = sum(v.size * (v.mean() - grand) ** 2 for v in values)
+    assert (round(between, 1), round(within, 1), round(within / 15, 5)) == (4135.2, 1057.1, 70.47488)
+    res = scott_knott(samples)
+    means = {t: float(np.mean(v)) for t, v in samples.items()}
+    cuts = [(s.better, s.worse, s.accepted) for s in res.splits]
+    assert cuts == [
+        (("E", "D"), ("C", "B", "A"), True),
+        (("E",), ("D",), False),
+        (("C",), ("B", "A"), True),
+        (("B",), ("A",), False),
+    ]
+    for split in res.splits:
+        lam, p = textbook_lambda([means[t] for t in split.better + split.worse], r=4, mse=70.47488, v=15)
+        assert (split.statistic, split.pvalue) == (pytest.approx(lam, rel=1e-6), pytest.approx(p, rel=1e-5))
+        assert split.accepted == (p < 0.05)
+    assert res.groups == (("E", "D"), ("C",), ("B", "A")) == tuple(map(tuple, esd_v1_by_hand(samples)))
+
+
 # ---------------------------------------------------------------- Menzies' demos
 
 
