@@ -66,6 +66,40 @@ def _paired_means(xm: np.ndarray, ym: np.ndarray, higher_is_better: bool) -> np.
     return snap(d if higher_is_better else -d, scale)
 
 
+class _SignedRanks:
+    """The signed-rank counts of each learner's differences ``zs[k]`` (``signed_rank_counts`` with
+    the weights shared by every learner over the same number of data sets), computed in the pool
+    while the caller does other work; :meth:`results` waits for them, running itself those the
+    pool has not started. The likely slowest first (a median difference near a region's edge:
+    the bounds leave more samples to sum exactly). Same counts in any order and thread."""
+
+    def __init__(self, zs: list[np.ndarray], rope: float, nsamples: int, seed: int) -> None:
+        self.rope = rope
+        jobs = []
+        for k, z in enumerate(zs):
+            if z.size:  # one draw per number of data sets, shared by the learners
+                w = cached_weights(z.size, prior=1.0, nsamples=nsamples, seed=seed)
+                jobs.append((_closeness(z, rope), k, z, w))
+        jobs.sort(key=lambda job: job[0])
+        pool = _pool()
+        self.jobs = [(k, z, w, pool.submit(signed_rank_counts, z, rope, w)) for _, k, z, w in jobs]
+
+    def results(self) -> list[tuple[int, np.ndarray]]:
+        out = []
+        for k, z, w, future in reversed(self.jobs):  # the quick ones last submitted: maybe not started
+            out.append((k, signed_rank_counts(z, self.rope, w) if future.cancel() else future.result()))
+        return out
+
+
+def _closeness(z: np.ndarray, rope: float) -> float:
+    """How far the median difference lies from the nearest edge of the regions (0 without a rope,
+    -rope and rope with one), in units of the differences' spread: small for a close call."""
+    med = float(np.median(z))
+    edge = abs(med) if rope == 0 else min(abs(med - rope), abs(med + rope))
+    spread = float(np.std(z))
+    return edge / spread if spread > 0 else np.inf
+
+
 def default_rope(values: Any) -> float:
     """The region of practical equivalence used when none is given: 0.01 when every finite value
     lies in [0, 1] (a proportion: accuracy, pd, pf, precision, AUC...), where a difference below
@@ -267,6 +301,17 @@ def fold_comparison(
     # moments as stats.folds_tests._moments (an all-equal d: exactly (d_1, 0))
     usable = (runs >= 2) & (n_folds >= 2)
     j = np.where(usable, runs, 2).astype(float)
+    # the Bayesian signed-rank test across data sets, on the means of the shared results: started
+    # now in the pool, so that it runs while this thread computes the per-data-set results
+    if p.complete:  # the cube's row sums, made once for every control (the same sums as x.sum)
+        sums = cube.row_sums
+        xm = sums[:, others] / j
+        ym = np.broadcast_to(sums[:, p.control : p.control + 1], xm.shape) / j
+    else:
+        xm = np.where(shared, p.x, 0.0).sum(axis=2) / j
+        ym = np.where(shared, p.y, 0.0).sum(axis=2) / j
+    z = _paired_means(xm, ym, higher_is_better)  # every learner's differences at once
+    signed_rank = _SignedRanks([z[usable[:, k], k] for k in range(len(others))], r, int(nsamples), seed)
     dz = d if p.complete else np.where(shared, d, 0.0)
     mean = dz.sum(axis=2) / j
     dev = d - mean[..., None]
@@ -350,41 +395,23 @@ def fold_comparison(
         index=index,
     )
 
-    # across data sets: the Bayesian signed-rank test on the means of the shared results
-    if p.complete:  # the cube's row sums, made once for every control (the same sums as x.sum)
-        sums = cube.row_sums
-        xm = sums[:, others] / j
-        ym = np.broadcast_to(sums[:, p.control : p.control + 1], xm.shape) / j
-    else:
-        xm = np.where(shared, p.x, 0.0).sum(axis=2) / j
-        ym = np.where(shared, p.y, 0.0).sum(axis=2) / j
-    z = _paired_means(xm, ym, higher_is_better)  # every learner's differences at once
-    weights: dict[int, np.ndarray] = {}
-    jobs = []
+    # across data sets: the signed-rank results, started above, with the win/tie/loss counts
     totals = []
     for k in range(len(others)):
         ok = usable[:, k]
-        m = int(ok.sum())
         marks = mark[ok, k]
         totals.append(
             {
                 "wins": int((marks == "v").sum()),
                 "ties": int((marks == "").sum()),
                 "losses": int((marks == "*").sum()),
-                "datasets": m,
+                "datasets": int(ok.sum()),
                 "p_better": np.nan,
                 "p_equivalent": np.nan,
                 "p_worse": np.nan,
             }
         )
-        if m:
-            if m not in weights:  # one draw per number of data sets, shared by the learners
-                weights[m] = cached_weights(m, prior=1.0, nsamples=int(nsamples), seed=seed)
-            jobs.append((k, z[ok, k], weights[m]))
-    # numpy releases the GIL in the long loops: the learners' Monte Carlo runs in parallel, in a
-    # pool kept for the next call (starting threads costs a scheduling round each on a busy machine)
-    counts = list(_pool().map(lambda job: signed_rank_counts(job[1], r, job[2]), jobs))
-    for (k, _, _), (p_better, p_equivalent, p_worse) in zip(jobs, counts):
+    for k, (p_better, p_equivalent, p_worse) in signed_rank.results():
         totals[k].update(p_better=float(p_better), p_equivalent=float(p_equivalent), p_worse=float(p_worse))
     totals_frame = pd.DataFrame(totals, index=pd.Index([lnames[i] for i in others], dtype=object, name="learner"))
 
