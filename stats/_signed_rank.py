@@ -243,7 +243,16 @@ def _bounds(cols: np.ndarray, w: np.ndarray) -> np.ndarray:
     c[0] = 0.0
     for k in range(nb):
         np.add(c[k], w[k], out=c[k + 1])
-    q = np.einsum("kis,is->ks", c[cols], w)
+    if n < _BOUNDS_LOOP_MIN:  # a few samples (the plan's trials): one gather, one einsum
+        q = np.einsum("kis,is->ks", c[cols], w)
+    else:  # many: term after term, each a row of samples (no 4 x blocks x samples gather), and
+        # none for the columns 0 (C[0] = 0)
+        q = np.zeros((cols.shape[0], n))
+        term = np.empty(n)
+        for r in range(cols.shape[0]):
+            for i in np.flatnonzero(cols[r]).tolist():
+                np.multiply(w[i], c[cols[r, i]], out=term)
+                q[r] += term
     q[:2] = c[nb] * c[nb] - q[:2]
     return q
 
@@ -320,6 +329,8 @@ def _bounds_plan(steps: _Steps) -> _Bounds | None:
     return _Bounds(np.concatenate(rows) if rows else np.zeros(0, dtype=np.intp), slices, big, cols)
 
 
+#: From this many samples on, :func:`_bounds` adds its terms one at a time.
+_BOUNDS_LOOP_MIN = 4096
 #: Weights gathered at a time by :func:`_bounded_outcomes` (0.5 MB: within the CPU's L2 cache);
 #: :func:`signed_rank_counts` bounds 16 times as many values at a time (over the blocks: all
 #: 50,000 samples at once for a plan of up to 20 blocks).
