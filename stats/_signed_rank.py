@@ -219,7 +219,28 @@ def _block_cols(steps: _Steps, cuts: np.ndarray) -> np.ndarray:
     (hi_I + hi_J) - 2 rope >= 0 (lo, hi: a block's smallest and largest value; floating-point
     addition is monotone, so these decide for every pair of values of the two blocks); in theta_b
     fully when -(hi_I + hi_J) - 2 rope > 0 and partly when -(lo_I + lo_J) - 2 rope >= 0. The
-    blocks J that count form a suffix (theta_a) or a prefix (theta_b)."""
+    blocks J that count form a suffix (theta_a) or a prefix (theta_b).
+
+    The first such J is read from the values' own steps (:func:`_steps`): the predicate of
+    lo_I + v_j holds exactly for j from ``a1[start_I]`` on, so J counts fully when its first value
+    lies there (and likewise with ``ah``, ``b1``, ``bh`` at the blocks' last values), the same
+    columns as evaluating the block sums (:func:`_block_cols_by_sums`) without a search each."""
+    starts, lasts = cuts[:-1], cuts[1:] - 1
+    cols = [
+        np.searchsorted(starts, steps.a1[starts], side="left"),
+        np.searchsorted(lasts, steps.ah[lasts], side="left"),
+    ]
+    if steps.rope > 0:
+        cols += [
+            np.searchsorted(lasts, steps.b1[lasts], side="left"),
+            np.searchsorted(starts, steps.bh[starts], side="left"),
+        ]
+    return np.array(cols, dtype=np.intp)
+
+
+def _block_cols_by_sums(steps: _Steps, cuts: np.ndarray) -> np.ndarray:
+    """:func:`_block_cols` from the blocks' smallest and largest values, summed and compared in
+    floating point (the definition; kept for the tests)."""
     lo, hi = steps.v[cuts[:-1]], steps.v[cuts[1:] - 1]
     r2 = 2 * steps.rope
     cols = [

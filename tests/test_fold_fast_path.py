@@ -135,3 +135,24 @@ def test_b_against_a_is_a_against_b_swapped(rope: float) -> None:
     np.testing.assert_allclose(ba["p_better"], ab["p_worse"], rtol=0, atol=1e-15)
     np.testing.assert_allclose(ba["p_worse"], ab["p_better"], rtol=0, atol=1e-15)
     np.testing.assert_allclose(ba["p_equivalent"], ab["p_equivalent"], rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_block_columns_from_the_values_steps_equal_those_from_the_block_sums(case: int) -> None:
+    """The bounds' block columns read from the per-value steps equal those found by summing the
+    blocks' smallest and largest values in floating point, on values one ulp apart, ties, sums
+    that round across 2 rope, and random cuts."""
+    rng = np.random.default_rng(900 + case)
+    m = int(rng.integers(2, 400))
+    rope = float(rng.choice([0.0, 0.005, 0.01, 0.1]))
+    base = rng.choice([0.0, 0.1, 0.2, 0.3, 0.005, 0.01, 0.015, -0.01, -0.1, -0.2], m)
+    if case % 2:
+        base = base + rng.normal(0.0, 0.02, m)
+    z = base + rng.choice([0.0, 0.0, 1.0, -1.0], m) * np.spacing(np.abs(base) + 1e-300)
+    steps = _signed_rank._steps(z, rope)
+    for _ in range(20):
+        k = int(rng.integers(1, min(30, m + 1) + 1))
+        cuts = np.unique(np.concatenate([[0, m + 1], rng.integers(1, m + 1, k - 1)]))
+        assert np.array_equal(_signed_rank._block_cols(steps, cuts), _signed_rank._block_cols_by_sums(steps, cuts)), (
+            cuts
+        )
