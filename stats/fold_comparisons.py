@@ -317,7 +317,7 @@ def fold_comparison(
     dev = d - mean[..., None]
     if not p.complete:
         dev[~shared] = 0.0
-    var = (dev * dev).sum(axis=2) / (j - 1)
+    var = np.multiply(dev, dev, out=dev).sum(axis=2) / (j - 1)  # (squared in place: no new array)
     top = (d if p.complete else np.where(shared, d, -np.inf)).max(axis=2)
     constant = top == (d if p.complete else np.where(shared, d, np.inf)).min(axis=2)
     mean = np.where(constant, top, mean)
