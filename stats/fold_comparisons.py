@@ -49,12 +49,21 @@ _POOL_LOCK = threading.Lock()
 
 def _pool() -> ThreadPoolExecutor:
     """The thread pool of the signed-rank Monte Carlo: one thread per CPU, made on first use and
-    kept (its threads wait idle between calls)."""
+    kept (its threads wait idle between calls); a forked child makes its own."""
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
             _POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="signed-rank")
         return _POOL
+
+
+def _forget_pool() -> None:
+    global _POOL, _POOL_LOCK
+    _POOL, _POOL_LOCK = None, threading.Lock()  # (the parent's threads do not exist in the child)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
 
 
 def _paired_means(xm: np.ndarray, ym: np.ndarray, higher_is_better: bool) -> np.ndarray:

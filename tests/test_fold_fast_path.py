@@ -156,3 +156,22 @@ def test_block_columns_from_the_values_steps_equal_those_from_the_block_sums(cas
         assert np.array_equal(_signed_rank._block_cols(steps, cuts), _signed_rank._block_cols_by_sums(steps, cuts)), (
             cuts
         )
+
+
+def test_a_forked_child_compares_with_its_own_pool() -> None:
+    """The kept thread pool's threads do not survive a fork: a child process gets the same results
+    instead of waiting forever (it makes its own pool; and the caller runs any job no thread has
+    started, so either guard alone keeps it from hanging)."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    cube = stats.fold_cube(_log(8, datasets=12, learners=3), "acc")
+    here = stats.fold_comparison(cube, "acc", "l0", nsamples=2000).totals
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        there = pool.apply_async(_totals_in_child, (cube,)).get(timeout=120)
+    pd.testing.assert_frame_equal(there, here, check_exact=True)
+
+
+def _totals_in_child(cube: stats.FoldCube) -> pd.DataFrame:
+    return stats.fold_comparison(cube, "acc", "l0", nsamples=2000).totals
