@@ -7,16 +7,14 @@ Everything is computed for all (data set, learner) pairs at once: the log become
 data set x learner x (repeat, fold) array, and the per-pair formulas of :mod:`stats.folds_tests`
 are applied along its last axis (same numbers, degenerate cases included).
 
-(About 350 lines: :class:`FoldComparison`, its sentence and the one vectorised pass that fills
-it; the pairing is :mod:`stats.paired_folds`, the Monte Carlo :mod:`stats._signed_rank`.)
+(About 380 lines: :class:`FoldComparison`, its sentence and the one vectorised pass that fills
+it; the pairing is :mod:`stats.paired_folds`, the Monte Carlo :mod:`stats._signed_rank`, run for
+every learner at once by :mod:`stats._signed_rank_jobs`.)
 """
 
 from __future__ import annotations
 
-import os
-import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +23,7 @@ import pandas as pd
 from scipy import special
 
 from stats._format import Printable
-from stats._signed_rank import cached_weights, signed_rank_counts
+from stats._signed_rank_jobs import SignedRanks
 from stats._table import check_alpha, check_bool, snap
 from stats.folds_tests import _rope
 from stats.paired_folds import FoldCube, fold_cube
@@ -43,29 +41,6 @@ _TABLE_COLUMNS = [
 ]
 
 
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def _pool() -> ThreadPoolExecutor:
-    """The thread pool of the signed-rank Monte Carlo: one thread per CPU, made on first use and
-    kept (its threads wait idle between calls); a forked child makes its own."""
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="signed-rank")
-        return _POOL
-
-
-def _forget_pool() -> None:
-    global _POOL, _POOL_LOCK
-    _POOL, _POOL_LOCK = None, threading.Lock()  # (the parent's threads do not exist in the child)
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pool)
-
-
 def _paired_means(xm: np.ndarray, ym: np.ndarray, higher_is_better: bool) -> np.ndarray:
     """:func:`stats.folds_tests._paired` of each column pair of ``xm`` and ``ym`` (finite), all at
     once: the same arithmetic element by element (each value and the difference rounded to 12
@@ -73,40 +48,6 @@ def _paired_means(xm: np.ndarray, ym: np.ndarray, higher_is_better: bool) -> np.
     scale = np.maximum(np.abs(xm), np.abs(ym))
     d = snap(xm, scale) - snap(ym, scale)
     return snap(d if higher_is_better else -d, scale)
-
-
-class _SignedRanks:
-    """The signed-rank counts of each learner's differences ``zs[k]`` (``signed_rank_counts`` with
-    the weights shared by every learner over the same number of data sets), computed in the pool
-    while the caller does other work; :meth:`results` waits for them, running itself those the
-    pool has not started. The likely slowest first (a median difference near a region's edge:
-    the bounds leave more samples to sum exactly). Same counts in any order and thread."""
-
-    def __init__(self, zs: list[np.ndarray], rope: float, nsamples: int, seed: int) -> None:
-        self.rope = rope
-        jobs = []
-        for k, z in enumerate(zs):
-            if z.size:  # one draw per number of data sets, shared by the learners
-                w = cached_weights(z.size, prior=1.0, nsamples=nsamples, seed=seed)
-                jobs.append((_closeness(z, rope), k, z, w))
-        jobs.sort(key=lambda job: job[0])
-        pool = _pool()
-        self.jobs = [(k, z, w, pool.submit(signed_rank_counts, z, rope, w)) for _, k, z, w in jobs]
-
-    def results(self) -> list[tuple[int, np.ndarray]]:
-        out = []
-        for k, z, w, future in reversed(self.jobs):  # the quick ones last submitted: maybe not started
-            out.append((k, signed_rank_counts(z, self.rope, w) if future.cancel() else future.result()))
-        return out
-
-
-def _closeness(z: np.ndarray, rope: float) -> float:
-    """How far the median difference lies from the nearest edge of the regions (0 without a rope,
-    -rope and rope with one), in units of the differences' spread: small for a close call."""
-    med = float(np.median(z))
-    edge = abs(med) if rope == 0 else min(abs(med - rope), abs(med + rope))
-    spread = float(np.std(z))
-    return edge / spread if spread > 0 else np.inf
 
 
 def default_rope(values: Any) -> float:
@@ -320,7 +261,7 @@ def fold_comparison(
         xm = np.where(shared, p.x, 0.0).sum(axis=2) / j
         ym = np.where(shared, p.y, 0.0).sum(axis=2) / j
     z = _paired_means(xm, ym, higher_is_better)  # every learner's differences at once
-    signed_rank = _SignedRanks([z[usable[:, k], k] for k in range(len(others))], r, int(nsamples), seed)
+    signed_rank = SignedRanks([z[usable[:, k], k] for k in range(len(others))], r, int(nsamples), seed)
     dz = d if p.complete else np.where(shared, d, 0.0)
     mean = dz.sum(axis=2) / j
     dev = d - mean[..., None]
