@@ -219,7 +219,28 @@ def _block_cols(steps: _Steps, cuts: np.ndarray) -> np.ndarray:
     (hi_I + hi_J) - 2 rope >= 0 (lo, hi: a block's smallest and largest value; floating-point
     addition is monotone, so these decide for every pair of values of the two blocks); in theta_b
     fully when -(hi_I + hi_J) - 2 rope > 0 and partly when -(lo_I + lo_J) - 2 rope >= 0. The
-    blocks J that count form a suffix (theta_a) or a prefix (theta_b)."""
+    blocks J that count form a suffix (theta_a) or a prefix (theta_b).
+
+    The first such J is read from the values' own steps (:func:`_steps`): the predicate of
+    lo_I + v_j holds exactly for j from ``a1[start_I]`` on, so J counts fully when its first value
+    lies there (and likewise with ``ah``, ``b1``, ``bh`` at the blocks' last values), the same
+    columns as evaluating the block sums (:func:`_block_cols_by_sums`) without a search each."""
+    starts, lasts = cuts[:-1], cuts[1:] - 1
+    cols = [
+        np.searchsorted(starts, steps.a1[starts], side="left"),
+        np.searchsorted(lasts, steps.ah[lasts], side="left"),
+    ]
+    if steps.rope > 0:
+        cols += [
+            np.searchsorted(lasts, steps.b1[lasts], side="left"),
+            np.searchsorted(starts, steps.bh[starts], side="left"),
+        ]
+    return np.array(cols, dtype=np.intp)
+
+
+def _block_cols_by_sums(steps: _Steps, cuts: np.ndarray) -> np.ndarray:
+    """:func:`_block_cols` from the blocks' smallest and largest values, summed and compared in
+    floating point (the definition; kept for the tests)."""
     lo, hi = steps.v[cuts[:-1]], steps.v[cuts[1:] - 1]
     r2 = 2 * steps.rope
     cols = [
@@ -243,7 +264,16 @@ def _bounds(cols: np.ndarray, w: np.ndarray) -> np.ndarray:
     c[0] = 0.0
     for k in range(nb):
         np.add(c[k], w[k], out=c[k + 1])
-    q = np.einsum("kis,is->ks", c[cols], w)
+    if n < _BOUNDS_LOOP_MIN:  # a few samples (the plan's trials): one gather, one einsum
+        q = np.einsum("kis,is->ks", c[cols], w)
+    else:  # many: term after term, each a row of samples (no 4 x blocks x samples gather), and
+        # none for the columns 0 (C[0] = 0)
+        q = np.zeros((cols.shape[0], n))
+        term = np.empty(n)
+        for r in range(cols.shape[0]):
+            for i in np.flatnonzero(cols[r]).tolist():
+                np.multiply(w[i], c[cols[r, i]], out=term)
+                q[r] += term
     q[:2] = c[nb] * c[nb] - q[:2]
     return q
 
@@ -320,6 +350,8 @@ def _bounds_plan(steps: _Steps) -> _Bounds | None:
     return _Bounds(np.concatenate(rows) if rows else np.zeros(0, dtype=np.intp), slices, big, cols)
 
 
+#: From this many samples on, :func:`_bounds` adds its terms one at a time.
+_BOUNDS_LOOP_MIN = 4096
 #: Weights gathered at a time by :func:`_bounded_outcomes` (0.5 MB: within the CPU's L2 cache);
 #: :func:`signed_rank_counts` bounds 16 times as many values at a time (over the blocks: all
 #: 50,000 samples at once for a plan of up to 20 blocks).

@@ -7,15 +7,14 @@ Everything is computed for all (data set, learner) pairs at once: the log become
 data set x learner x (repeat, fold) array, and the per-pair formulas of :mod:`stats.folds_tests`
 are applied along its last axis (same numbers, degenerate cases included).
 
-(About 350 lines: :class:`FoldComparison`, its sentence and the one vectorised pass that fills
-it; the pairing is :mod:`stats.paired_folds`, the Monte Carlo :mod:`stats._signed_rank`.)
+(About 380 lines: :class:`FoldComparison`, its sentence and the one vectorised pass that fills
+it; the pairing is :mod:`stats.paired_folds`, the Monte Carlo :mod:`stats._signed_rank`, run for
+every learner at once by :mod:`stats._signed_rank_jobs`.)
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,9 +23,9 @@ import pandas as pd
 from scipy import special
 
 from stats._format import Printable
-from stats._signed_rank import cached_weights, signed_rank_counts
-from stats._table import check_alpha, check_bool
-from stats.folds_tests import _paired, _rope
+from stats._signed_rank_jobs import SignedRanks
+from stats._table import check_alpha, check_bool, snap
+from stats.folds_tests import _rope
 from stats.paired_folds import FoldCube, fold_cube
 
 _TABLE_COLUMNS = [
@@ -40,6 +39,15 @@ _TABLE_COLUMNS = [
     "p_equivalent",
     "p_worse",
 ]
+
+
+def _paired_means(xm: np.ndarray, ym: np.ndarray, higher_is_better: bool) -> np.ndarray:
+    """:func:`stats.folds_tests._paired` of each column pair of ``xm`` and ``ym`` (finite), all at
+    once: the same arithmetic element by element (each value and the difference rounded to 12
+    significant digits of the pair's scale, the larger magnitude), so the same values."""
+    scale = np.maximum(np.abs(xm), np.abs(ym))
+    d = snap(xm, scale) - snap(ym, scale)
+    return snap(d if higher_is_better else -d, scale)
 
 
 def default_rope(values: Any) -> float:
@@ -226,14 +234,14 @@ def fold_comparison(
     dnames, lnames, others, notes = p.dnames, p.lnames, p.others, p.notes
     if len(lnames) < 2:
         raise ValueError(f"need a learner besides the control {control!r}")
-    x, y, shared, d = p.x, p.y, p.shared, p.d
+    shared, d = p.shared, p.d  # (p.x and p.y, the results, are made only where needed)
     n_keys = len(p.fold_index)
     if p.complete:  # every key shared: the counts are the same everywhere
-        runs = np.full(x.shape[:2], n_keys, dtype=np.int64)
+        runs = np.full(d.shape[:2], n_keys, dtype=np.int64)
         union = runs
-        n_folds = np.full(x.shape[:2], len(np.unique(p.fold_index)), dtype=np.int64)
+        n_folds = np.full(d.shape[:2], len(np.unique(p.fold_index)), dtype=np.int64)
     else:
-        has_x, has_y = ~np.isnan(x), ~np.isnan(y)
+        has_x, has_y = ~np.isnan(p.x), ~np.isnan(p.y)
         runs = shared.sum(axis=2)
         union = (has_x | has_y).sum(axis=2)
         onehot = np.zeros((n_keys, int(p.fold_index.max()) + 1 if n_keys else 0), dtype=np.float32)
@@ -243,12 +251,23 @@ def fold_comparison(
     # moments as stats.folds_tests._moments (an all-equal d: exactly (d_1, 0))
     usable = (runs >= 2) & (n_folds >= 2)
     j = np.where(usable, runs, 2).astype(float)
+    # the Bayesian signed-rank test across data sets, on the means of the shared results: started
+    # now in the pool, so that it runs while this thread computes the per-data-set results
+    if p.complete:  # the cube's row sums, made once for every control (the same sums as x.sum)
+        sums = cube.row_sums
+        xm = sums[:, others] / j
+        ym = np.broadcast_to(sums[:, p.control : p.control + 1], xm.shape) / j
+    else:
+        xm = np.where(shared, p.x, 0.0).sum(axis=2) / j
+        ym = np.where(shared, p.y, 0.0).sum(axis=2) / j
+    z = _paired_means(xm, ym, higher_is_better)  # every learner's differences at once
+    signed_rank = SignedRanks([z[usable[:, k], k] for k in range(len(others))], r, int(nsamples), seed)
     dz = d if p.complete else np.where(shared, d, 0.0)
     mean = dz.sum(axis=2) / j
     dev = d - mean[..., None]
     if not p.complete:
         dev[~shared] = 0.0
-    var = (dev * dev).sum(axis=2) / (j - 1)
+    var = np.multiply(dev, dev, out=dev).sum(axis=2) / (j - 1)  # (squared in place: no new array)
     top = (d if p.complete else np.where(shared, d, -np.inf)).max(axis=2)
     constant = top == (d if p.complete else np.where(shared, d, np.inf)).min(axis=2)
     mean = np.where(constant, top, mean)
@@ -286,7 +305,7 @@ def fold_comparison(
     for i, k in zip(*np.nonzero((union > runs) | ~usable)):
         name, other = dnames[i], lnames[others[k]]
         if not usable[i, k]:
-            has_x, has_y = ~np.isnan(x[i, k]), ~np.isnan(y[i, k])
+            has_x, has_y = ~np.isnan(p.x[i, k]), ~np.isnan(p.y[i, k])
             if runs[i, k] == 0:
                 why = (
                     f"{other} has no results"
@@ -326,35 +345,23 @@ def fold_comparison(
         index=index,
     )
 
-    # across data sets: the Bayesian signed-rank test on the means of the shared results
-    xm = (x if p.complete else np.where(shared, x, 0.0)).sum(axis=2) / j
-    ym = (y if p.complete else np.where(shared, y, 0.0)).sum(axis=2) / j
-    weights: dict[int, np.ndarray] = {}
-    jobs = []
+    # across data sets: the signed-rank results, started above, with the win/tie/loss counts
     totals = []
     for k in range(len(others)):
         ok = usable[:, k]
-        m = int(ok.sum())
         marks = mark[ok, k]
         totals.append(
             {
                 "wins": int((marks == "v").sum()),
                 "ties": int((marks == "").sum()),
                 "losses": int((marks == "*").sum()),
-                "datasets": m,
+                "datasets": int(ok.sum()),
                 "p_better": np.nan,
                 "p_equivalent": np.nan,
                 "p_worse": np.nan,
             }
         )
-        if m:
-            if m not in weights:  # one draw per number of data sets, shared by the learners
-                weights[m] = cached_weights(m, prior=1.0, nsamples=int(nsamples), seed=seed)
-            jobs.append((k, _paired(xm[ok, k], ym[ok, k], higher_is_better), weights[m]))
-    # numpy releases the GIL in the long loops: the learners' Monte Carlo runs in parallel
-    with ThreadPoolExecutor(max_workers=max(1, min(len(jobs), os.cpu_count() or 1))) as pool:
-        counts = list(pool.map(lambda job: signed_rank_counts(job[1], r, job[2]), jobs))
-    for (k, _, _), (p_better, p_equivalent, p_worse) in zip(jobs, counts):
+    for k, (p_better, p_equivalent, p_worse) in signed_rank.results():
         totals[k].update(p_better=float(p_better), p_equivalent=float(p_equivalent), p_worse=float(p_worse))
     totals_frame = pd.DataFrame(totals, index=pd.Index([lnames[i] for i in others], dtype=object, name="learner"))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -100,8 +101,8 @@ class PairedFolds:
     dnames: list[str]
     lnames: list[str]
     others: list[int]
-    x: np.ndarray
-    y: np.ndarray
+    values: np.ndarray  # the cube's (data sets x learners x keys)
+    control: int  # the control's position in ``lnames``
     shared: np.ndarray
     d: np.ndarray
     repeats: np.ndarray
@@ -109,6 +110,16 @@ class PairedFolds:
     fold_index: np.ndarray
     notes: list[str]
     complete: bool = False
+
+    @cached_property
+    def x(self) -> np.ndarray:
+        """The other learners' results (data sets x other learners x keys), made when first asked for."""
+        return self.values[:, self.others, :]
+
+    @property
+    def y(self) -> np.ndarray:
+        """The control's results beside each other learner's (a broadcast view of the cube)."""
+        return np.broadcast_to(self.values[:, self.control : self.control + 1, :], self.x.shape)
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,6 +150,14 @@ class FoldCube:
     _pow: np.ndarray = field(repr=False)  # 10.0**decimals of each value's own scale (1 where none)
     _plain: bool = field(repr=False)  # every result present, each with a scale of 0..300 decimals
 
+    @cached_property
+    def row_sums(self) -> np.ndarray:
+        """The sum of each (data set, learner)'s results over the keys (``values.sum(axis=2)``),
+        made once: a complete cube's means against any control (:func:`stats.fold_comparison`)."""
+        out = self.values.sum(axis=2)
+        out.setflags(write=False)
+        return out
+
     @property
     def nbytes(self) -> int:
         """The memory the cube holds."""
@@ -158,26 +177,35 @@ class FoldCube:
             raise ValueError(f"control {control!r} is not one of the learners: {', '.join(self.lnames)}")
         c = self.lnames.index(str(control))
         others = [i for i in range(len(self.lnames)) if i != c]
-        x = self.values[:, others, :]  # (D, L-1, K)
-        y = np.broadcast_to(self.values[:, c : c + 1, :], x.shape)
-        ex, ey = self._exponent[:, others, :], self._exponent[:, c : c + 1, :]
-        ax, ay = self._magnitude[:, others, :], self._magnitude[:, c : c + 1, :]
+        n_d, n_l, n_k = self.values.shape
+        shape = (n_d, n_l - 1, n_k)
         complete = self._plain  # (every result present)
         if complete:
-            # every result present, every magnitude usable, 0..300 decimals: the pair's scale's
-            # 10**decimals is the larger value's own, and the kept snaps are the rounded values
-            shared = np.ones(x.shape, dtype=bool)
-            x_larger = ax >= ay
-            p = np.where(x_larger, self._pow[:, others, :], self._pow[:, c : c + 1, :])
-            d = np.subtract(self._snapped[:, others, :], self._snapped[:, c : c + 1, :])
-            redo = np.not_equal(ex, ey)  # the smaller value is rounded at the other's scale
+            # every result present, every magnitude usable, 0..300 decimals: the pair's scale is
+            # the larger magnitude, whose exponent is the larger (or equal) one, so its 10**decimals
+            # is the smaller of the two values' own; and the kept snaps are the rounded values.
+            # Written straight into the (data set, other learner, key) arrays, the control's column
+            # skipped by slices (no copy of the cube's learners first).
+            shared = np.ones(shape, dtype=bool)
+            d, p = np.empty(shape), np.empty(shape)
+            redo = np.empty(shape, dtype=bool)  # exponents differ: the smaller value is rounded anew
+            sn, pw, ex = self._snapped, self._pow, self._exponent
+            for into, take in ((slice(0, c), slice(0, c)), (slice(c, n_l - 1), slice(c + 1, n_l))):
+                np.subtract(sn[:, take, :], sn[:, c : c + 1, :], out=d[:, into, :])
+                np.minimum(pw[:, take, :], pw[:, c : c + 1, :], out=p[:, into, :])
+                np.not_equal(ex[:, take, :], ex[:, c : c + 1, :], out=redo[:, into, :])
             if redo.any():
-                at = np.nonzero(redo)
-                small_x, pv = ~x_larger[at], p[at]
-                sy = np.broadcast_to(self._snapped[:, c : c + 1, :], x.shape)[at]
+                i, k, j = np.nonzero(redo)
+                at, xk = (i, k, j), (i, np.asarray(others, dtype=np.intp)[k], j)  # (xk: in the cube)
+                x_at, y_at = self.values[xk], self.values[i, c, j]
+                x_larger = np.abs(x_at) >= np.abs(y_at)
+                pv = np.where(x_larger, self._pow[xk], self._pow[i, c, j])
+                p[at] = pv  # (the larger magnitude's own, as minimum gives it where the exponents agree)
+                small_x = ~x_larger
+                sx, sy = self._snapped[xk], self._snapped[i, c, j]
                 with np.errstate(over="ignore", invalid="ignore"):
-                    xr = np.where(small_x, np.rint(x[at] * pv) / pv, self._snapped[:, others, :][at])
-                    yr = np.where(small_x, sy, np.rint(y[at] * pv) / pv)
+                    xr = np.where(small_x, np.rint(x_at * pv) / pv, sx)
+                    yr = np.where(small_x, sy, np.rint(y_at * pv) / pv)
                 d[at] = xr - yr
             if not higher_is_better:
                 np.negative(d, out=d)
@@ -186,6 +214,10 @@ class FoldCube:
                 np.rint(d, out=d)
                 np.divide(d, p, out=d)
         else:
+            x = self.values[:, others, :]
+            y = np.broadcast_to(self.values[:, c : c + 1, :], x.shape)
+            ax, ay = self._magnitude[:, others, :], self._magnitude[:, c : c + 1, :]
+            ex, ey = self._exponent[:, others, :], self._exponent[:, c : c + 1, :]
             px, py = self._present[:, others, :], self._present[:, c : c + 1, :]
             shared = px & py
             x_larger = ax >= ay
@@ -212,8 +244,8 @@ class FoldCube:
             self.dnames,
             self.lnames,
             others,
-            x,
-            y,
+            self.values,
+            c,
             shared,
             d,
             self.repeats,

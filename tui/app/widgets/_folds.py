@@ -104,6 +104,11 @@ class Cell:
 
 TABLE_COLUMNS = ("data set", "learner", "mean diff", "p", "", "Bayes")
 
+#: The right-aligned cells :func:`folds_rows` has made, by text (shared by the views: a cell is
+#: never changed); emptied beyond :data:`_RIGHT_CELLS_MAX`.
+_RIGHT_CELLS: dict[str, Cell] = {}
+_RIGHT_CELLS_MAX = 100_000
+
 
 @dataclass(frozen=True, eq=False)
 class FoldsRows:
@@ -136,9 +141,15 @@ def prob_bars(better: Any, equivalent: Any, worse: Any, width: int = BAR) -> lis
     cells[rows[two], last[two]] -= 1
     if (ok & ((extra < 0) | (extra > 2))).any():  # not three probabilities: as prob_bar does, one by one
         return [prob_bar(*row, width=width) for row in p.tolist()]
-    bars = {key: "+" * key[0] + "=" * key[1] + "-" * key[2] for key in set(map(tuple, cells[ok].tolist()))}
-    unknown = "?" * width
-    return [bars[tuple(c)] if good else unknown for c, good in zip(cells.tolist(), ok.tolist())]
+    # each distinct triple of cells made into text once, found by a code per row (not a tuple)
+    base = width + 1
+    code = np.where(ok, (cells[:, 0] * base + cells[:, 1]) * base + cells[:, 2], -1)
+    distinct, inverse = np.unique(code, return_inverse=True)
+    texts = [
+        "?" * width if c < 0 else "+" * (c // base // base) + "=" * (c // base % base) + "-" * (c % base)
+        for c in distinct.tolist()
+    ]
+    return [texts[i] for i in inverse.ravel().tolist()]
 
 
 def _p_texts(p: np.ndarray) -> list[str]:
@@ -183,8 +194,12 @@ def folds_rows(view: FoldsView | None) -> FoldsRows | None:
     bars = {b: Cell(b) for b in set(bar_texts)}
     bar_cells = [bars[b] for b in bar_texts]
     mark_cells = [marks[str(m)] for m in table["mark"].tolist()]
-    # a cell per distinct text (many rows share a rounded difference or p)
-    right = {t: Cell(t, justify="right") for t in {*diffs, *ps}}
+    # a cell per distinct text (many rows share a rounded difference or p), kept for the next view
+    # (another control's shows mostly the same texts: p to 4 decimals, differences to 3 digits)
+    kept = _RIGHT_CELLS
+    if len(kept) > _RIGHT_CELLS_MAX:
+        kept.clear()
+    right = {t: kept.get(t) or kept.setdefault(t, Cell(t, justify="right")) for t in {*diffs, *ps}}
     cells = [
         (dataset, learner, right[diff], right[p], mark, bar)
         for dataset, learner, diff, p, mark, bar in zip(datasets, learners, diffs, ps, mark_cells, bar_cells)
