@@ -170,8 +170,8 @@ class Table:
 
     @property
     def scale(self) -> np.ndarray:
-        """Each data set's magnitude (n x 1): derived quantities are snapped at it."""
-        return magnitude(self.values, axis=1)
+        """Each data set's magnitude (n x 1): derived quantities are snapped at it (read-only)."""
+        return self.derived("scale", lambda: magnitude(self.values, axis=1))
 
     @property
     def n(self) -> int:

@@ -71,9 +71,15 @@ def _hochberg(p: np.ndarray, alpha: float) -> np.ndarray:
     return np.minimum.accumulate(v[::-1])[::-1]
 
 
+#: Up to this many hypotheses, Hommel's APVs are computed for every j at once (an m x m array).
+HOMMEL_AT_ONCE = 256
+
+
 def _hommel(p: np.ndarray, alpha: float) -> np.ndarray:
     # Wright (1992), Fig. 2 of seed 002 ("Algorithm for calculating APVs based on Hommel's").
     m = len(p)
+    if 2 <= m <= HOMMEL_AT_ONCE:
+        return _hommel_at_once(p)
     apv = p.copy()
     idx = np.arange(1, m + 1)
     for j in range(m, 1, -1):
@@ -83,6 +89,21 @@ def _hommel(p: np.ndarray, alpha: float) -> np.ndarray:
         head = ~tail
         apv[head] = np.maximum(apv[head], np.minimum(c_min, j * p[head]))
     return np.minimum(apv, 1.0)
+
+
+def _hommel_at_once(p: np.ndarray) -> np.ndarray:
+    """:func:`_hommel`'s loop over j = m..2 as one m x m computation: row j holds step j. Each
+    candidate is the same product and quotient as in the loop, and a maximum does not depend on
+    the order it is taken in, so the APVs are the same floats."""
+    m = len(p)
+    idx = np.arange(1, m + 1)
+    j = np.arange(m, 1, -1)[:, None]  # the loop's j, one row each
+    tail = idx > m - j
+    with np.errstate(divide="ignore", invalid="ignore"):  # the head's quotients are not used
+        c = np.where(tail, j * p / (j + idx - m), np.inf)
+    c_min = c.min(axis=1, keepdims=True)  # the loop's c_min of each j
+    candidates = np.where(tail, c_min, np.minimum(c_min, j * p))
+    return np.minimum(np.maximum(p, candidates.max(axis=0)), 1.0)
 
 
 def rom_coefficients(m: int, alpha: float) -> np.ndarray:

@@ -170,15 +170,18 @@ def control_test_from_ranks(
     se = standard_error(test, len(r), int(n))
     if control not in r.index:
         raise ValueError(f"control {control!r} is not a learner; learners are: {', '.join(map(str, r.index))}")
-    keep = r.index != control
+    c = r.index.get_loc(control)
+    keep = np.delete(np.arange(len(r)), c)  # the other learners' positions
     values = r.to_numpy()
-    z = (values[keep] - values[r.index.get_loc(control)]) / se
+    z = (values[keep] - values[c]) / se
     p = _two_sided(z)
     order = np.argsort(p, kind="stable")  # most significant first
     columns = {"z": z[order], "p": p[order]}
     # each procedure's APVs (stats.adjust) from one sort of p, in the rows' order (p ascending)
     columns.update(adjust_sorted(p[order], CONTROL_METHODS, alpha=a))
-    out = pd.DataFrame(columns, index=pd.Index(r.index[keep][order], name="learner"))
+    index = r.index.take(keep[order])
+    index.name = "learner"
+    out = pd.DataFrame(columns, index=index)
     return ControlTest(out, control=control, test=test, alpha=a, se=se, n=int(n), ranks=r)
 
 
@@ -229,7 +232,7 @@ def pairwise_test_from_ranks(ranks: Any, n: int, *, test: Test = "friedman") -> 
     z = (values[ia] - values[ib]) / se
     p = _two_sided(z)
     order = np.argsort(p, kind="stable")
-    columns = {"a": r.index[ia], "b": r.index[ib], "z": z, "p": p}
+    columns = {"a": r.index.take(ia), "b": r.index.take(ib), "z": z, "p": p}
     for method, apv in adjust_sorted(p[order], ("nemenyi", "holm", "shaffer"), alpha=0.05, k=k).items():
         columns[method] = np.empty_like(apv)
         columns[method][order] = apv  # stats.adjust's: in the pairs' order

@@ -92,35 +92,56 @@ class AverageRanks:
     def k(self) -> int:
         return len(self.ranks)
 
+    @classmethod
+    def _of_table(cls, ranks: np.ndarray, n: int, learners: pd.Index) -> AverageRanks:
+        """The average ranks of a validated table (possible by construction: not checked again)."""
+        out = cls.__new__(cls)
+        object.__setattr__(out, "ranks", pd.Series(ranks, index=learners, dtype=float))
+        object.__setattr__(out, "n", int(n))
+        return out
+
+
+def row_ranks(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """Ranks within each row, 1 = the largest, ties averaged -- ``scipy.stats.rankdata(-values,
+    axis=1, method="average")``, the same floats (halves of integers, exact) -- and sum(t^3 - t)
+    over the groups of t tied values of each row, from one sort."""
+    n, k = values.shape
+    order = np.argsort(-values, axis=1, kind="stable")
+    s = np.take_along_axis(values, order, axis=1)
+    start = np.ones((n, k), dtype=bool)  # a run of equal values starts where a row starts or a value changes
+    start[:, 1:] = s[:, 1:] != s[:, :-1]
+    first = np.flatnonzero(start.ravel())
+    size = np.diff(np.append(first, n * k))  # each run's length (runs never span rows)
+    run = np.cumsum(start.ravel()) - 1  # the run of each sorted cell
+    lo = first - (first // k) * k  # each run's first position within its row (0-based)
+    average = ((2 * lo + size + 1) / 2.0)[run]  # (lo + 1 + lo + size) / 2: exact
+    ranks = np.empty((n, k))
+    np.put_along_axis(ranks, order, average.reshape(n, k), axis=1)
+    t = size.astype(np.int64)
+    return ranks, int(np.sum(t**3 - t))
+
+
+def _ranked(table: Table) -> tuple[np.ndarray, int]:
+    return table.derived("row_ranks", lambda: row_ranks(table.values))
+
 
 def rank_matrix(table: Table) -> np.ndarray:
     """Ranks within each row of an oriented table: 1 = best (largest), ties averaged (read-only,
     computed once per table)."""
-    return table.derived("ranks", lambda: rankdata(-table.values, axis=1, method="average"))
+    return _ranked(table)[0]
 
 
 def mean_ranks(table: Table) -> AverageRanks:
     """The average rank of each learner (Demsar 2006, Eq. 1) and N, once per table."""
     return table.derived(
-        "average", lambda: AverageRanks(pd.Series(rank_matrix(table).mean(axis=0), index=table.learners), table.n)
+        "average", lambda: AverageRanks._of_table(rank_matrix(table).mean(axis=0), table.n, table.learners)
     )
 
 
 def tie_sum(table: Table) -> int:
     """sum(t^3 - t) over the groups of t tied values within each data set (Friedman's tie
     correction, :func:`stats.friedman`), an exact integer, once per table."""
-
-    def make() -> int:
-        s = np.sort(table.values, axis=1)
-        n, k = s.shape
-        # a run of equal values starts where a row starts or its value changes
-        start = np.ones((n, k), dtype=bool)
-        start[:, 1:] = s[:, 1:] != s[:, :-1]
-        where = np.flatnonzero(start.ravel())
-        t = np.diff(np.append(where, n * k)).astype(np.int64)  # each run's length (runs never span rows)
-        return int(np.sum(t**3 - t))
-
-    return table.derived("tie_sum", make)
+    return _ranked(table)[1]
 
 
 def aligned_rank_matrix(table: Table) -> np.ndarray:
