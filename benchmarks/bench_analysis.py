@@ -22,8 +22,10 @@ What it measures
     of a log holding one result per cell of the same table (so its scores table is this table),
     ``Model.analyze(selection).prepare(view)`` for each view that tests the table -- tests, ranks
     (with the letters), pairs, cd -- and all four, with the model's caches emptied before each
-    repetition (a new table: a data set or learner toggle) and, for the tests view, with an alpha
-    toggle on a table seen before. Procedures: Holm (the default) and Wilcoxon-Holm. This is
+    repetition but its scores tables (the analysis of a table not analysed before); all four
+    with the scores table made again too (``stats.scores_table``: a data set or learner toggle);
+    and the tests view with an alpha toggle on a table seen before. Procedures: Holm (the
+    default) and Wilcoxon-Holm. This is
     what the app's analysis worker runs (``RankboardApp.analyze``: ``Model.analyze``, then
     ``prepare`` of the view on screen). It differs from (1): the app also computes the verdict,
     the parametric-safety sentence, the contrast estimation and the selected pair's Wilcoxon,
@@ -228,14 +230,18 @@ def make_log(df: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def view_cases() -> list[tuple[str, tuple[str, ...], str, bool]]:
-    """(label, views, procedure, new table?) of part (2)."""
+def view_cases() -> list[tuple[str, tuple[str, ...], str, str]]:
+    """(label, views, procedure, toggle) of part (2). Toggles: "ranks" -- every cache of the model
+    emptied but its scores tables (the analysis of a table not analysed before: the first look, a
+    direction toggle); "table" -- every cache emptied (a data set or learner toggle: the scores
+    table is made again too, ``stats.scores_table``); "alpha" -- alpha toggled on a table seen."""
     cases = []
     for procedure in ("holm", "wilcoxon-holm"):
         for view in VIEWS:
-            cases.append((f"{view} view, {procedure}, new table", (view,), procedure, True))
-        cases.append((f"all four views, {procedure}, new table", VIEWS, procedure, True))
-    cases.append(("tests view, holm, alpha toggle", ("tests",), "holm", False))
+            cases.append((f"{view} view, {procedure}", (view,), procedure, "ranks"))
+        cases.append((f"all four views, {procedure}", VIEWS, procedure, "ranks"))
+    cases.append(("all four, holm, + new scores table", VIEWS, "holm", "table"))
+    cases.append(("tests view, holm, alpha toggle", ("tests",), "holm", "alpha"))
     return cases
 
 
@@ -248,20 +254,21 @@ def app_part(df: pd.DataFrame, reps: int) -> tuple[dict[str, list[int]], dict[st
     model = Model(log)
     base = dataclasses.replace(default_selection(log, "accuracy"), control=CONTROL)
 
-    def clear() -> None:
-        for cache in model._cache.values():  # a new table: nothing of it cached (a data set toggle)
-            cache.clear()
+    def clear(scores_too: bool = True) -> None:
+        for kind, cache in model._cache.items():  # nothing of the table analysed before
+            if scores_too or kind != "scores":
+                cache.clear()
 
     times: dict[str, list[int]] = {}
-    for label, views, procedure, new in view_cases():
+    for label, views, procedure, toggle in view_cases():
         sel = dataclasses.replace(base, procedure=procedure)
         model.analyze(sel).prepare(*views)  # warm-up (imports, q_alpha)
         out = times.setdefault(label, [])
         for i in range(reps):
-            if new:
-                clear()
-            else:
+            if toggle == "alpha":
                 sel = dataclasses.replace(sel, alpha=(0.05, 0.1)[i % 2])
+            else:
+                clear(scores_too=toggle == "table")
             t0 = time.perf_counter_ns()
             model.analyze(sel).prepare(*views)
             out.append(time.perf_counter_ns() - t0)
