@@ -17,7 +17,7 @@ import pandas as pd
 from scipy import special
 
 from stats._result import TableResult
-from stats._table import as_table, check_alpha, check_choice
+from stats._table import as_table, check_alpha, check_bool, check_choice
 from stats.apv import CONTROL_METHODS, adjust, adjust_sorted
 from stats.bergmann import MAX_EXACT_K, pairs
 from stats.ranking import AverageRanks, aligned_rank_matrix, check_average_ranks, mean_ranks, quade_components
@@ -190,8 +190,22 @@ def pairwise_test(
     *,
     test: Test = "friedman",
     higher_is_better: bool = True,
+    bergmann: bool = True,
 ) -> PairwiseTest:
     """All k(k-1)/2 pairwise comparisons with Nemenyi, Holm, Shaffer and Bergmann-Hommel APVs.
+
+    Parameters
+    ----------
+    scores : DataFrame, 2-D array, RankedTable or AverageRanks
+        Rows are data sets, columns are learners (average ranks serve ``test="friedman"``).
+    test : {"friedman", "aligned", "quade"}
+        Whose average ranks and standard error give z.
+    higher_is_better : bool, default True
+    bergmann : bool, default True
+        ``False`` leaves out the ``bergmann`` column (and ``.bergmann`` says "not computed"):
+        exact Bergmann-Hommel takes from milliseconds (k = 10) to seconds (k = 16), which a
+        caller showing another procedure need not pay (the explorer computes it when its
+        column is shown or exported).
 
     Returns
     -------
@@ -215,11 +229,18 @@ def pairwise_test(
     ("Detecting all pairwise differences").
     """
     r, n = rank_statistics(scores, test, higher_is_better)
-    return pairwise_test_from_ranks(r, n, test=test)
+    return pairwise_test_from_ranks(r, n, test=test, bergmann=bergmann)
 
 
-def pairwise_test_from_ranks(ranks: Any, n: int, *, test: Test = "friedman") -> PairwiseTest:
+#: What ``PairwiseTest.bergmann`` says when the column was left out (``bergmann=False``).
+NOT_COMPUTED = "not computed (bergmann=False)"
+
+
+def pairwise_test_from_ranks(
+    ranks: Any, n: int, *, test: Test = "friedman", bergmann: bool = True
+) -> PairwiseTest:
     """:func:`pairwise_test` from average ranks as papers print them and N."""
+    check_bool("bergmann", bergmann)
     r = _as_rank_series(ranks, n, test)
     if len(r) < 2 or r.index.has_duplicates:
         raise ValueError("need at least 2 learners with distinct names")
@@ -236,7 +257,9 @@ def pairwise_test_from_ranks(ranks: Any, n: int, *, test: Test = "friedman") -> 
     for method, apv in adjust_sorted(p[order], ("nemenyi", "holm", "shaffer"), alpha=0.05, k=k).items():
         columns[method] = np.empty_like(apv)
         columns[method][order] = apv  # stats.adjust's: in the pairs' order
-    if k <= MAX_EXACT_K:
+    if not bergmann:
+        note = NOT_COMPUTED
+    elif k <= MAX_EXACT_K:
         columns["bergmann"] = adjust(p, "bergmann")
         note = "exact"
     else:

@@ -35,6 +35,7 @@ from tui.view._tests import (
     safety_message,
     tests_view,
     untestable,
+    with_bergmann,
 )
 from tui.view._types import (
     Analysis,
@@ -315,7 +316,26 @@ class Model(FoldParts):
 
             def pairwise() -> stats.PairwiseTest:  # one table for the verdict, the pairs and the CD bars
                 key = (*table_key, sel.higher_is_better, sel.test)
-                return self._cached("pairwise", key, lambda: pairwise_table(table, sel))
+
+                def make() -> stats.PairwiseTest:
+                    with self._lock:
+                        light = self._cache["pairwise"].get((*key, "no bergmann"))
+                    return pairwise_table(table, sel) if light is None else with_bergmann(light)
+
+                return self._cached("pairwise", key, make)
+
+            def pairwise_shown() -> stats.PairwiseTest:
+                """The table of the procedure on screen: without exact Bergmann-Hommel (from ms at
+                k = 10 to seconds at k = 16) unless it is that procedure, or the table with it is made
+                (the pairs view, whose table the exports write, makes it)."""
+                key = (*table_key, sel.higher_is_better, sel.test)
+                if sel.procedure == "bergmann":
+                    return pairwise()
+                with self._lock:
+                    full = self._cache["pairwise"].get(key)
+                if full is not None:
+                    return full
+                return self._cached("pairwise", (*key, "no bergmann"), lambda: pairwise_table(table, sel, False))
 
             def two_sample() -> stats.PairwiseTwoSample:  # a two-sample procedure's APVs
                 key = (*table_key, sel.higher_is_better, sel.procedure)
@@ -324,7 +344,7 @@ class Model(FoldParts):
                 )
 
             # the APVs of the selected procedure: one table for the verdict, the matrix, the bars, the letters
-            procedure_table: Callable[[], Any] = two_sample if sel.procedure in TWO_SAMPLE else pairwise
+            procedure_table: Callable[[], Any] = two_sample if sel.procedure in TWO_SAMPLE else pairwise_shown
 
             def tests() -> TestsView:
                 safety = self._cached("safety", (*table_key, sel.alpha), lambda: safety_message(table, sel.alpha))

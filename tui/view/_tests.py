@@ -49,13 +49,25 @@ def safety_message(scores: pd.DataFrame | stats.RankedTable, alpha: float) -> st
     return stats.parametric_safety(scores, alpha=alpha, higher_is_better=higher).message
 
 
-def pairwise_table(scores: stats.ScoresTable | stats.RankedTable, sel: Selection) -> stats.PairwiseTest:
+def pairwise_table(
+    scores: stats.ScoresTable | stats.RankedTable, sel: Selection, bergmann: bool = True
+) -> stats.PairwiseTest:
     """``stats.pairwise_test`` on ``sel.test`` ranks; above Bergmann-Hommel's exact limit its
-    column holds Shaffer's APVs and its ``bergmann`` says so (the views name it)."""
+    column holds Shaffer's APVs and its ``bergmann`` says so (the views name it). ``bergmann``
+    False: without that column (exact Bergmann-Hommel costs up to seconds at k = 16)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", stats.BergmannLimitWarning)
         test: Any = sel.test  # validated by Selection
-        return stats.pairwise_test(scores, test=test, higher_is_better=sel.higher_is_better)
+        return stats.pairwise_test(scores, test=test, higher_is_better=sel.higher_is_better, bergmann=bergmann)
+
+
+def with_bergmann(light: stats.PairwiseTest) -> stats.PairwiseTest:
+    """:func:`pairwise_table`'s full table from one made without Bergmann-Hommel: the same test
+    from its average ranks (``stats.pairwise_test_from_ranks``: the same floats, no ranking)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.BergmannLimitWarning)
+        test: Any = light.test
+        return stats.pairwise_test_from_ranks(light.ranks, light.n, test=test)
 
 
 def replaced_note(table: stats.PairwiseTest, procedure: str) -> str | None:
