@@ -167,15 +167,16 @@ def wilcoxon_letters(scores: Any) -> dict[str, str]:
     return stats.compact_letters(order, zip(rejected["a"], rejected["b"]))
 
 
-def run_once(steps: list[tuple[str, Callable[[], object]]]) -> tuple[int, list[int], list[object]]:
-    """One whole analysis: (total ns, per-step ns, results)."""
-    per_step, results = [], []
+def run_once(steps: list[tuple[str, Callable[[], object]]]) -> tuple[int, list[int], list[object], list[int]]:
+    """One whole analysis: (total ns, per-step wall ns, results, per-step CPU ns of this process)."""
+    per_step, results, cpu = [], [], []
     start = time.perf_counter_ns()
     for _, fn in steps:
-        t0 = time.perf_counter_ns()
+        c0, t0 = time.process_time_ns(), time.perf_counter_ns()
         results.append(fn())
         per_step.append(time.perf_counter_ns() - t0)
-    return time.perf_counter_ns() - start, per_step, results
+        cpu.append(time.process_time_ns() - c0)
+    return time.perf_counter_ns() - start, per_step, results, cpu
 
 
 def digest(obj: Any, h: Any = None) -> str:
@@ -289,18 +290,22 @@ def measure(reps: int) -> dict[str, Any]:
     df = make_table()
     steps = analysis_steps(df)
     stats.critical._q.cache_clear()
-    cold_ns, _, _ = run_once(steps)
+    cold_ns = run_once(steps)[0]
     for _ in range(20):
         run_once(steps)
     per_step: list[list[int]] = []
+    cpu: list[list[int]] = []
     for _ in range(reps):
-        per_step.append(run_once(steps)[1])
-    _, _, results = run_once(steps)
+        _, wall, _, used = run_once(steps)
+        per_step.append(wall)
+        cpu.append(used)
+    results = run_once(steps)[2]
     names = [name for name, _ in steps]
     app_times, app_digests = app_part(df, max(reps // 4, 30))
     return {
         "names": names,
         "per_step": per_step,
+        "cpu": cpu,
         "cold": cold_ns,
         "digests": {name: digest(r) for name, r in zip(names, results) if name != RANKED},
         "app": app_times,
@@ -308,9 +313,10 @@ def measure(reps: int) -> dict[str, Any]:
     }
 
 
-def totals(m: dict[str, Any]) -> dict[str, np.ndarray]:
-    """Per repetition (ms): the 8 steps before issue 16, the full analysis, without Wilcoxon-Holm."""
-    ns = np.asarray(m["per_step"], dtype=float) / 1e6
+def totals(m: dict[str, Any], key: str = "per_step") -> dict[str, np.ndarray]:
+    """Per repetition (ms): the 8 steps before issue 16, the full analysis, without Wilcoxon-Holm
+    (``key``: "per_step", wall time, or "cpu", the process's CPU time)."""
+    ns = np.asarray(m[key], dtype=float) / 1e6
     names = m["names"]
     before = [i for i, x in enumerate(names) if x in BEFORE_ISSUE_16]
     return {
@@ -350,6 +356,7 @@ def merge(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """The repetitions of several processes of one tree, pooled."""
     out = dict(runs[0])
     out["per_step"] = [row for r in runs for row in r["per_step"]]
+    out["cpu"] = [row for r in runs for row in r["cpu"]]
     out["app"] = {case: [t for r in runs for t in r["app"][case]] for case in runs[0]["app"]}
     return out
 
@@ -390,6 +397,10 @@ def compare(before: str, reps: int, runs: int) -> None:
         verdict = "" if bar is None else f"  bar <= {bar:g} ms: {'PASS' if nm <= bar else 'FAIL'}"
         spread = f"IQR {oq1:.2f}-{oq3:.2f} / {nq1:.2f}-{nq3:.2f}"
         print(f"{label:<40}{om:>9.3f}{nm:>11.3f}{om / nm:>7.1f}x  {spread}{verdict}")
+    oc, nc = totals(old, "cpu"), totals(new, "cpu")
+    for key, label in (("before16", "CPU, before issue 16 (8 steps)"), ("full", "CPU, full analysis")):
+        om, nm = float(np.median(oc[key])), float(np.median(nc[key]))
+        print(f"{label:<40}{om:>9.3f}{nm:>11.3f}{om / nm:>7.1f}x  (process CPU time, medians)")
     print()
     print(f"{'the app: Model.analyze + prepare (ms)':<40}{'before':>9}{'this tree':>11}{'ratio':>8}")
     for case in new["app"]:
@@ -422,18 +433,21 @@ def this_tree(reps: int, a_reps: int) -> None:
     steps = analysis_steps(df)
     sink = io.StringIO()
     stats.critical._q.cache_clear()
-    cold_ns, _, _ = run_once(steps)
+    cold_ns = run_once(steps)[0]
     for _ in range(20):
         run_once(steps)
     _, ar_result = run_autorank(df, sink)
     run_autorank(df, sink)
 
     per_step: list[list[int]] = []
+    cpu: list[list[int]] = []
     ar_times: list[int] = []
     block = -(-reps // a_reps)  # ceil
     while len(per_step) < reps or len(ar_times) < a_reps:
         for _ in range(min(block, reps - len(per_step))):
-            per_step.append(run_once(steps)[1])
+            _, wall, _, used = run_once(steps)
+            per_step.append(wall)
+            cpu.append(used)
         if len(ar_times) < a_reps:
             ar_times.append(run_autorank(df, sink)[0])
     a12_ns = []
@@ -442,8 +456,8 @@ def this_tree(reps: int, a_reps: int) -> None:
         stats.scott_knott(df, method="a12")
         a12_ns.append(time.perf_counter_ns() - t0)
     names = [name for name, _ in steps]
-    m = {"names": names, "per_step": per_step}
-    tot = totals(m)
+    m = {"names": names, "per_step": per_step, "cpu": cpu}
+    tot, tot_cpu = totals(m), totals(m, "cpu")
     q1, med, q3 = iqr(tot["full"])
     aq1, amed, aq3 = iqr(np.asarray(ar_times, dtype=float) / 1e6)
     ns = np.asarray(per_step, dtype=float) / 1e6
@@ -475,6 +489,10 @@ def this_tree(reps: int, a_reps: int) -> None:
     print(f"{'total before issue 16 (8 steps)':<40}{bmed:>10.3f}{bq3 - bq1:>9.3f}   (same repetitions)")
     print(f"{'total, full analysis':<40}{med:>10.3f}{q3 - q1:>9.3f}   (IQR {q1:.3f}-{q3:.3f}, {reps} reps)")
     print(f"{'total without Wilcoxon-Holm':<40}{float(np.median(tot['without_wilcoxon'])):>10.3f}   (same repetitions)")
+    print(
+        f"{'CPU time: 8 steps / full':<40}{float(np.median(tot_cpu['before16'])):>10.3f}"
+        f"{float(np.median(tot_cpu['full'])):>9.3f}   (process CPU, medians: less sensitive to load)"
+    )
     print(f"{'bar: 8 steps <= 3 ms (issue 17 item 7)':<40}{'PASS' if bmed <= BAR_BEFORE_16_MS else 'FAIL':>10}")
     print(f"{'bar: full <= 10 ms (issue 16)':<40}{'PASS' if med <= BAR_MS else 'FAIL':>10}")
     print(f"{'first call in process (cold)':<40}{cold_ns / 1e6:>10.3f}   (one-off q_alpha(k=20), then cached)")

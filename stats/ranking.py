@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
 from stats._table import Table, as_table, snap
 
@@ -150,7 +149,8 @@ def aligned_rank_matrix(table: Table) -> np.ndarray:
 
     def make() -> np.ndarray:
         aligned = snap(table.values - table.values.mean(axis=1, keepdims=True), table.scale)  # at the row's scale
-        return rankdata(-aligned.ravel(), method="average").reshape(aligned.shape)
+        # rankdata(-aligned.ravel(), method="average"): all kN cells as one row, 1 = the largest
+        return row_ranks(aligned.reshape(1, -1))[0].reshape(aligned.shape)
 
     return table.derived("aligned", make)
 
@@ -161,7 +161,7 @@ def quade_components(table: Table) -> tuple[np.ndarray, np.ndarray]:
 
     def make() -> np.ndarray:
         ranges = snap(table.values.max(axis=1) - table.values.min(axis=1), table.scale[:, 0])  # at the row's scale
-        return rankdata(ranges, method="average")
+        return row_ranks(-ranges.reshape(1, -1))[0][0]  # rankdata(ranges, method="average"): 1 = the smallest
 
     return table.derived("quade", make), rank_matrix(table)
 
