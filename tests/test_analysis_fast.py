@@ -30,7 +30,7 @@ from scipy.stats import rankdata
 import stats
 from stats import apv
 from stats._table import as_table, snap
-from stats.ranking import row_ranks
+from stats.ranking import aligned_rank_matrix, quade_components, rank_matrix, row_ranks
 
 SHAPES = [(3, 2), (3, 60), (4, 14), (5, 24), (7, 9), (10, 30), (12, 5), (15, 40), (17, 3), (20, 50), (20, 2), (6, 60)]
 
@@ -135,7 +135,7 @@ def test_a_ranked_table_refuses_another_direction_and_is_read_only() -> None:
     with pytest.raises(ValueError, match="read-only"):
         ranked.values[0, 0] = 1.0
     with pytest.raises(ValueError, match="read-only"):
-        stats.ranking.rank_matrix(ranked)[0, 0] = 1.0
+        rank_matrix(ranked)[0, 0] = 1.0
     with pytest.raises(ValueError, match="at least 3 data sets"):
         stats.parametric_safety(stats.ranked_table(table(4, 2, seed=1)))
 
@@ -301,3 +301,15 @@ def test_control_and_pairwise_apvs_equal_stats_adjust() -> None:
         pw = stats.pairwise_test(df, test=test)
         for method in ("nemenyi", "holm", "shaffer", "bergmann"):
             assert np.array_equal(pw[method].to_numpy(), stats.adjust(pw["p"].to_numpy(), method)), method
+
+
+@pytest.mark.parametrize(("k", "n"), SHAPES)
+def test_aligned_ranks_and_quade_weights_equal_scipys_rankdata(k: int, n: int) -> None:
+    t = stats.ranked_table(table(k, n, seed=11 * k + n))
+    aligned = snap(t.values - t.values.mean(axis=1, keepdims=True), np.abs(t.values).max(axis=1, keepdims=True))
+    want = rankdata(-aligned.ravel(), method="average").reshape(aligned.shape)
+    assert np.array_equal(aligned_rank_matrix(t).view(np.int64), want.view(np.int64))
+    ranges = snap(t.values.max(axis=1) - t.values.min(axis=1), np.abs(t.values).max(axis=1))
+    q, within = quade_components(t)
+    assert np.array_equal(q.view(np.int64), rankdata(ranges, method="average").view(np.int64))
+    assert np.array_equal(within.view(np.int64), rankdata(-t.values, axis=1, method="average").view(np.int64))
