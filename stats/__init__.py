@@ -107,7 +107,9 @@ _EXPORTS: dict[str, str] = {
     "quartiles": "stats.quartile_charts",
     "scale_position": "stats.quartile_charts",
     "AverageRanks": "stats.ranking",
+    "RankedTable": "stats.ranking",
     "average_ranks": "stats.ranking",
+    "ranked_table": "stats.ranking",
     "ranks": "stats.ranking",
     "correlation": "stats.regression_metrics",
     "mmre": "stats.regression_metrics",
@@ -199,7 +201,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
         standard_error,
     )
     from stats.quartile_charts import Quartiles, quartile_chart, quartiles, scale_position  # noqa: F401
-    from stats.ranking import AverageRanks, average_ranks, ranks  # noqa: F401
+    from stats.ranking import AverageRanks, RankedTable, average_ranks, ranked_table, ranks  # noqa: F401
     from stats.regression_metrics import correlation, mmre, mre, pred, re  # noqa: F401
     from stats.runner import RunSummary, run_cv, run_sequence  # noqa: F401
     from stats.scott_knott_ranking import ScottKnottResult, Split, scott_knott  # noqa: F401

@@ -10,8 +10,8 @@ states the rule for the whole package).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -150,11 +150,28 @@ class Table:
     datasets: pd.Index
     learners: pd.Index
     higher_is_better: bool
+    #: What is computed from the table once and shared by every statistic given the table
+    #: (:meth:`derived`): the rank matrices, average ranks, tie sizes.
+    _derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+
+    def derived(self, name: str, make: Callable[[], Any]) -> Any:
+        """``make()``, computed once per table and kept under ``name`` (arrays read-only): every
+        statistic given this table reuses its ranks instead of ranking it again. Two threads may
+        both compute a missing entry; they compute the same value and the first one stays."""
+        try:
+            return self._derived[name]
+        except KeyError:
+            pass
+        value = make()
+        for part in value if isinstance(value, tuple) else (value,):
+            if isinstance(part, np.ndarray):
+                part.setflags(write=False)
+        return self._derived.setdefault(name, value)
 
     @property
     def scale(self) -> np.ndarray:
-        """Each data set's magnitude (n x 1): derived quantities are snapped at it."""
-        return magnitude(self.values, axis=1)
+        """Each data set's magnitude (n x 1): derived quantities are snapped at it (read-only)."""
+        return self.derived("scale", lambda: magnitude(self.values, axis=1))
 
     @property
     def n(self) -> int:
@@ -190,6 +207,8 @@ def as_table(
         repeats a learner name.
     """
     check_bool("higher_is_better", higher_is_better)
+    if isinstance(scores, Table):  # validated once (stats.ranked_table): shared with its ranks
+        return _checked_size(scores, bool(higher_is_better), min_learners, min_datasets)
     scores = table_of(scores)  # a ScoresTable is its table
     if isinstance(scores, pd.DataFrame):
         frame = scores
@@ -214,10 +233,7 @@ def as_table(
         frame = pd.DataFrame(array, index=rows, columns=cols)
 
     n, k = frame.shape
-    if k < min_learners:
-        raise ValueError(f"need at least {min_learners} learners (columns), got {k}")
-    if n < min_datasets:
-        raise ValueError(f"need at least {min_datasets} data sets (rows), got {n}")
+    _check_size(n, k, min_learners, min_datasets)
     names = pd.Index(frame.columns)
     if names.has_duplicates:
         dupes = sorted({str(x) for x in names[names.duplicated()]})
@@ -234,13 +250,35 @@ def as_table(
             f"first at data set {frame.index[i]!r}, learner {names[j]!r} ({raw[i, j]})"
         )
     oriented = raw if higher_is_better else -raw
+    values = snap(oriented, magnitude(oriented, axis=1))  # each data set at its own scale
+    values.setflags(write=False)  # shared by every statistic given this Table, with its ranks
+    raw.setflags(write=False)
     return Table(
-        values=snap(oriented, magnitude(oriented, axis=1)),  # each data set at its own scale
+        values=values,
         raw=raw,
         datasets=pd.Index(frame.index),
         learners=names,
         higher_is_better=bool(higher_is_better),
     )
+
+
+def _check_size(n: int, k: int, min_learners: int, min_datasets: int) -> None:
+    if k < min_learners:
+        raise ValueError(f"need at least {min_learners} learners (columns), got {k}")
+    if n < min_datasets:
+        raise ValueError(f"need at least {min_datasets} data sets (rows), got {n}")
+
+
+def _checked_size(table: Table, higher_is_better: bool, min_learners: int, min_datasets: int) -> Table:
+    """``table`` itself, after the checks :func:`as_table` makes of a table of its shape."""
+    if higher_is_better != table.higher_is_better:
+        made = "higher" if table.higher_is_better else "lower"
+        raise ValueError(
+            f"the ranked table was made with higher_is_better={table.higher_is_better} ({made} is better); "
+            f"got higher_is_better={higher_is_better}"
+        )
+    _check_size(table.n, table.k, min_learners, min_datasets)
+    return table
 
 
 def as_sample(values: Any, name: str = "values") -> np.ndarray:

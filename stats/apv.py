@@ -7,7 +7,8 @@ alpha: hypothesis i is rejected at level alpha when APV_i <= alpha.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 from math import comb
 from typing import Any, Literal
 
@@ -70,9 +71,15 @@ def _hochberg(p: np.ndarray, alpha: float) -> np.ndarray:
     return np.minimum.accumulate(v[::-1])[::-1]
 
 
+#: Up to this many hypotheses, Hommel's APVs are computed for every j at once (an m x m array).
+HOMMEL_AT_ONCE = 256
+
+
 def _hommel(p: np.ndarray, alpha: float) -> np.ndarray:
     # Wright (1992), Fig. 2 of seed 002 ("Algorithm for calculating APVs based on Hommel's").
     m = len(p)
+    if 2 <= m <= HOMMEL_AT_ONCE:
+        return _hommel_at_once(p)
     apv = p.copy()
     idx = np.arange(1, m + 1)
     for j in range(m, 1, -1):
@@ -84,6 +91,21 @@ def _hommel(p: np.ndarray, alpha: float) -> np.ndarray:
     return np.minimum(apv, 1.0)
 
 
+def _hommel_at_once(p: np.ndarray) -> np.ndarray:
+    """:func:`_hommel`'s loop over j = m..2 as one m x m computation: row j holds step j. Each
+    candidate is the same product and quotient as in the loop, and a maximum does not depend on
+    the order it is taken in, so the APVs are the same floats."""
+    m = len(p)
+    idx = np.arange(1, m + 1)
+    j = np.arange(m, 1, -1)[:, None]  # the loop's j, one row each
+    tail = idx > m - j
+    with np.errstate(divide="ignore", invalid="ignore"):  # the head's quotients are not used
+        c = np.where(tail, j * p / (j + idx - m), np.inf)
+    c_min = c.min(axis=1, keepdims=True)  # the loop's c_min of each j
+    candidates = np.where(tail, c_min, np.minimum(c_min, j * p))
+    return np.minimum(np.maximum(p, candidates.max(axis=0)), 1.0)
+
+
 def rom_coefficients(m: int, alpha: float) -> np.ndarray:
     """Rom's critical values c_1 = alpha, c_2 = alpha/2, ..., c_m (c_i tests the i-th largest p).
 
@@ -91,6 +113,12 @@ def rom_coefficients(m: int, alpha: float) -> np.ndarray:
     (Rom 1990, Eq. 2; Garcia et al. 2010, p. 2053). Both sums run to the
     indices shown: KEEL's implementation stops one term short.
     """
+    return _rom_coefficients(int(m), float(alpha)).copy()
+
+
+@lru_cache(maxsize=64)
+def _rom_coefficients(m: int, alpha: float) -> np.ndarray:
+    """Rom's coefficients of :func:`rom_coefficients`, computed once per (m, alpha); read-only."""
     c = np.zeros(m + 1)
     c[1] = alpha
     if m >= 2:
@@ -101,7 +129,9 @@ def rom_coefficients(m: int, alpha: float) -> np.ndarray:
         c[i] = (first - second) / i
     if m >= 2 and not (np.all(c[1:] > 0) and np.all(np.diff(c[1:]) < 0)):
         raise ValueError(f"Rom's coefficients are numerically unstable for m = {m} hypotheses")
-    return c[1:]
+    out = c[1:]
+    out.setflags(write=False)  # cached: the same m and alpha on every toggle of a view
+    return out
 
 
 def _rom(p: np.ndarray, alpha: float) -> np.ndarray:
@@ -109,7 +139,7 @@ def _rom(p: np.ndarray, alpha: float) -> np.ndarray:
     # APV_j = min_{l >= j} min(1, r_{m-l+1} p_l). scmamp's adjustRom applies an extra
     # cumulative max before this minimum, which makes it more conservative.
     m = len(p)
-    r = alpha / rom_coefficients(m, alpha)  # r[i-1] pairs with the i-th largest p
+    r = alpha / _rom_coefficients(m, alpha)  # r[i-1] pairs with the i-th largest p
     v = np.minimum(1.0, r[::-1] * p)
     return np.minimum.accumulate(v[::-1])[::-1]
 
@@ -144,6 +174,29 @@ def _pairs_k(m: int) -> int:
     if k * (k - 1) // 2 != m:
         raise ValueError(f"shaffer and bergmann need the p-values of all k(k-1)/2 pairs; {m} is not such a number")
     return k
+
+
+def adjust_sorted(
+    p_sorted: np.ndarray, methods: Sequence[Method], *, alpha: float, k: int | None = None
+) -> dict[str, np.ndarray]:
+    """:func:`adjust` of several methods for p-values already sorted ascending (a stable sort),
+    validated and sorted once: each method's APVs in that sorted order, the same floats as
+    ``adjust(p, method, alpha=alpha)[order]``. ``k``: the learners, for ``"shaffer"``.
+    Not for ``"bergmann"`` (it needs the pairs' order)."""
+    a = check_alpha(alpha)
+    p = np.asarray(p_sorted, dtype=float)
+    if p.ndim != 1 or p.size == 0:
+        raise ValueError("pvalues must be a non-empty 1-D sequence")
+    if not np.all(np.isfinite(p)) or np.any((p < 0) | (p > 1)):
+        raise ValueError("pvalues must be finite numbers in [0, 1]")
+    out: dict[str, np.ndarray] = {}
+    for method in methods:
+        if method == "shaffer":
+            t = shaffer_t(_pairs_k(p.size) if k is None else k)
+            out[method] = np.minimum(1.0, np.maximum.accumulate(t * p))
+        else:
+            out[method] = _SORTED[method](p, a)
+    return out
 
 
 def adjust(pvalues: Any, method: Method, *, alpha: float = 0.05) -> Any:

@@ -73,11 +73,13 @@ def contrast_estimation(scores: Any, *, higher_is_better: bool = True) -> pd.Dat
     # Differences of scores carry the scores' representation noise: each is rounded at its data
     # set's scale (stats._table.snap), the estimates at a typical data set's (the median scale).
     rows = magnitude(x, axis=1)
+    # every pair u < v at once: snap and the median act column by column, the same floats as per pair
+    us, vs = np.triu_indices(k, 1)
     z = np.zeros((k, k))
-    for u in range(k):
-        for v in range(u + 1, k):
-            z[u, v] = float(np.median(snap(x[:, u] - x[:, v], rows[:, 0])))
-            z[v, u] = -z[u, v]
+    if us.size:
+        median = np.median(snap(x[:, us] - x[:, vs], rows), axis=0)
+        z[us, vs] = median
+        z[vs, us] = -median
     est = snap(_contrasts_from_medians(z), float(np.median(rows)))
     est = est + 0.0  # turn -0.0 into 0.0
     return pd.DataFrame(est, index=table.learners.copy(), columns=table.learners.copy())

@@ -63,7 +63,8 @@ def compact_letters(names_in_order: Sequence[Any], rejected_pairs: Iterable[tupl
     position = {name: i for i, name in enumerate(names)}
     if len(position) != len(names):
         raise ValueError("names_in_order repeats a learner")
-    columns: list[frozenset[int]] = [frozenset(range(len(names)))]
+    # A column is a bitmask of learner positions (bit i: names[i]); the same columns as with sets.
+    columns: list[int] = [(1 << len(names)) - 1]
     for pair in rejected_pairs:
         a, b = pair
         for name in (a, b):
@@ -72,12 +73,25 @@ def compact_letters(names_in_order: Sequence[Any], rejected_pairs: Iterable[tupl
         i, j = position[a], position[b]
         if i == j:
             raise ValueError(f"rejected pair {tuple(pair)!r} names the same learner twice")
-        grown: list[frozenset[int]] = []
-        for col in columns:  # insert
-            grown.extend([col - {i}, col - {j}] if i in col and j in col else [col])
-        unique = list(dict.fromkeys(grown))
-        columns = [c for c in unique if not any(c < other for other in unique)]  # absorb
-    columns.sort(key=lambda c: sorted(c))
+        both = (1 << i) | (1 << j)
+        split = [c for c in columns if c & both == both]
+        if not split:
+            continue  # no column holds both: nothing to insert, nothing to absorb
+        kept = [c for c in columns if c & both != both]
+        # insert: each column holding both becomes one without i and one without j. Absorb: the
+        # kept columns were not contained in one another nor in a split column (they formed an
+        # antichain with it), so only a new column can be contained in another column.
+        grown = list(dict.fromkeys(c & ~bit for c in split for bit in (1 << i, 1 << j)))
+        columns = kept + [
+            c
+            for c in grown
+            if not any(c & o == c for o in kept) and not any(c & o == c and c != o for o in grown)
+        ]
+    # ordered by their members' positions, lexicographically (the first learner's column is "a")
+    members = [[i for i in range(len(names)) if c >> i & 1] for c in columns]
+    order = sorted(range(len(columns)), key=lambda c: members[c])
     if len(columns) > len(LETTERS):
         raise ValueError(f"{len(columns)} letters needed; at most {len(LETTERS)} are available")
-    return {name: "".join(LETTERS[c] for c, col in enumerate(columns) if i in col) for i, name in enumerate(names)}
+    return {
+        name: "".join(LETTERS[n] for n, c in enumerate(order) if columns[c] >> i & 1) for i, name in enumerate(names)
+    }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import accumulate
 from math import comb
 from typing import Any, Literal
@@ -176,6 +177,33 @@ def _pair_cdf(n: int, s: int, disc: float) -> float:
     return total
 
 
+@lru_cache(maxsize=256)
+def _critical_value(
+    K: int, n: int, alpha: float, two_sided: bool, max_states: int
+) -> tuple[int | None, tuple[float, float]]:
+    """r* and the FWER bounds of :func:`multiple_sign_test` for K learners against the control,
+    n data sets: they depend on nothing else, so each is computed once per process (a view
+    asks again on every toggle)."""
+    factor = 2 if two_sided else 1
+    r_max = _binom_r_max(n, alpha / factor)  # P(min <= r) >= F(r): no larger r qualifies
+    crit, bounds = None, (0.0, 0.0)
+    if r_max >= 0:
+        F = _binom_cdf(n, r_max)
+        cdf = _exact_min_cdf(K, n, r_max, max_states)
+        upper = cdf if cdf is not None else np.minimum(K * F, 1.0)  # Bonferroni S1
+        ok = np.nonzero(factor * upper <= alpha * (1 + _RTOL))[0]
+        if len(ok):
+            crit = int(ok[-1])
+            lo = hi = float(upper[crit])
+            if cdf is None:  # S1 - S2, S2 from the exact law of one pair (P(01) + P(10) = 1/3)
+                lo = max(K * F[crit] - comb(K, 2) * _pair_cdf(n, crit, 1 / 3), F[crit])
+            if factor == 2:  # P(A or B) <= 2 P(A); P(A and B) <= K(K-1) P(N_1 <= r, N_2 >= n - r)
+                lo = max(2 * lo - K * (K - 1) * _pair_cdf(n, crit, 2 / 3), lo)
+                hi = 2 * hi
+            bounds = (float(lo), float(hi))
+    return crit, bounds
+
+
 def multiple_sign_test(
     scores: Any,
     control: str,
@@ -265,23 +293,7 @@ def multiple_sign_test(
     else:  # best case for H0 over every split of the ties
         stat = np.minimum(np.minimum(plus, minus) + ties, n // 2)
 
-    factor = 2 if alternative == "two-sided" else 1
-    r_max = _binom_r_max(n, alpha / factor)  # P(min <= r) >= F(r): no larger r qualifies
-    crit, bounds = None, (0.0, 0.0)
-    if r_max >= 0:
-        F = _binom_cdf(n, r_max)
-        cdf = _exact_min_cdf(K, n, r_max, _max_states)
-        upper = cdf if cdf is not None else np.minimum(K * F, 1.0)  # Bonferroni S1
-        ok = np.nonzero(factor * upper <= alpha * (1 + _RTOL))[0]
-        if len(ok):
-            crit = int(ok[-1])
-            lo = hi = float(upper[crit])
-            if cdf is None:  # S1 - S2, S2 from the exact law of one pair (P(01) + P(10) = 1/3)
-                lo = max(K * F[crit] - comb(K, 2) * _pair_cdf(n, crit, 1 / 3), F[crit])
-            if factor == 2:  # P(A or B) <= 2 P(A); P(A and B) <= K(K-1) P(N_1 <= r, N_2 >= n - r)
-                lo = max(2 * lo - K * (K - 1) * _pair_cdf(n, crit, 2 / 3), lo)
-                hi = 2 * hi
-            bounds = (float(lo), float(hi))
+    crit, bounds = _critical_value(K, n, alpha, alternative == "two-sided", _max_states)
     exact = bounds[0] == bounds[1]
     table = pd.DataFrame(
         {

@@ -10,12 +10,15 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
-from scipy.stats import rankdata
+from scipy import special
 
 from stats._format import Printable, fmt_stat, p_is
-from stats._table import Table, as_table, check_bool, snap
-from stats.ranking import AverageRanks, rank_matrix
+from stats._table import Table, as_table, check_bool
+from stats.ranking import AverageRanks, aligned_rank_matrix, mean_ranks, quade_components, tie_sum
+
+# The p-values below call the functions scipy.stats' distributions call (chi2.sf is chdtrc,
+# f.sf is fdtrc), without the distribution objects' argument handling, which costs ~0.1 ms a
+# call: the same floats (tests/test_analysis_fast.py checks them against scipy.stats).
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,18 +91,23 @@ def _rank_input(scores: Any, higher_is_better: bool) -> tuple[AverageRanks, Tabl
     if isinstance(scores, AverageRanks):
         return scores, None
     table = as_table(scores, higher_is_better=higher_is_better)
-    r = rank_matrix(table)
-    return AverageRanks(pd.Series(r.mean(axis=0), index=table.learners), table.n), table
+    return mean_ranks(table), table
 
 
 def _tie_factor(table: Table) -> float:
     """1 - sum(t^3 - t) / (N k (k^2 - 1)) over tie groups t within each data set."""
-    total = 0.0
-    for row in table.values:
-        _, counts = np.unique(row, return_counts=True)
-        total += float(np.sum(counts.astype(float) ** 3 - counts))
     n, k = table.values.shape
-    return 1.0 - total / (n * k * (k * k - 1))
+    return 1.0 - float(tie_sum(table)) / (n * k * (k * k - 1))
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """``scipy.stats.chi2.sf(x, df)`` for x >= 0: the same float."""
+    return float(special.chdtrc(df, x))
+
+
+def f_sf(x: float, df1: int, df2: int) -> float:
+    """``scipy.stats.f.sf(x, df1, df2)`` for finite x >= 0: the same float."""
+    return float(special.fdtrc(df1, df2, x))
 
 
 def friedman(scores: Any, *, higher_is_better: bool = True, tie_correction: bool = False) -> FriedmanResult:
@@ -149,7 +157,7 @@ def friedman(scores: Any, *, higher_is_better: bool = True, tie_correction: bool
             raise ValueError("tie_correction=True needs the scores table, not average ranks")
         factor = _tie_factor(table)
         chi2 = 0.0 if factor <= 1e-12 else chi2 / factor
-    pvalue = float(sps.chi2.sf(chi2, k - 1))
+    pvalue = chi2_sf(chi2, k - 1)
     return FriedmanResult(chi2, pvalue, k - 1, avg.ranks, n, tie_correction, k)
 
 
@@ -182,13 +190,7 @@ def iman_davenport(scores: Any, *, higher_is_better: bool = True, tie_correction
     if denominator <= 1e-9 * n * (k - 1):
         return ImanDavenportResult(float("inf"), 0.0, (df1, df2), fr.statistic, fr.ranks, n, k)
     f_f = (n - 1) * fr.statistic / denominator
-    return ImanDavenportResult(f_f, float(sps.f.sf(f_f, df1, df2)), (df1, df2), fr.statistic, fr.ranks, n, k)
-
-
-def aligned_rank_matrix(table: Table) -> np.ndarray:
-    """Aligned ranks: x_ij - mean_i ranked over all kN cells, 1 = best (Hodges & Lehmann 1962)."""
-    aligned = snap(table.values - table.values.mean(axis=1, keepdims=True), table.scale)  # at the row's scale
-    return rankdata(-aligned.ravel(), method="average").reshape(aligned.shape)
+    return ImanDavenportResult(f_f, f_sf(f_f, df1, df2), (df1, df2), fr.statistic, fr.ranks, n, k)
 
 
 def friedman_aligned(scores: Any, *, higher_is_better: bool = True) -> AlignedRanksResult:
@@ -222,14 +224,7 @@ def friedman_aligned(scores: Any, *, higher_is_better: bool = True) -> AlignedRa
     denominator = kn * (kn + 1) * (2 * kn + 1) / 6.0 - float(np.sum(row**2)) / k
     t = max(numerator / denominator, 0.0)
     ranks = pd.Series(col / n, index=table.learners)
-    return AlignedRanksResult(t, float(sps.chi2.sf(t, k - 1)), k - 1, ranks, n, k)
-
-
-def quade_components(table: Table) -> tuple[np.ndarray, np.ndarray]:
-    """Quade's data-set weights Q_i (ranks of the ranges) and within-set ranks r_ij (1 = best)."""
-    ranges = snap(table.values.max(axis=1) - table.values.min(axis=1), table.scale[:, 0])  # at the row's scale
-    q = rankdata(ranges, method="average")
-    return q, rank_matrix(table)
+    return AlignedRanksResult(t, chi2_sf(t, k - 1), k - 1, ranks, n, k)
 
 
 def quade(scores: Any, *, higher_is_better: bool = True, tie_correction: bool = False) -> QuadeResult:
@@ -275,4 +270,4 @@ def quade(scores: Any, *, higher_is_better: bool = True, tie_correction: bool = 
     if a2 - b <= 1e-9 * a2:
         return QuadeResult(float("inf"), 0.0, df, ranks, tie_correction, n, k)
     t3 = (n - 1) * b / (a2 - b)
-    return QuadeResult(t3, float(sps.f.sf(t3, *df)), df, ranks, tie_correction, n, k)
+    return QuadeResult(t3, f_sf(t3, *df), df, ranks, tie_correction, n, k)

@@ -119,11 +119,17 @@ def pairwise_wilcoxon(
         res = sign_columns(d, ties)
         edge = np.sign(res["wins"] - res["losses"])
         statistic = res["statistic"].astype(float)
-    names = list(table.learners)
-    a_names, b_names = [names[i] for i in first.tolist()], [names[j] for j in second.tolist()]
-    better = [b if e > 0 else a if e < 0 else "" for a, b, e in zip(a_names, b_names, edge.tolist())]
-    rows = list(zip(a_names, b_names, statistic.tolist(), better, res["pvalue"].tolist()))
-    out = pd.DataFrame(rows, columns=["a", "b", "statistic", "better", "p"])
-    out[f"{test}-{method}"] = adjust(out["p"].to_numpy(), method)
+    names = np.asarray([*table.learners, ""], dtype=object)  # "": neither is better
+    better = names[np.where(edge > 0, second, np.where(edge < 0, first, len(names) - 1))].tolist()
+    pvalue = np.asarray(res["pvalue"], dtype=float)
+    columns = {
+        "a": names[first].tolist(),
+        "b": names[second].tolist(),
+        "statistic": np.asarray(statistic, dtype=float),
+        "better": better,
+        "p": pvalue,
+        f"{test}-{method}": adjust(pvalue, method),
+    }
+    out = pd.DataFrame(columns)  # one frame, built once from its columns
     option = zero_method if test == "wilcoxon" else ties
     return PairwiseTwoSample(out, test=test, method=method, n=table.n, option=option)

@@ -14,14 +14,13 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
+from scipy import special
 
 from stats._result import TableResult
-from stats._table import as_table, check_alpha, check_choice
-from stats.apv import CONTROL_METHODS, adjust
+from stats._table import as_table, check_alpha, check_bool, check_choice
+from stats.apv import CONTROL_METHODS, adjust, adjust_sorted
 from stats.bergmann import MAX_EXACT_K, pairs
-from stats.omnibus import aligned_rank_matrix, quade_components
-from stats.ranking import AverageRanks, check_average_ranks, rank_matrix
+from stats.ranking import AverageRanks, aligned_rank_matrix, check_average_ranks, mean_ranks, quade_components
 
 Test = Literal["friedman", "aligned", "quade"]
 TESTS = ("friedman", "aligned", "quade")
@@ -94,8 +93,8 @@ def rank_statistics(scores: Any, test: Test, higher_is_better: bool) -> tuple[pd
     table = as_table(scores, higher_is_better=higher_is_better)
     n = table.n
     if test == "friedman":
-        r = rank_matrix(table).mean(axis=0)
-    elif test == "aligned":
+        return mean_ranks(table).ranks, n
+    if test == "aligned":
         r = aligned_rank_matrix(table).mean(axis=0)
     else:
         q, within = quade_components(table)
@@ -114,7 +113,8 @@ def _as_rank_series(ranks: Any, n: int, test: str) -> pd.Series:
 
 
 def _two_sided(z: np.ndarray) -> np.ndarray:
-    return 2.0 * sps.norm.sf(np.abs(z))
+    # scipy.stats.norm.sf(x) is special.ndtr(-x): the same floats without the distribution's overhead
+    return 2.0 * special.ndtr(-np.abs(z))
 
 
 def control_test(
@@ -170,15 +170,18 @@ def control_test_from_ranks(
     se = standard_error(test, len(r), int(n))
     if control not in r.index:
         raise ValueError(f"control {control!r} is not a learner; learners are: {', '.join(map(str, r.index))}")
-    keep = r.index != control
+    c = r.index.get_loc(control)
+    keep = np.delete(np.arange(len(r)), c)  # the other learners' positions
     values = r.to_numpy()
-    z = (values[keep] - r[control]) / se
+    z = (values[keep] - values[c]) / se
     p = _two_sided(z)
     order = np.argsort(p, kind="stable")  # most significant first
     columns = {"z": z[order], "p": p[order]}
-    for method in CONTROL_METHODS:
-        columns[method] = adjust(p, method, alpha=a)[order]
-    out = pd.DataFrame(columns, index=pd.Index(r.index[keep][order], name="learner"))
+    # each procedure's APVs (stats.adjust) from one sort of p, in the rows' order (p ascending)
+    columns.update(adjust_sorted(p[order], CONTROL_METHODS, alpha=a))
+    index = r.index.take(keep[order])
+    index.name = "learner"
+    out = pd.DataFrame(columns, index=index)
     return ControlTest(out, control=control, test=test, alpha=a, se=se, n=int(n), ranks=r)
 
 
@@ -187,8 +190,22 @@ def pairwise_test(
     *,
     test: Test = "friedman",
     higher_is_better: bool = True,
+    bergmann: bool = True,
 ) -> PairwiseTest:
     """All k(k-1)/2 pairwise comparisons with Nemenyi, Holm, Shaffer and Bergmann-Hommel APVs.
+
+    Parameters
+    ----------
+    scores : DataFrame, 2-D array, RankedTable or AverageRanks
+        Rows are data sets, columns are learners (average ranks serve ``test="friedman"``).
+    test : {"friedman", "aligned", "quade"}
+        Whose average ranks and standard error give z.
+    higher_is_better : bool, default True
+    bergmann : bool, default True
+        ``False`` leaves out the ``bergmann`` column (and ``.bergmann`` says "not computed"):
+        exact Bergmann-Hommel takes from milliseconds (k = 10) to seconds (k = 16), which a
+        caller showing another procedure need not pay (the explorer computes it when its
+        column is shown or exported).
 
     Returns
     -------
@@ -212,11 +229,18 @@ def pairwise_test(
     ("Detecting all pairwise differences").
     """
     r, n = rank_statistics(scores, test, higher_is_better)
-    return pairwise_test_from_ranks(r, n, test=test)
+    return pairwise_test_from_ranks(r, n, test=test, bergmann=bergmann)
 
 
-def pairwise_test_from_ranks(ranks: Any, n: int, *, test: Test = "friedman") -> PairwiseTest:
+#: What ``PairwiseTest.bergmann`` says when the column was left out (``bergmann=False``).
+NOT_COMPUTED = "not computed (bergmann=False)"
+
+
+def pairwise_test_from_ranks(
+    ranks: Any, n: int, *, test: Test = "friedman", bergmann: bool = True
+) -> PairwiseTest:
     """:func:`pairwise_test` from average ranks as papers print them and N."""
+    check_bool("bergmann", bergmann)
     r = _as_rank_series(ranks, n, test)
     if len(r) < 2 or r.index.has_duplicates:
         raise ValueError("need at least 2 learners with distinct names")
@@ -228,15 +252,19 @@ def pairwise_test_from_ranks(ranks: Any, n: int, *, test: Test = "friedman") -> 
     values = r.to_numpy()
     z = (values[ia] - values[ib]) / se
     p = _two_sided(z)
-    out = pd.DataFrame({"a": r.index[ia], "b": r.index[ib], "z": z, "p": p})
-    out["nemenyi"] = adjust(p, "nemenyi")
-    out["holm"] = adjust(p, "holm")
-    out["shaffer"] = adjust(p, "shaffer")
-    if k <= MAX_EXACT_K:
-        out["bergmann"] = adjust(p, "bergmann")
+    order = np.argsort(p, kind="stable")
+    columns = {"a": r.index.take(ia), "b": r.index.take(ib), "z": z, "p": p}
+    for method, apv in adjust_sorted(p[order], ("nemenyi", "holm", "shaffer"), alpha=0.05, k=k).items():
+        columns[method] = np.empty_like(apv)
+        columns[method][order] = apv  # stats.adjust's: in the pairs' order
+    if not bergmann:
+        note = NOT_COMPUTED
+    elif k <= MAX_EXACT_K:
+        columns["bergmann"] = adjust(p, "bergmann")
         note = "exact"
     else:
         note = f"Shaffer's APVs: exact Bergmann-Hommel is limited to k <= {MAX_EXACT_K} learners (k = {k})"
         warnings.warn(note, BergmannLimitWarning, stacklevel=2)
-        out["bergmann"] = out["shaffer"]
+        columns["bergmann"] = columns["shaffer"].copy()
+    out = pd.DataFrame(columns)  # one frame, built once
     return PairwiseTest(out, test=test, se=se, n=int(n), ranks=r, bergmann=note)

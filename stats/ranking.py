@@ -1,4 +1,6 @@
-"""Within-data-set ranks and average ranks (Friedman 1937; Demsar 2006, Eq. 1)."""
+"""Within-data-set ranks and average ranks (Friedman 1937; Demsar 2006, Eq. 1), aligned ranks
+(Hodges & Lehmann 1962) and Quade's weights (Quade 1979): each computed once per validated table
+(:func:`ranked_table`) and shared by every statistic given that table."""
 
 from __future__ import annotations
 
@@ -8,9 +10,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
-from stats._table import Table, as_table
+from stats._table import Table, as_table, snap
+
+#: What :func:`ranked_table` returns: a validated scores table that computes its ranks once.
+RankedTable = Table
 
 #: How far printed average ranks may be from possible ones: rounding to 2 decimals moves each by
 #: at most 0.005, so their sum by at most k * 0.005.
@@ -87,10 +91,119 @@ class AverageRanks:
     def k(self) -> int:
         return len(self.ranks)
 
+    @classmethod
+    def _of_table(cls, ranks: np.ndarray, n: int, learners: pd.Index) -> AverageRanks:
+        """The average ranks of a validated table (possible by construction: not checked again)."""
+        out = cls.__new__(cls)
+        object.__setattr__(out, "ranks", pd.Series(ranks, index=learners, dtype=float))
+        object.__setattr__(out, "n", int(n))
+        return out
+
+
+def row_ranks(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """Ranks within each row, 1 = the largest, ties averaged -- ``scipy.stats.rankdata(-values,
+    axis=1, method="average")``, the same floats (halves of integers, exact) -- and sum(t^3 - t)
+    over the groups of t tied values of each row, from one sort."""
+    n, k = values.shape
+    order = np.argsort(-values, axis=1, kind="stable")
+    s = np.take_along_axis(values, order, axis=1)
+    start = np.ones((n, k), dtype=bool)  # a run of equal values starts where a row starts or a value changes
+    start[:, 1:] = s[:, 1:] != s[:, :-1]
+    first = np.flatnonzero(start.ravel())
+    size = np.diff(np.append(first, n * k))  # each run's length (runs never span rows)
+    run = np.cumsum(start.ravel()) - 1  # the run of each sorted cell
+    lo = first - (first // k) * k  # each run's first position within its row (0-based)
+    average = ((2 * lo + size + 1) / 2.0)[run]  # (lo + 1 + lo + size) / 2: exact
+    ranks = np.empty((n, k))
+    np.put_along_axis(ranks, order, average.reshape(n, k), axis=1)
+    t = size.astype(np.int64)
+    return ranks, int(np.sum(t**3 - t))
+
+
+def _ranked(table: Table) -> tuple[np.ndarray, int]:
+    return table.derived("row_ranks", lambda: row_ranks(table.values))
+
 
 def rank_matrix(table: Table) -> np.ndarray:
-    """Ranks within each row of an oriented table: 1 = best (largest), ties averaged."""
-    return rankdata(-table.values, axis=1, method="average")
+    """Ranks within each row of an oriented table: 1 = best (largest), ties averaged (read-only,
+    computed once per table)."""
+    return _ranked(table)[0]
+
+
+def mean_ranks(table: Table) -> AverageRanks:
+    """The average rank of each learner (Demsar 2006, Eq. 1) and N, once per table."""
+    return table.derived(
+        "average", lambda: AverageRanks._of_table(rank_matrix(table).mean(axis=0), table.n, table.learners)
+    )
+
+
+def tie_sum(table: Table) -> int:
+    """sum(t^3 - t) over the groups of t tied values within each data set (Friedman's tie
+    correction, :func:`stats.friedman`), an exact integer, once per table."""
+    return _ranked(table)[1]
+
+
+def aligned_rank_matrix(table: Table) -> np.ndarray:
+    """Aligned ranks: x_ij - mean_i ranked over all kN cells, 1 = best (Hodges & Lehmann 1962);
+    read-only, once per table."""
+
+    def make() -> np.ndarray:
+        aligned = snap(table.values - table.values.mean(axis=1, keepdims=True), table.scale)  # at the row's scale
+        # rankdata(-aligned.ravel(), method="average"): all kN cells as one row, 1 = the largest
+        return row_ranks(aligned.reshape(1, -1))[0].reshape(aligned.shape)
+
+    return table.derived("aligned", make)
+
+
+def quade_components(table: Table) -> tuple[np.ndarray, np.ndarray]:
+    """Quade's data-set weights Q_i (ranks of the ranges) and within-set ranks r_ij (1 = best);
+    read-only, once per table."""
+
+    def make() -> np.ndarray:
+        ranges = snap(table.values.max(axis=1) - table.values.min(axis=1), table.scale[:, 0])  # at the row's scale
+        return row_ranks(-ranges.reshape(1, -1))[0][0]  # rankdata(ranges, method="average"): 1 = the smallest
+
+    return table.derived("quade", make), rank_matrix(table)
+
+
+def ranked_table(scores: Any, *, higher_is_better: bool = True) -> Table:
+    """A scores table validated, oriented and snapped once, whose ranks are computed once.
+
+    Every statistic of :mod:`stats` that takes a scores table takes this too, and then neither
+    validates it nor ranks it again: the within-data-set ranks, the average ranks, Friedman's
+    tie groups, the aligned ranks and Quade's weights are computed when first needed and shared
+    by :func:`friedman`, :func:`iman_davenport`, :func:`friedman_aligned`, :func:`quade`,
+    :func:`control_test`, :func:`pairwise_test`, :func:`verdict` and the others. The results are
+    the same floats as from the table itself.
+
+    Parameters
+    ----------
+    scores : DataFrame or 2-D array
+        Rows are data sets, columns are learners (at least one of each; each statistic checks
+        its own minimum).
+    higher_is_better : bool, default True
+        The table's direction, fixed here: a statistic given the ranked table with another
+        ``higher_is_better`` raises ``ValueError``.
+
+    Returns
+    -------
+    RankedTable
+        Read-only: ``values`` (oriented, snapped), ``raw``, ``datasets``, ``learners``,
+        ``higher_is_better``, ``n`` and ``k``.
+
+    References
+    ----------
+    Demsar (2006) JMLR 7, Eq. 1 (average ranks); Friedman (1937); Hodges & Lehmann (1962);
+    Quade (1979) JASA 74 -- the ranks this object computes once.
+
+    Examples
+    --------
+    >>> import stats
+    >>> t = stats.ranked_table([[0.9, 0.8, 0.8], [0.7, 0.9, 0.8]])
+    >>> stats.friedman(t).statistic == stats.friedman([[0.9, 0.8, 0.8], [0.7, 0.9, 0.8]]).statistic
+    True
+    """
+    return as_table(scores, higher_is_better=higher_is_better, min_learners=1, min_datasets=1)
 
 
 def ranks(scores: Any, *, higher_is_better: bool = True) -> pd.DataFrame:
@@ -129,6 +242,4 @@ def ranks(scores: Any, *, higher_is_better: bool = True) -> pd.DataFrame:
 
 def average_ranks(scores: Any, *, higher_is_better: bool = True) -> AverageRanks:
     """Average rank of each learner over the data sets (Demsar 2006, Eq. 1)."""
-    table = as_table(scores, higher_is_better=higher_is_better)
-    mean = rank_matrix(table).mean(axis=0)
-    return AverageRanks(pd.Series(mean, index=table.learners), table.n)
+    return mean_ranks(as_table(scores, higher_is_better=higher_is_better))

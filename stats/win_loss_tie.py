@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import special
 from scipy import stats as sps
 
 from stats._table import as_table, check_alpha, snap
@@ -60,10 +61,8 @@ def ttest_win_loss_tie(scores: Any, *, alpha: float = 0.05, higher_is_better: bo
     better = np.where(const, d[:, 0], d.mean(axis=1))
     significant = const & (d[:, 0] != 0.0)
     if not const.all():
-        live = ~const
-        with np.errstate(all="ignore"):
-            pvalue = sps.ttest_rel(xt[us[live]], xt[vs[live]], axis=1).pvalue
-        significant[live] = pvalue <= alpha
+        live = np.flatnonzero(~const)
+        significant[live] = _paired_t_rejects(xt[us[live]], xt[vs[live]], alpha)
     decided = significant & (better != 0.0)
     winner = np.where(better > 0, us, vs)[decided]
     loser = np.where(better > 0, vs, us)[decided]
@@ -74,3 +73,28 @@ def ttest_win_loss_tie(scores: Any, *, alpha: float = 0.05, higher_is_better: bo
     index = pd.Index(table.learners, name="learner")
     out = pd.DataFrame({"win": win, "loss": loss, "tie": tie}, index=index)
     return out.iloc[np.argsort(-(win - loss), kind="stable")]
+
+
+#: How close to alpha (relatively) a quick p-value must be for scipy's own to decide.
+_NEAR = 1e-9
+
+
+def _paired_t_rejects(a: np.ndarray, b: np.ndarray, alpha: float) -> np.ndarray:
+    """``scipy.stats.ttest_rel(a, b, axis=1).pvalue <= alpha``, row by row.
+
+    The paired t-test's p-value is computed directly (t = mean(d) / sqrt(var(d) / n) with
+    d = a - b, p = 2 P(T_{n-1} >= |t|), Student 1908), without scipy.stats' per-call overhead of
+    about a millisecond; it agrees with scipy's to ~1e-15 relatively. Only the decision is
+    used: where the quick p-value is within 1e-9 (relatively) of alpha, or not finite, scipy's
+    ``ttest_rel`` decides, so the decisions are exactly scipy's."""
+    d = a - b
+    n = d.shape[1]
+    with np.errstate(all="ignore"):
+        t = d.mean(axis=1) / np.sqrt(d.var(axis=1, ddof=1) / n)
+        p = 2.0 * special.stdtr(n - 1, -np.abs(t))
+    out = p <= alpha
+    unsure = ~np.isfinite(p) | (np.abs(p - alpha) <= _NEAR * alpha)
+    if unsure.any():
+        with np.errstate(all="ignore"):
+            out[unsure] = sps.ttest_rel(a[unsure], b[unsure], axis=1).pvalue <= alpha
+    return out

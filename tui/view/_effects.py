@@ -39,7 +39,9 @@ EFFECT_COLUMNS = (
 )
 
 
-def two_sample_table(scores: stats.ScoresTable, procedure: str, higher: bool) -> stats.PairwiseTwoSample:
+def two_sample_table(
+    scores: stats.ScoresTable | stats.RankedTable, procedure: str, higher: bool
+) -> stats.PairwiseTwoSample:
     """:func:`stats.pairwise_wilcoxon` of ``procedure`` ("wilcoxon-holm" or "sign-holm"): its column
     named ``procedure`` holds the Holm APVs."""
     test: Any = TWO_SAMPLE[procedure]
@@ -101,7 +103,7 @@ def pair_effects(scores: pd.DataFrame, pair: tuple[str, str], higher: bool) -> P
     )
 
 
-def effects_table(scores: pd.DataFrame, higher: bool) -> pd.DataFrame:
+def effects_table(scores: pd.DataFrame, higher: bool, ranked: stats.RankedTable | None = None) -> pd.DataFrame:
     """One row per pair (in :func:`stats.pairwise_test`'s order): ``a``, ``b`` and
     :data:`EFFECT_COLUMNS` (NaN, or "" for a label, where stats cannot compute one).
 
@@ -109,7 +111,7 @@ def effects_table(scores: pd.DataFrame, higher: bool) -> pd.DataFrame:
     functions, 14x faster on 190 pairs); pair by pair when it refuses the table (non-finite values).
     """
     try:
-        table = stats.pairwise_effects(scores, higher_is_better=higher).table
+        table = stats.pairwise_effects(scores if ranked is None else ranked, higher_is_better=higher).table
     except ValueError:
         return _effects_by_pair(scores, higher)
     return table.assign(a=table["a"].astype(str), b=table["b"].astype(str)).reset_index(drop=True)

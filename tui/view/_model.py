@@ -35,6 +35,7 @@ from tui.view._tests import (
     safety_message,
     tests_view,
     untestable,
+    with_bergmann,
 )
 from tui.view._types import (
     Analysis,
@@ -127,6 +128,7 @@ class Model(FoldParts):
         # a tuple that begins with the criterion (updated() keeps the untouched criteria's).
         self._cache: dict[str, OrderedDict[Any, Any]] = {
             "scores": OrderedDict(),
+            "ranked": OrderedDict(),
             "safety": OrderedDict(),
             "pairwise": OrderedDict(),
             "q": OrderedDict(),
@@ -257,7 +259,17 @@ class Model(FoldParts):
         n, k = scores.shape
         tested = [str(d) for d in scores.index]
         problem = untestable(n, k, scores.excluded)
-        average = None if problem else stats.average_ranks(scores, higher_is_better=sel.higher_is_better).ranks
+        # validated, oriented and ranked once: every statistic of every view of this table reuses its ranks
+        ranked = (
+            None
+            if problem
+            else self._cached(
+                "ranked",
+                (*table_key, sel.higher_is_better),
+                lambda: stats.ranked_table(scores, higher_is_better=sel.higher_is_better),
+            )
+        )
+        average = None if ranked is None else stats.average_ranks(ranked, higher_is_better=sel.higher_is_better).ranks
         if sel.control in learners or average is None:
             control = sel.control
         else:
@@ -299,34 +311,53 @@ class Model(FoldParts):
         makers["curves"] = lambda: self._curves(sel, with_results, learners)
         if len(learners) >= 2:
             makers["folds"] = lambda: self._folds(sel, with_results, learners, fold_control)
-        if problem is None and average is not None:
-            avg = average
+        if problem is None and average is not None and ranked is not None:
+            avg, table = average, ranked
 
             def pairwise() -> stats.PairwiseTest:  # one table for the verdict, the pairs and the CD bars
                 key = (*table_key, sel.higher_is_better, sel.test)
-                return self._cached("pairwise", key, lambda: pairwise_table(scores, sel))
+
+                def make() -> stats.PairwiseTest:
+                    with self._lock:
+                        light = self._cache["pairwise"].get((*key, "no bergmann"))
+                    return pairwise_table(table, sel) if light is None else with_bergmann(light)
+
+                return self._cached("pairwise", key, make)
+
+            def pairwise_shown() -> stats.PairwiseTest:
+                """The table of the procedure on screen: without exact Bergmann-Hommel (from ms at
+                k = 10 to seconds at k = 16) unless it is that procedure, or the table with it is made
+                (the pairs view, whose table the exports write, makes it)."""
+                key = (*table_key, sel.higher_is_better, sel.test)
+                if sel.procedure == "bergmann":
+                    return pairwise()
+                with self._lock:
+                    full = self._cache["pairwise"].get(key)
+                if full is not None:
+                    return full
+                return self._cached("pairwise", (*key, "no bergmann"), lambda: pairwise_table(table, sel, False))
 
             def two_sample() -> stats.PairwiseTwoSample:  # a two-sample procedure's APVs
                 key = (*table_key, sel.higher_is_better, sel.procedure)
                 return self._cached(
-                    "pairwise", key, lambda: two_sample_table(scores, sel.procedure, sel.higher_is_better)
+                    "pairwise", key, lambda: two_sample_table(table, sel.procedure, sel.higher_is_better)
                 )
 
             # the APVs of the selected procedure: one table for the verdict, the matrix, the bars, the letters
-            procedure_table: Callable[[], Any] = two_sample if sel.procedure in TWO_SAMPLE else pairwise
+            procedure_table: Callable[[], Any] = two_sample if sel.procedure in TWO_SAMPLE else pairwise_shown
 
             def tests() -> TestsView:
-                safety = self._cached("safety", (*table_key, sel.alpha), lambda: safety_message(scores, sel.alpha))
-                return tests_view(scores, sel, avg, safety, procedure_table)
+                safety = self._cached("safety", (*table_key, sel.alpha), lambda: safety_message(table, sel.alpha))
+                return tests_view(scores, sel, avg, safety, procedure_table, table)
 
             def pairs() -> Any:
                 two = two_sample() if sel.procedure in TWO_SAMPLE else None
-                return pairs_view(scores, sel, avg, pairwise(), two)
+                return pairs_view(scores, sel, avg, pairwise(), two, table)
 
             makers.update(
-                ranks=lambda: ranks_view(scores, sel.higher_is_better),
+                ranks=lambda: ranks_view(scores, sel.higher_is_better, table),
                 letters=lambda: rank_letters(avg, n, sel.procedure, sel.test, sel.alpha, procedure_table),
-                effects=lambda: effects_table(scores, sel.higher_is_better),
+                effects=lambda: effects_table(scores, sel.higher_is_better, table),
                 tests=tests,
                 pairs=pairs,
                 cd=lambda: cd_view(avg, n, sel, procedure_table),

@@ -18,10 +18,13 @@ from tui.view._types import CDView, PairsView, RanksView, Selection, TestsView
 OMNIBUS = tuple(stats.OMNIBUS_NAMES)
 
 
-def ranks_view(scores: stats.ScoresTable, higher: bool) -> RanksView:
-    """Medians, ranks, average ranks, the best learner(s) of each data set and the left-out data sets."""
-    ranks = stats.ranks(scores, higher_is_better=higher)
-    average = stats.average_ranks(scores, higher_is_better=higher).ranks
+def ranks_view(scores: stats.ScoresTable, higher: bool, ranked: stats.RankedTable | None = None) -> RanksView:
+    """Medians, ranks, average ranks, the best learner(s) of each data set and the left-out data sets.
+
+    ``ranked``: ``stats.ranked_table`` of ``scores`` (its ranks computed once for every view)."""
+    data: Any = scores if ranked is None else ranked
+    ranks = stats.ranks(data, higher_is_better=higher)
+    average = stats.average_ranks(data, higher_is_better=higher).ranks
     low = ranks.to_numpy().min(axis=1, keepdims=True)
     cols = [str(c) for c in ranks.columns]
     best = {
@@ -36,21 +39,35 @@ def best_ranked(average: pd.Series) -> str:
     return str(average.index[int(np.argmin(average.to_numpy()))])
 
 
-def safety_message(scores: pd.DataFrame, alpha: float) -> str:
+def safety_message(scores: pd.DataFrame | stats.RankedTable, alpha: float) -> str:
     """``stats.parametric_safety``'s sentence, or why it could not be assessed (fewer than 3 data sets)."""
-    n = scores.shape[0]
+    ranked = isinstance(scores, stats.RankedTable)
+    n = scores.n if ranked else scores.shape[0]
     if n < 3:
         return f"parametric safety not assessed: it needs at least 3 data sets, got {n}"
-    return stats.parametric_safety(scores, alpha=alpha).message
+    higher = scores.higher_is_better if ranked else True  # (the tests do not depend on it)
+    return stats.parametric_safety(scores, alpha=alpha, higher_is_better=higher).message
 
 
-def pairwise_table(scores: stats.ScoresTable, sel: Selection) -> stats.PairwiseTest:
+def pairwise_table(
+    scores: stats.ScoresTable | stats.RankedTable, sel: Selection, bergmann: bool = True
+) -> stats.PairwiseTest:
     """``stats.pairwise_test`` on ``sel.test`` ranks; above Bergmann-Hommel's exact limit its
-    column holds Shaffer's APVs and its ``bergmann`` says so (the views name it)."""
+    column holds Shaffer's APVs and its ``bergmann`` says so (the views name it). ``bergmann``
+    False: without that column (exact Bergmann-Hommel costs up to seconds at k = 16)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", stats.BergmannLimitWarning)
         test: Any = sel.test  # validated by Selection
-        return stats.pairwise_test(scores, test=test, higher_is_better=sel.higher_is_better)
+        return stats.pairwise_test(scores, test=test, higher_is_better=sel.higher_is_better, bergmann=bergmann)
+
+
+def with_bergmann(light: stats.PairwiseTest) -> stats.PairwiseTest:
+    """:func:`pairwise_table`'s full table from one made without Bergmann-Hommel: the same test
+    from its average ranks (``stats.pairwise_test_from_ranks``: the same floats, no ranking)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.BergmannLimitWarning)
+        test: Any = light.test
+        return stats.pairwise_test_from_ranks(light.ranks, light.n, test=test)
 
 
 def replaced_note(table: stats.PairwiseTest, procedure: str) -> str | None:
@@ -66,6 +83,7 @@ def tests_view(
     average: pd.Series,
     safety: str,
     pairwise: Callable[[], stats.PairwiseTest],
+    ranked: stats.RankedTable | None = None,
 ) -> TestsView:
     """Verdict, omnibus tests, CD and the control table (``stats.control_test``).
 
@@ -74,11 +92,12 @@ def tests_view(
     """
     higher, alpha = sel.higher_is_better, sel.alpha
     n, k = scores.shape
+    data: Any = scores if ranked is None else ranked  # ranked: ranked once for every statistic
     results: dict[str, Any] = {
-        "friedman": stats.friedman(scores, higher_is_better=higher),
-        "iman_davenport": stats.iman_davenport(scores, higher_is_better=higher),
-        "aligned": stats.friedman_aligned(scores, higher_is_better=higher),
-        "quade": stats.quade(scores, higher_is_better=higher),
+        "friedman": stats.friedman(data, higher_is_better=higher),
+        "iman_davenport": stats.iman_davenport(data, higher_is_better=higher),
+        "aligned": stats.friedman_aligned(data, higher_is_better=higher),
+        "quade": stats.quade(data, higher_is_better=higher),
     }
     omnibus = pd.DataFrame(
         {
@@ -90,10 +109,10 @@ def tests_view(
     )
     rule: Any = sel.procedure
     table_ = None if rule == "nemenyi" else pairwise()
-    v = stats.verdict(scores, alpha=alpha, higher_is_better=higher, rule=rule, pairwise=table_)
+    v = stats.verdict(data, alpha=alpha, higher_is_better=higher, rule=rule, pairwise=table_)
     control = sel.control if sel.control is not None and sel.control in scores.columns else best_ranked(average)
     test: Any = sel.test  # validated by Selection
-    table = stats.control_test(scores, control, test=test, alpha=alpha, higher_is_better=higher)
+    table = stats.control_test(data, control, test=test, alpha=alpha, higher_is_better=higher)
     return TestsView(
         alpha=alpha,
         verdict=v.message,
@@ -105,7 +124,7 @@ def tests_view(
         control=str(control),
         control_table=table.table,
         safety=safety,
-        extra=tests_extra(scores, str(control), best_ranked(average), alpha, higher),
+        extra=tests_extra(data, str(control), best_ranked(average), alpha, higher),
     )
 
 
@@ -132,6 +151,7 @@ def pairs_view(
     average: pd.Series,
     table: stats.PairwiseTest,
     two_sample: stats.PairwiseTwoSample | None = None,
+    ranked: stats.RankedTable | None = None,
 ) -> PairsView:
     """The k x k matrix of ``sel.procedure`` APVs (``table``, on ``sel.test`` ranks; ``two_sample``'s
     for the two-sample procedures), two-sample tests, effect sizes, contrasts."""
@@ -154,7 +174,7 @@ def pairs_view(
         pair=pair,
         wilcoxon=_two_sample(stats.wilcoxon, a, b, higher),
         sign=_two_sample(stats.sign_test, a, b, higher),
-        contrast=stats.contrast_estimation(scores, higher_is_better=higher),
+        contrast=stats.contrast_estimation(scores if ranked is None else ranked, higher_is_better=higher),
         two_sample=two_sample,
         effects=pair_effects(scores, (pair[1], pair[0]), higher),  # as the view names it: b vs a
     )

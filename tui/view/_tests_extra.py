@@ -41,7 +41,9 @@ def sign_alternative(control: str, best: str) -> str:
     return "worse" if control == best else "two-sided"
 
 
-def tests_extra(scores: stats.ScoresTable, control: str, best: str, alpha: float, higher: bool) -> TestsExtra:
+def tests_extra(
+    scores: stats.ScoresTable | stats.RankedTable, control: str, best: str, alpha: float, higher: bool
+) -> TestsExtra:
     """The three for the tests view (``best``: the best-ranked learner)."""
     wlt = stats.ttest_win_loss_tie(scores, alpha=alpha, higher_is_better=higher)
     wlt = wlt.assign(win_minus_loss=wlt["win"] - wlt["loss"])
