@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import stats
 import stats.logs._read
 from stats import LoadCancelled, LogError, read_logs
 
@@ -66,3 +67,28 @@ def test_progress_and_cancel_over_small_files(tmp_path: Path, monkeypatch: pytes
 
     with pytest.raises(LoadCancelled, match="enough"):
         read_logs(folder, on_error="skip", progress=stop)
+
+
+def test_gzip_text_size_reserves_the_rows_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A gzip log's rows are reserved before it is read (its trailer's ISIZE), within the
+    decompression limits; not gzip, or too short: no hint."""
+    text = b"".join(b"d%d,1,%d,nb,acc,0.5\n" % (i // 10, i % 10 + 1) for i in range(5000))
+    gz = tmp_path / "a.dat.gz"
+    gz.write_bytes(gzip.compress(text))
+    size = stats.logs._read._gzip_text_size
+    assert size(gz, gz.stat().st_size, stats.Decompression()) == len(text)
+    assert size(gz, gz.stat().st_size, stats.Decompression(max_ratio=2.0)) == 2 * gz.stat().st_size
+    plain = tmp_path / "b.dat"
+    plain.write_bytes(text)
+    assert size(plain, plain.stat().st_size, stats.Decompression()) == 0
+    assert size(None, None, stats.Decompression()) == 0
+    reserved: list[int] = []
+    original = stats.logs._read.Columns.reserve
+
+    def spy(self: object, rows: int) -> None:
+        reserved.append(rows)
+        original(self, rows)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(stats.logs._read.Columns, "reserve", spy)
+    assert len(read_logs(gz)) == 5000
+    assert reserved[0] >= 5000  # the first reservation holds every row: the arrays never grow

@@ -132,7 +132,11 @@ def read_logs(
     table = Columns(Labels())
     stored = [_stored_size(s.path) for s in sources]
     sizes = [None if s.path is None or s.path.suffix == ".gz" else n for s, n in zip(sources, stored)]  # text bytes
-    table.reserve(sum(size or 0 for size in sizes) // _SHORTEST_LINE + 1)
+    text = [
+        _gzip_text_size(s.path, n, decompression) if size is None else size
+        for s, n, size in zip(sources, stored, sizes)
+    ]
+    table.reserve(sum(text) // _SHORTEST_LINE + 1)  # for gzip too: no arrays grown by doubling
     meter = Meter(progress, stored)
     ahead: dict[int, Future[tuple[FileRead, list[tuple[int, LogSpec, Part]]]]] = {}
     try:
@@ -221,6 +225,22 @@ def _stored_size(path: Path | None) -> int | None:
         return path.stat().st_size
     except OSError:
         return 0
+
+
+def _gzip_text_size(path: Path | None, stored: int | None, limits: Decompression) -> int:
+    """The text bytes of a gzip file as its trailer gives them (ISIZE: the last member's size
+    modulo 2**32, a hint), at most what ``limits`` let it expand to; 0 when unknown."""
+    if path is None or not stored or stored < 18:
+        return 0
+    try:
+        with open(path, "rb") as f:
+            if f.read(2) != b"\x1f\x8b":
+                return 0
+            f.seek(-4, os.SEEK_END)
+            hint = int.from_bytes(f.read(4), "little")
+    except OSError:
+        return 0
+    return int(min(hint, stored * limits.max_ratio, limits.max_bytes))
 
 
 def _line_order(p: LogProblem) -> int:
