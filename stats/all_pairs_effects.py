@@ -75,9 +75,11 @@ def _rank_powers(scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     powers = np.full(scale.shape, np.nan)
     usable = at_rank > 0.0
     exponent = np.floor(np.log10(at_rank[usable])).astype(np.int64)  # as stats._table._decimals
-    powers[usable] = [
-        10.0 ** np.int64(SNAP_DIGITS - 1 - e) if 0 <= SNAP_DIGITS - 1 - e <= 300 else np.nan for e in exponent.tolist()
+    found, where = np.unique(exponent, return_inverse=True)  # a few distinct exponents
+    power = [
+        10.0 ** np.int64(SNAP_DIGITS - 1 - e) if 0 <= SNAP_DIGITS - 1 - e <= 300 else np.nan for e in found.tolist()
     ]
+    powers[usable] = np.array(power)[where]
     return dense, powers
 
 
