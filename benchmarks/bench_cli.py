@@ -1,5 +1,6 @@
-"""Whole processes (issue 17): ``rankboard check``, ``rankboard report --format json`` and a DuckDB
-process on the same logs, interleaved round-robin, medians, ratios to DuckDB, peak RSS.
+"""Whole processes (issue 17): ``rankboard check``, ``rankboard report --format json``, the app's
+first view and a DuckDB process on the same logs, interleaved round-robin, medians, ratios to
+DuckDB, peak RSS; the start-up of ``--help``, ``check TINY`` and ``report TINY``.
 
 Workloads (the logs are written once under ``/tmp/rankboard_bench`` with
 :func:`bench_load.write_log`, seed 000's loop order, 4-decimal values):
@@ -19,7 +20,22 @@ Peak RSS: ``/usr/bin/time -f %M`` (``apt-get install time`` if missing), shown a
 multiple of the log's size as text (uncompressed for gzip; the text log for Parquet). The machine
 is shared: read the ratios, which come from the same rounds.
 
+The app's first view (``app``): ``python -m tui LOG`` launched in a tmux session of 80 x 24 with
+``NO_COLOR=1`` on a private server socket (``tmux -L``); the time from just before the launch to
+the first capture of the pane (polled every 20 ms) that shows the quartile view's header ("is
+better"), i.e. the analysis painted on a real terminal; then ``q`` quits it (its peak RSS is the
+whole session's). ``--no-app`` leaves it out (no tmux).
+
+Start-up: ``--help``, ``check TINY`` and ``report TINY`` (TINY: the bundled 56-line C4.5 example),
+``--startup-reps`` fresh processes each, medians.
+
+``--before REV`` runs every command also on the tree of git revision REV (``stats``, ``tui`` and
+``sample_logs`` extracted with ``git archive`` into a temporary directory; ``python -m tui`` from
+there), interleaved with this tree's in the same rounds, and prints both, each against the DuckDB
+runs of the same rounds.
+
     python benchmarks/bench_cli.py [--reps 3] [--sizes 1M,5M,1000files,gzip,parquet[,20M]]
+                                   [--before REV] [--no-app] [--startup-reps 7]
 
 duckdb is a benchmark dependency only (``pip install duckdb``).
 """
@@ -28,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import os
 import shutil
 import statistics
 import subprocess
@@ -94,9 +111,14 @@ def parquet_log(source: Path) -> tuple[Path, float]:
 
 
 TIME = shutil.which("time") or "/usr/bin/time"
+TINY = ROOT / "sample_logs" / "c45_demsar.dat"
+STARTUP = {"--help": ["--help"], "check TINY": ["check", str(TINY)], "report TINY": ["report", str(TINY)]}
+#: What the quartile view's header shows once the first analysis is painted (tui/app/widgets).
+FIRST_VIEW = "is better"
+COMMANDS = ("check", "report json", "app")
 
 
-def run(argv: list[str]) -> tuple[float, int]:
+def run(argv: list[str], cwd: Path = ROOT) -> tuple[float, int]:
     """Wall time and peak RSS (bytes) of one process (its output discarded).
 
     The peak is ``/usr/bin/time -f %M``'s: the ``ru_maxrss`` of a child forked by this (large)
@@ -106,12 +128,45 @@ def run(argv: list[str]) -> tuple[float, int]:
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         start = time.perf_counter()
         proc = subprocess.run(
-            [TIME, "-f", "%M", "-o", rss.name, *argv], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            [TIME, "-f", "%M", "-o", rss.name, *argv], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
         elapsed = time.perf_counter() - start
         if proc.returncode != 0:
             raise SystemExit(f"{' '.join(argv[:4])} ... failed ({proc.returncode}): {proc.stderr[-2000:]!r}")
         return elapsed, int(rss.read().split()[-1]) * 1024
+
+
+def first_view(source: Path, cwd: Path, timeout: float = 600.0) -> tuple[float, int]:
+    """Seconds from launching the app on ``source`` in tmux (80 x 24, NO_COLOR) to the first
+    capture of its pane showing the first view, and the app's peak RSS (bytes, up to its exit)."""
+    sock = f"bench_cli_{os.getpid()}"
+    tmux = ["tmux", "-L", sock]
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        app = f"{TIME} -f %M -o {rss.name} {sys.executable} -m tui {source}"
+        env = {**os.environ, "NO_COLOR": "1"}
+        try:
+            start = time.perf_counter()
+            subprocess.run(
+                [*tmux, "new-session", "-d", "-x", "80", "-y", "24", "-c", str(cwd), app], env=env, check=True
+            )
+            while True:
+                screen = subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, text=True).stdout
+                if FIRST_VIEW in screen:
+                    seconds = time.perf_counter() - start
+                    break
+                if time.perf_counter() - start > timeout:
+                    raise SystemExit(f"the app on {source} showed no view in {timeout:.0f} s:\n{screen}")
+                time.sleep(0.02)
+            subprocess.run([*tmux, "send-keys", "q"], check=True)
+            end = time.perf_counter() + 60
+            while not rss.read().strip() and time.perf_counter() < end:
+                time.sleep(0.05)
+                rss.seek(0)
+            rss.seek(0)
+            words = rss.read().split()
+        finally:
+            subprocess.run([*tmux, "kill-server"], capture_output=True)
+        return seconds, int(words[-1]) * 1024 if words and words[-1].isdigit() else 0
 
 
 def commands(source: Path, kind: str) -> dict[str, list[str]]:
@@ -128,17 +183,18 @@ def commands(source: Path, kind: str) -> dict[str, list[str]]:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=3, help="rounds (default 3)")
-    parser.add_argument("--sizes", default=DEFAULT, help=f"comma-separated, of {', '.join(SIZES)} (default {DEFAULT})")
-    args = parser.parse_args()
-    sizes = [s.strip() for s in args.sizes.split(",") if s.strip()]
-    unknown = set(sizes) - set(SIZES)
-    if unknown:
-        parser.error(f"unknown size(s) {', '.join(sorted(unknown))}")
-    work: dict[str, tuple[Path, str, int]] = {}  # name -> (source, kind, bytes as text)
-    notes = []
+def extract(rev: str, into: Path) -> Path:
+    """``stats``, ``tui`` and ``sample_logs`` of git revision ``rev`` under ``into``."""
+    archive = subprocess.run(
+        ["git", "archive", rev, "stats", "tui", "sample_logs"], cwd=ROOT, capture_output=True, check=True
+    )
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
+
+
+def workloads(sizes: list[str], notes: list[str]) -> dict[str, tuple[Path, str, int]]:
+    """name -> (source, kind, bytes as text), the logs written if missing."""
+    work: dict[str, tuple[Path, str, int]] = {}
     five = text_log(500) if {"5M", "1000files", "gzip", "parquet"} & set(sizes) else None
     for size in sizes:
         if size == "1M":
@@ -159,29 +215,109 @@ def main() -> None:
             pq, seconds = parquet_log(five)  # type: ignore[arg-type]
             work["5M lines parquet"] = (pq, "parquet", five.stat().st_size)  # type: ignore[union-attr]
             notes.append(f"rankboard convert 5M -> Parquet: {seconds:.2f} s once, {pq.stat().st_size / 1e6:.1f} MB")
-    for source, kind, _ in work.values():  # warm the file cache and the imports
-        run(commands(source, kind)["duckdb"])
-    times: dict[tuple[str, str], list[float]] = {}
-    peaks: dict[tuple[str, str], list[int]] = {}
-    for rep in range(args.reps):
-        for name, (source, kind, _) in work.items():
-            for command, argv in commands(source, kind).items():
-                seconds, peak = run(argv)
-                times.setdefault((name, command), []).append(seconds)
-                peaks.setdefault((name, command), []).append(peak)
-        print(f"round {rep + 1} of {args.reps} done", file=sys.stderr, flush=True)
-    print(f"medians of {args.reps} rounds, whole processes, interleaved; ratio = rankboard / DuckDB")
-    head = f"{'work':28s} {'text MB':>7s} {'check':>15s} {'report json':>15s} {'duckdb':>8s}"
-    print(head + "   peak RSS check / report / duckdb (x the text log's size)")
+    return work
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=3, help="rounds (default 3)")
+    parser.add_argument("--sizes", default=DEFAULT, help=f"comma-separated, of {', '.join(SIZES)} (default {DEFAULT})")
+    parser.add_argument("--before", metavar="REV", help="also run the tree of git revision REV, interleaved")
+    parser.add_argument("--no-app", action="store_true", help="leave out the app's first view (needs tmux)")
+    parser.add_argument("--startup-reps", type=int, default=7, help="fresh processes per start-up command (default 7)")
+    args = parser.parse_args()
+    sizes = [s.strip() for s in args.sizes.split(",") if s.strip()]
+    unknown = set(sizes) - set(SIZES)
+    if unknown:
+        parser.error(f"unknown size(s) {', '.join(sorted(unknown))}")
+    if not args.no_app and not shutil.which("tmux"):
+        parser.error("the app's first view needs tmux (or give --no-app)")
+    notes: list[str] = []
+    work = workloads(sizes, notes)
+    ours = ("check", "report json") if args.no_app else COMMANDS
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {"this tree": ROOT}
+        if args.before:
+            trees[args.before] = extract(args.before, Path(tmp))
+        for source, kind, _ in work.values():  # warm the file cache and the imports
+            run(commands(source, kind)["duckdb"])
+        times: dict[tuple[str, str, str], list[float]] = {}  # (tree, work, command) -> seconds
+        peaks: dict[tuple[str, str, str], list[int]] = {}
+        for rep in range(args.reps):
+            for name, (source, kind, _) in work.items():
+                argvs = commands(source, kind)
+                for tree, cwd in trees.items():
+                    for command in ours:
+                        if command == "app":
+                            seconds, peak = first_view(source, cwd)
+                        else:
+                            seconds, peak = run(argvs[command], cwd)
+                        times.setdefault((tree, name, command), []).append(seconds)
+                        peaks.setdefault((tree, name, command), []).append(peak)
+                seconds, peak = run(argvs["duckdb"])
+                times.setdefault(("duckdb", name, "duckdb"), []).append(seconds)
+                peaks.setdefault(("duckdb", name, "duckdb"), []).append(peak)
+            print(f"round {rep + 1} of {args.reps} done", file=sys.stderr, flush=True)
+        startup: dict[tuple[str, str], list[float]] = {}
+        for _ in range(args.startup_reps):
+            for command, argv in STARTUP.items():
+                for tree, cwd in trees.items():
+                    seconds, _ = run([sys.executable, "-m", "tui", *argv], cwd)
+                    startup.setdefault((tree, command), []).append(seconds)
+    report(args, work, trees, ours, times, peaks, startup, notes)
+
+
+def report(args, work, trees, ours, times, peaks, startup, notes) -> None:  # noqa: ANN001, PLR0913
+    """Print the tables and which goals are met (this tree's figures)."""
+    med = {key: statistics.median(v) for key, v in times.items()}
+    print(f"medians of {args.reps} rounds, whole processes, interleaved; ratio = rankboard / DuckDB of the same rounds")
+    print(f"{'work':28s} {'tree':10s} " + " ".join(f"{c:>15s}" for c in ours) + f" {'duckdb':>8s}")
+    failed: list[str] = []
+    for name in work:
+        duck = med[("duckdb", name, "duckdb")]
+        for tree in trees:
+            cells = [f"{med[(tree, name, c)]:6.2f} s ({med[(tree, name, c)] / duck:4.2f}x)" for c in ours]
+            print(f"{name:28s} {tree:10s} " + " ".join(f"{c:>15s}" for c in cells) + f" {duck:6.2f} s")
+            if tree == "this tree":
+                failed += [
+                    f"{name} {c} {med[(tree, name, c)] / duck:.2f}x"
+                    for c in ours
+                    if c != "app"
+                    if med[(tree, name, c)] > duck
+                ]
+                if "app" in ours and name == "5M lines" and med[(tree, name, "app")] > duck + 0.5:
+                    view = med[(tree, name, "app")]
+                    failed.append(f"5M first view {view:.2f} s > DuckDB + 0.5 s = {duck + 0.5:.2f} s")
+    print("\npeak RSS (max over rounds), MB and x the log's size as text")
+    print(f"{'work':28s} {'tree':10s} " + " ".join(f"{c:>15s}" for c in ours) + f" {'duckdb':>15s}")
     for name, (_, _, nbytes) in work.items():
-        med = {c: statistics.median(times[(name, c)]) for c in ("check", "report json", "duckdb")}
-        rss = {c: max(peaks[(name, c)]) for c in ("check", "report json", "duckdb")}
-        cells = [f"{med[c]:6.2f} s ({med[c] / med['duckdb']:4.2f}x)" for c in ("check", "report json")]
-        mem = " / ".join(f"{rss[c] / 1e6:,.0f} MB ({rss[c] / nbytes:.2f}x)" for c in rss)
-        print(f"{name:28s} {nbytes / 1e6:7.1f} {cells[0]:>15s} {cells[1]:>15s} {med['duckdb']:6.2f} s   {mem}")
+        for tree in trees:
+            cols = [(tree, name, c) for c in ours] + [("duckdb", name, "duckdb")]
+            cells = [f"{max(peaks[k]) / 1e6:,.0f} MB ({max(peaks[k]) / nbytes:.2f}x)" for k in cols]
+            print(f"{name:28s} {tree:10s} " + " ".join(f"{c:>15s}" for c in cells))
+            if tree == "this tree":
+                failed += [
+                    f"{name} {c} RSS {max(peaks[(tree, name, c)]) / nbytes:.2f}x"
+                    for c in ("check",)
+                    if max(peaks[(tree, name, c)]) > 1.5 * nbytes
+                ]
+    print(f"\nstart-up, medians of {args.startup_reps} fresh processes")
+    print(f"{'command':14s} " + " ".join(f"{t:>10s}" for t in trees))
+    for command in STARTUP:
+        print(f"{command:14s} " + " ".join(f"{statistics.median(startup[(t, command)]):9.3f}s" for t in trees))
+    goals = {"--help": 0.3, "check TINY": 0.6}
+    failed += [
+        f"{c} {statistics.median(startup[('this tree', c)]):.3f} s > {g} s"
+        for c, g in goals.items()
+        if statistics.median(startup[("this tree", c)]) > g
+    ]
     for note in notes:
         print(note)
-    print("goals (issue 17): every ratio <= 1.0, peak RSS <= 1.5 x the log's size as text")
+    print(
+        "\ngoals (issue 17): every ratio to DuckDB <= 1.0 (check, report json), peak RSS of check <= 1.5 x the "
+        "log's size as text, --help <= 0.3 s, check TINY <= 0.6 s, first view of 5M lines <= DuckDB + 0.5 s"
+    )
+    print("this tree: all met" if not failed else "this tree, not met: " + "; ".join(failed))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from stats._result import TableResult
-from stats._table import as_table, snap, snap_at, snap_digits
+from stats._table import SNAP_DIGITS, as_table, snap, snap_at, snap_digits
 from stats.bergmann import pairs
 from stats.effect_size import A12_BOUNDS, DELTA_BOUNDS, HL_EXACT_BELOW, _label, interval_rank
 
@@ -60,8 +60,37 @@ def _unpaired_counts(oriented: np.ndarray, first: np.ndarray, second: np.ndarray
     return wins, ties
 
 
+def _rank_powers(scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each row of ``scale`` (finite, >= 0): each value's dense rank in its row (equal values,
+    equal ranks), and the power of ten by which :func:`stats._table.snap` rounds at the value of
+    each rank, ``10.0**d`` with d = SNAP_DIGITS - 1 - floor(log10(value)) (NaN where it rounds
+    otherwise: a zero scale, or d outside 0..300)."""
+    order = np.argsort(scale, axis=1, kind="stable")
+    ordered = np.take_along_axis(scale, order, axis=1)
+    ranks = np.cumsum(np.diff(ordered, axis=1, prepend=ordered[:, :1]) > 0, axis=1)
+    dense = np.empty(scale.shape, dtype=np.int32)
+    np.put_along_axis(dense, order, ranks, axis=1)
+    at_rank = np.zeros(scale.shape)
+    np.put_along_axis(at_rank, ranks, ordered, axis=1)
+    powers = np.full(scale.shape, np.nan)
+    usable = at_rank > 0.0
+    exponent = np.floor(np.log10(at_rank[usable])).astype(np.int64)  # as stats._table._decimals
+    found, where = np.unique(exponent, return_inverse=True)  # a few distinct exponents
+    power = [
+        10.0 ** np.int64(SNAP_DIGITS - 1 - e) if 0 <= SNAP_DIGITS - 1 - e <= 300 else np.nan for e in found.tolist()
+    ]
+    powers[usable] = np.array(power)[where]
+    return dense, powers
+
+
 def _hodges_lehmann(raw: np.ndarray, first: np.ndarray, second: np.ndarray, higher: bool, level: float) -> tuple:
-    """(estimate, low, high) of :func:`stats.hodges_lehmann` for every pair (arrays)."""
+    """(estimate, low, high) of :func:`stats.hodges_lehmann` for every pair (arrays).
+
+    Pair by pair (a row of Walsh averages that stays in cache), each average snapped as
+    :func:`stats.hodges_lehmann` snaps it -- at the larger scale of its two data sets, i.e. with
+    the power of ten of the larger one's rank (:func:`_rank_powers`, no log10 per average) -- and
+    only the order statistics read (``np.partition``: the values a sort puts there).
+    """
     x, y = raw[:, first], raw[:, second]
     if not higher:
         x, y = y, x
@@ -70,16 +99,28 @@ def _hodges_lehmann(raw: np.ndarray, first: np.ndarray, second: np.ndarray, high
     d = snap_at(snap_at(x, digits) - snap_at(y, digits), digits)
     n = d.shape[0]
     i, j = np.triu_indices(n)
-    walsh = np.sort(snap((d[i] + d[j]) / 2.0, np.maximum(scale[i], scale[j])), axis=0)
-    m = walsh.shape[0]
+    m = i.size
     half = m // 2  # np.median of the sorted Walsh averages (its mean of the middle two when m is even)
-    estimate = walsh[half] if m % 2 else (walsh[half - 1] + walsh[half]) / 2.0
     magnitudes = np.sort(np.abs(d), axis=0)
     distinct = (magnitudes[1:] != magnitudes[:-1]).all(axis=0)
     exact = (n < HL_EXACT_BELOW) & (d != 0).all(axis=0) & distinct
     c = np.array([interval_rank(n, bool(e), level) for e in exact.tolist()], dtype=np.intp)
-    cols = np.arange(d.shape[1])
-    return estimate, walsh[c - 1, cols], walsh[m - c, cols]
+    middle = [half] if m % 2 else [half - 1, half]
+    dt, st = np.ascontiguousarray(d.T), np.ascontiguousarray(scale.T)
+    dense, powers = _rank_powers(st)
+    estimate, low, high = np.empty(d.shape[1]), np.empty(d.shape[1]), np.empty(d.shape[1])
+    for p in range(d.shape[1]):
+        walsh = (dt[p, i] + dt[p, j]) / 2.0
+        power = powers[p, np.maximum(dense[p, i], dense[p, j])]
+        if np.isnan(power).any():  # a zero scale, or digits stats._table rounds otherwise: its own way
+            walsh = snap(walsh, np.maximum(st[p, i], st[p, j]))
+        else:  # snap_at's arithmetic, np.rint(x * 10.0**d) / 10.0**d, with each value's own 10.0**d
+            walsh = np.rint(walsh * power)
+            walsh /= power
+        walsh.partition(sorted({*middle, c[p] - 1, m - c[p]}))
+        estimate[p] = walsh[half] if m % 2 else (walsh[half - 1] + walsh[half]) / 2.0
+        low[p], high[p] = walsh[c[p] - 1], walsh[m - c[p]]
+    return estimate, low, high
 
 
 def _mann_whitney_p(oriented: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import special
+from scipy.special import chdtrc
 
 from stats._format import Printable, p_is
 from stats._result import table_of
@@ -95,7 +95,15 @@ def _samples(samples: Any, higher_is_better: bool) -> tuple[list[str], list[np.n
     return names, np.split(pooled, cuts)
 
 
-_sum = np.add.reduce
+def _mean(x: np.ndarray) -> np.floating:
+    """``x.mean()`` of a float64 array, the same float: numpy's mean is ``np.add.reduce(x) / x.size``."""
+    return np.add.reduce(x) / x.size
+
+
+def _chi2_sf(x: float, df: float) -> float:
+    """``scipy.stats.chi2.sf(x, df)`` for x >= 0 (inf included) and df > 0: the function it calls
+    (``scipy.special.chdtrc``), without the distribution's argument handling."""
+    return float(chdtrc(df, x))
 
 
 def _cohen_d(x: np.ndarray, y: np.ndarray) -> float:
@@ -235,14 +243,15 @@ def scott_knott(
     check_choice("method", method, METHODS)
     level = check_alpha(alpha)
     names, values = _samples(samples, higher_is_better)
-    stat = np.mean if method == "esd" else np.median
+    means = np.array([_mean(v) for v in values])
     scale = magnitude(np.concatenate(values)).max()
-    centre = snap(np.array([float(stat(v)) for v in values]), scale)
+    centre = snap(
+        np.array([float(m) for m in means] if method == "esd" else [float(np.median(v)) for v in values]), scale
+    )
     order = sorted(range(len(names)), key=lambda i: -centre[i])  # stable: ties keep input order
     counts = np.array([v.size for v in values])
-    means = np.array([v.mean() for v in values])
     dof = int(counts.sum() - len(values))
-    within = sum(float(((v - v.mean()) ** 2).sum()) for v in values)
+    within = sum(float(((v - m) ** 2).sum()) for v, m in zip(values, means))
     mse = within / dof if dof > 0 else 0.0
     splits: list[Split] = []
 
@@ -250,24 +259,24 @@ def scott_knott(
         best, where = -1.0, 0
         pooled = np.concatenate([values[i] for i in part])
         grand = pooled.mean()
+        # The values of part[:c] are pooled[:ends[c - 1]] (the same values in the same order as
+        # their concatenation); a mean is np.mean's own sum / count, without its Python overhead.
+        ends = np.cumsum([values[i].size for i in part]).tolist()
         for c in range(1, len(part)):
             if centre[part[c - 1]] == centre[part[c]]:
                 continue
-            left = np.concatenate([values[i] for i in part[:c]])
-            right = np.concatenate([values[i] for i in part[c:]])
-            # ndarray.mean is add.reduce / size: the same floats without its wrapper (k^2 calls)
-            b = left.size * (_sum(left) / left.size - grand) ** 2 + right.size * (_sum(right) / right.size - grand) ** 2
+            left, right = pooled[: ends[c - 1]], pooled[ends[c - 1] :]
+            b = left.size * (_mean(left) - grand) ** 2 + right.size * (_mean(right) - grand) ** 2
             if b > best:
                 best, where = b, c
         if where == 0:
             return [part]
-        left = np.concatenate([values[i] for i in part[:where]])
-        right = np.concatenate([values[i] for i in part[where:]])
+        left, right = pooled[: ends[where - 1]], pooled[ends[where - 1] :]
         if method == "esd":
             k = len(part)
             sigma2 = (float((counts[part] * (means[part] - grand) ** 2).sum()) + dof * mse) / (k + dof)
             lam = math.pi / (2 * (math.pi - 2)) * best / sigma2 if sigma2 > 0 else math.inf
-            p = float(special.chdtrc(k / (math.pi - 2), lam))  # scipy.stats.chi2.sf's float, without its overhead
+            p = _chi2_sf(lam, k / (math.pi - 2))
             effect, accepted = _cohen_d(left, right), p < level
         else:
             lam = float(_t(np.array(left.mean() - right.mean()), np.array(_var(left) + _var(right)), 0.0))

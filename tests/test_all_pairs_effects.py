@@ -103,3 +103,28 @@ def test_the_view_names_the_same_effect_columns() -> None:
     from tui.view._effects import EFFECT_COLUMNS as VIEW_COLUMNS
 
     assert VIEW_COLUMNS == EFFECT_COLUMNS
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_walsh_averages_at_mixed_scales_equal_the_loop(seed: int) -> None:
+    """Each Walsh average is snapped at the larger scale of its two data sets: rows of very
+    different magnitudes, half of them with every digit (so that the averages of one pair round
+    at several numbers of digits, and rounding at the smaller scale would give other values),
+    zeros (no rounding), values past 1e12 and below 1e-290 (stats._table's other branches), ties,
+    and n past the exact interval's limit."""
+    rng = np.random.default_rng(seed)
+    n, k = 60, 4
+    row_scale = 10.0 ** rng.integers(-4, 4, size=(n, 1))
+    values = np.where(rng.random((n, 1)) < 0.5, rng.random((n, k)), np.round(rng.random((n, k)), 3)) * row_scale
+    values[rng.random((n, k)) < 0.1] = 0.0
+    values[3] = values[7]  # tied rows
+    scores = pd.DataFrame(values, columns=[f"m{j}" for j in range(k)])
+    for higher in (True, False):
+        got = stats.pairwise_effects(scores, higher_is_better=higher)
+        pd.testing.assert_frame_equal(got.table, loop_reference(scores, higher), check_exact=True)
+    extreme = values.copy()
+    extreme[0] *= 1e15  # digits below 0
+    extreme[1] = extreme[1] * 1e-295 + 1e-300  # digits above 300
+    scores = pd.DataFrame(extreme, columns=scores.columns)
+    got = stats.pairwise_effects(scores)
+    pd.testing.assert_frame_equal(got.table, loop_reference(scores, True), check_exact=True)

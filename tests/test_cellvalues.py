@@ -63,3 +63,26 @@ def test_unknown_names_give_nothing() -> None:
     assert snap.gather("pd", "zz", ["d0"]).size == 0
     assert snap.gather("pd", "a", ["mars"]).size == 0
     assert snap.gather("pd", "a", []).size == 0
+
+
+@pytest.mark.parametrize("compact", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_gather_each_is_gather_of_each_data_set(seed: int, compact: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same arrays, values in the same order, as one gather per data set (after appends that
+    replace results, so that stored, appended and removed rows all occur)."""
+    if compact:
+        monkeypatch.setattr(Aggregator, "_COMPACT_MIN", 16)
+    rng = np.random.default_rng(100 + seed)
+    agg = Aggregator(last_wins(random_log(rng, 300)))
+    for step in range(6):
+        agg.add(last_wins(random_log(rng, 50, datasets=6 + step)))
+    snap = agg.snapshot()
+    names = [str(d) for d in snap.levels[1]] + ["mars"]
+    for criterion in ("pd", "pf", "nope"):
+        for learner in ("a", "b", "c", "zz"):
+            each = snap.gather_each(criterion, learner, names[::-1])
+            assert list(each) == names[::-1]
+            for d in names:
+                one = snap.gather(criterion, learner, [d])
+                assert each[d].dtype == one.dtype and each[d].tolist() == one.tolist()
+    assert snap.gather_each("pd", "a", []) == {}

@@ -128,3 +128,29 @@ async def test_sk_column_at_80x24_and_g_switches_the_variant() -> None:
         assert app.selection.scott_knott == "esd"
 
     await drive(scenario, size=SMALL)
+
+
+@pytest.mark.parametrize("method", ["esd", "a12"])
+def test_every_chart_ranked_at_once_as_one_at_a_time(method: str) -> None:
+    """``rank_every_chart`` (what a report does: each learner's results gathered once for all data
+    sets) gives each chart the ranks it gets when asked for alone."""
+    from tui.view import rank_every_chart
+
+    rng = np.random.default_rng(7)
+    rows = [
+        (f"d{d}", r, f, f"l{j}", "acc", round(float(0.5 + 0.02 * j * (d % 3) + rng.normal(0, 0.05)), 3))
+        for d in range(12)
+        for j in range(5)
+        for r in (1, 2)
+        for f in range(1, 6)
+        if not (d == 3 and j == 4)  # a learner missing from one data set
+    ]
+    log = pd.DataFrame(rows, columns=["dataset", "repeat", "fold", "learner", "criterion", "value"])
+    sel = dataclasses.replace(default_selection(log), scott_knott=method)
+    one = Model(log).analyze(sel).quartiles
+    alone = {scope: dict(one.groups[scope]) for scope in one.groups}
+    every = Model(log).analyze(sel).quartiles
+    rank_every_chart(every)
+    assert set(every.groups._done) == set(alone)  # every chart computed, before any is read
+    assert {scope: dict(every.groups[scope]) for scope in every.groups} == alone
+    assert len({tuple(sorted(r.items())) for r in alone.values()}) > 1  # the charts differ

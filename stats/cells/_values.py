@@ -72,6 +72,33 @@ class CellValues:
             return np.empty(0)
         return self._rows(cells)[2]
 
+    def gather_each(self, criterion: str, learner: str, datasets: Sequence[str]) -> dict[str, np.ndarray]:
+        """:meth:`gather` of each data set of ``datasets`` alone, from one pass over their cells.
+
+        The same arrays as ``{d: gather(criterion, learner, [d]) for d in datasets}`` (the same
+        values in the same order), for the cost of one :meth:`gather` of all of them: a report
+        that ranks the learners on each of 500 data sets reads them here once per learner.
+        """
+        crit, data, lrn = self._codes
+        ci, li = crit.get(criterion, -1), lrn.get(learner, -1)
+        out = {d: np.empty(0) for d in datasets}
+        names = [d for d in out if d in data]
+        if ci < 0 or li < 0 or not names:
+            return out
+        di = np.array([data[d] for d in names], np.int64)
+        codes = np.column_stack([np.full(di.size, ci), di, np.full(di.size, li)]).astype(np.int64)
+        cells = self.lookup.get_indexer(pd.Index(pack_cell(codes)))
+        found = cells >= 0
+        if not found.any():
+            return out
+        cell, _, values = self._rows(cells[found])
+        order = np.argsort(cell, kind="stable")  # each cell's rows together, in the order gather gives
+        cell, values = cell[order], values[order]
+        for name, c in zip([n for n, f in zip(names, found.tolist()) if f], cells[found].tolist()):
+            lo, hi = np.searchsorted(cell, [c, c + 1])
+            out[name] = values[lo:hi]
+        return out
+
     def _rows(self, cells: np.ndarray, runs: bool = False) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
         """(cell, run, value) of every result of ``cells``: the stored rows cell by cell, then the
         appended ones in the order they came, rows taken out left out. ``run`` (wide keys) is made

@@ -151,9 +151,10 @@ def parse_block(data: bytes | bytearray, start: int, end: int, spec: LogSpec) ->
     blank = lines.suspects()
     # pyarrow reads "0x1A" and "-0" as integers and "1e-400" as 0.0: blocks that may hold them read
     # repeat and fold (or every column) as dictionaries, whose values parse_field judges.
-    if blank.size or _has_tiny_exponent(data, start, end):
+    minus = _Minus(lines)
+    if blank.size or _has_tiny_exponent(data, start, end, minus):
         mode = "careful"
-    elif _has_x(data, start, end) or _has_minus_zero(data, start, end):
+    elif _has_x(data, start, end) or _has_minus_zero(data, start, end, minus):
         mode = "dict-ints"
     else:
         mode = "fast"
@@ -177,14 +178,42 @@ _TINY = re.compile(rb"[eE][ \t]*-0*(?:[3-9][0-9]{2}|[1-9][0-9]{3,})")
 _MINUS_ZERO = re.compile(rb'(?:^|[,"])[ \t]*-0+[ \t]*(?=[,"\r\n])', re.MULTILINE)
 
 
-def _has_tiny_exponent(data: bytes | bytearray, start: int, end: int) -> bool:
-    if data.find(b"e-", start, end) < 0 and data.find(b"E-", start, end) < 0 and data.find(b"e -", start, end) < 0:
-        return False  # memchr-fast: most blocks have no negative exponent at all
+class _Minus:
+    """Where a block's minus signs are, and what is next to them: a two-byte ``find`` scans at
+    ~1 GB/s holding the GIL (the parse threads wait on it), where a one-byte find is memchr and
+    numpy's comparisons release the GIL. Most blocks have no minus sign at all."""
+
+    def __init__(self, lines: _Lines) -> None:
+        self.lines = lines
+        self.none = lines.data.find(b"-", lines.start, lines.end) < 0
+
+    @cached_property
+    def at(self) -> np.ndarray:
+        return np.flatnonzero(self.lines.bytes_ == ord("-"))
+
+    def after(self, byte: bytes, offset: int) -> bool:
+        """Whether some minus sign has ``byte`` at ``offset`` from it (within the block)."""
+        a, at = self.lines.bytes_, self.at + offset
+        at = at[(at >= 0) & (at < a.size)]
+        return bool((a[at] == ord(byte)).any())
+
+    def follows(self, text: bytes) -> bool:
+        """Whether ``text`` + ``-`` occurs in the block (``data.find(text + b"-") >= 0``)."""
+        a, at = self.lines.bytes_, self.at
+        hit = at >= len(text)
+        for k, byte in enumerate(reversed(text), start=1):
+            hit[hit] &= a[at[hit] - k] == byte
+        return bool(hit.any())
+
+
+def _has_tiny_exponent(data: bytes | bytearray, start: int, end: int, minus: _Minus) -> bool:
+    if minus.none or not (minus.follows(b"e") or minus.follows(b"E") or minus.follows(b"e ")):
+        return False  # most blocks have no negative exponent at all
     return _TINY.search(data, start, end) is not None
 
 
-def _has_minus_zero(data: bytes | bytearray, start: int, end: int) -> bool:
-    if data.find(b"-0", start, end) < 0:
+def _has_minus_zero(data: bytes | bytearray, start: int, end: int, minus: _Minus) -> bool:
+    if minus.none or not minus.after(b"0", 1):
         return False
     return _MINUS_ZERO.search(data, start, end) is not None
 

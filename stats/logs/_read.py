@@ -16,7 +16,7 @@ go through Python. Duplicates are found on packed integer keys
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Literal
 
@@ -25,13 +25,14 @@ import pandas as pd
 import pyarrow as pa
 
 from stats._result import LogRead
+from stats.logs import _sources
 from stats.logs._duplicates import compact, resolve
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels, name_problems
 from stats.logs._parse import Part
-from stats.logs._paths import DECOMPRESSION, Decompression, expand
+from stats.logs._paths import DECOMPRESSION, Decompression, Source, expand
 from stats.logs._progress import LoadCancelled, Meter, Progress
-from stats.logs._sources import WORKERS, read_source
+from stats.logs._sources import WORKERS, FileRead, read_source
 
 __all__ = ["LoadCancelled", "LogError", "LogProblem", "read_logs"]
 
@@ -131,8 +132,13 @@ def read_logs(
     table = Columns(Labels())
     stored = [_stored_size(s.path) for s in sources]
     sizes = [None if s.path is None or s.path.suffix == ".gz" else n for s, n in zip(sources, stored)]  # text bytes
-    table.reserve(sum(size or 0 for size in sizes) // _SHORTEST_LINE + 1)
+    text = [
+        _gzip_text_size(s.path, n, decompression) if size is None else size
+        for s, n, size in zip(sources, stored, sizes)
+    ]
+    table.reserve(sum(text) // _SHORTEST_LINE + 1)  # for gzip too: no arrays grown by doubling
     meter = Meter(progress, stored)
+    ahead: dict[int, Future[tuple[FileRead, list[tuple[int, LogSpec, Part]]]]] = {}
     try:
         meter.report(0)
         with ThreadPoolExecutor(WORKERS) if WORKERS > 1 else _NoPool() as pool:
@@ -142,15 +148,65 @@ def read_logs(
                     table.add(index, first_line, spec, part)
 
                 report = meter.source(stored[index])
-                got = read_source(
-                    source, sink, pool=pool, stop_at_error=strict, size=size, progress=report, limits=decompression
-                )
+                if pool is not None:  # small files read and parsed in the pool, a few ahead
+                    _read_ahead(pool, ahead, sources, sizes, index, strict, decompression)
+                if index in ahead:
+                    got, parts = ahead.pop(index).result()
+                    if report is not None and size:
+                        report(size)  # its one block, read (and parsed) in a worker
+                    for first_line, spec, part in parts:
+                        sink(first_line, spec, part)
+                else:
+                    got = read_source(
+                        source, sink, pool=pool, stop_at_error=strict, size=size, progress=report, limits=decompression
+                    )
                 problems.extend(sorted(got.problems, key=_line_order))
                 _raise_first(got.problems, strict)
                 meter.next(stored[index])
     finally:
+        for future in ahead.values():  # cancelled, or an error raised: nothing more is read
+            future.cancel()
         pa.default_memory_pool().release_unused()  # pyarrow's allocator keeps freed blocks otherwise
     return _frame(table, [s.name for s in sources], problems)
+
+
+#: Small files (one block) read and parsed ahead of the one being added, at most this many.
+AHEAD = 2 * WORKERS
+
+
+def _read_ahead(
+    pool: ThreadPoolExecutor,
+    ahead: dict[int, Future[tuple[FileRead, list[tuple[int, LogSpec, Part]]]]],
+    sources: list[Source],
+    sizes: list[int | None],
+    index: int,
+    strict: bool,
+    limits: Decompression,
+) -> None:
+    """Hand the pool the small files from ``index`` on (files of one block: a directory of many
+    small logs would otherwise be parsed one at a time on this thread, with the pool idle), at
+    most :data:`AHEAD` of them waiting; each is read whole by :func:`_read_whole`."""
+    for j in range(index, min(len(sources), index + AHEAD)):  # from index on, none was added yet
+        size = sizes[j]
+        if j not in ahead and size is not None and size <= _sources.BLOCK:  # read_source's one block
+            ahead[j] = pool.submit(_read_whole, sources[j], size, strict, limits)
+
+
+def _read_whole(
+    source: Source, size: int, strict: bool, limits: Decompression
+) -> tuple[FileRead, list[tuple[int, LogSpec, Part]]]:
+    """:func:`read_source` of a one-block file in a worker: its parts kept (in order) for the
+    reading thread to add, and no progress reported (the reading thread reports it)."""
+    parts: list[tuple[int, LogSpec, Part]] = []
+    got = read_source(
+        source,
+        lambda line, spec, part: parts.append((line, spec, part)),
+        pool=None,
+        stop_at_error=strict,
+        size=size,
+        limits=limits,
+    )
+    return got, parts
 
 
 class _NoPool:
@@ -169,6 +225,22 @@ def _stored_size(path: Path | None) -> int | None:
         return path.stat().st_size
     except OSError:
         return 0
+
+
+def _gzip_text_size(path: Path | None, stored: int | None, limits: Decompression) -> int:
+    """The text bytes of a gzip file as its trailer gives them (ISIZE: the last member's size
+    modulo 2**32, a hint), at most what ``limits`` let it expand to; 0 when unknown."""
+    if path is None or not stored or stored < 18:
+        return 0
+    try:
+        with open(path, "rb") as f:
+            if f.read(2) != b"\x1f\x8b":
+                return 0
+            f.seek(-4, os.SEEK_END)
+            hint = int.from_bytes(f.read(4), "little")
+    except OSError:
+        return 0
+    return int(min(hint, stored * limits.max_ratio, limits.max_bytes))
 
 
 def _line_order(p: LogProblem) -> int:

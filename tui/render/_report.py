@@ -14,7 +14,7 @@ from tui.render._json import render_json
 from tui.render._latex import render_latex
 from tui.render._markdown import render_markdown
 from tui.render._text import check_view, render_text
-from tui.view import LOWER_IS_BETTER, Model, Selection, default_higher_is_better
+from tui.view import LOWER_IS_BETTER, Model, Selection, default_higher_is_better, rank_every_chart
 
 __all__ = [
     "FORMATS",
@@ -71,6 +71,8 @@ def render_report(
     # Only the views printed are computed (the ranks never run the pairs' all-pairs procedures),
     # and before the header, which names the problem of a view that a limit of stats left empty.
     analysis = model.analyze(selection).prepare(*check_view(view))
+    if "quartiles" in check_view(view):  # every chart's ranks are printed: gathered in one pass, not per chart
+        rank_every_chart(analysis.quartiles)
     if fmt == "csv":
         return csv_text(export_frame(analysis, view), raw=raw_csv)
     if fmt == "json":

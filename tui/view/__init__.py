@@ -7,7 +7,7 @@ from tui.view._cd import render_cd
 from tui.view._defaults import default_higher_is_better, default_selection
 from tui.view._effects import TWO_SAMPLE, Letters, PairEffects, effects_table, pair_effects, rejected_pairs
 from tui.view._ellipsis import distinct_cuts, middle_ellipsis
-from tui.view._groups import GROUPING_NAMES
+from tui.view._groups import GROUPING_NAMES, rank_every_chart
 from tui.view._loader import Loader, LoadResult, format_problem
 from tui.view._model import Model
 from tui.view._spec import load_spec, save_spec, selection_from_spec
@@ -54,6 +54,7 @@ __all__ = [
     "load_spec",
     "middle_ellipsis",
     "pair_effects",
+    "rank_every_chart",
     "rejected_pairs",
     "render_cd",
     "save_spec",

@@ -23,7 +23,7 @@ import stats
 from stats.cells import CellValues
 from tui.view._types import GROUPINGS, QuartilesView
 
-__all__ = ["GROUPINGS", "GROUPING_NAMES", "ScottKnottRanks", "with_groups"]
+__all__ = ["GROUPINGS", "GROUPING_NAMES", "ScottKnottRanks", "rank_every_chart", "with_groups"]
 #: How each variant is named on screen and in the reports.
 GROUPING_NAMES = {"esd": "Scott-Knott ESD", "a12": "Scott-Knott A12"}
 OVERALL = "overall"
@@ -68,11 +68,28 @@ class ScottKnottRanks(Mapping[str, Mapping[str, int]]):
     def __len__(self) -> int:
         return len(self._learners)
 
+    def fill(self) -> None:
+        """Compute every scope's ranks now (a report shows them all): each learner's results are
+        gathered once for all the data sets (:meth:`stats.cells.CellValues.gather_each`) instead of
+        once per data set; the ranks are those each scope would get on first access."""
+        scopes = [s for s in self._learners if s != OVERALL and s not in self._done]
+        names = list(dict.fromkeys(name for s in scopes for name in self._learners[s]))
+        each = {
+            name: self._raw.gather_each(self._criterion, name, [s for s in scopes if name in self._learners[s]])
+            for name in names
+        }
+        for scope in scopes:
+            ranks = self._rank({name: each[name][scope] for name in self._learners[scope]})
+            with self._lock:
+                self._done.setdefault(scope, ranks)
+
     def _compute(self, scope: str) -> dict[str, int]:
         datasets = self._overall if scope == OVERALL else (scope,)
+        return self._rank({name: self._raw.gather(self._criterion, name, datasets) for name in self._learners[scope]})
+
+    def _rank(self, gathered: Mapping[str, np.ndarray]) -> dict[str, int]:
         samples: dict[str, np.ndarray] = {}
-        for name in self._learners[scope]:
-            values = self._raw.gather(self._criterion, name, datasets)
+        for name, values in gathered.items():
             values = values[np.isfinite(values)]
             if values.size:
                 samples[name] = values
@@ -98,3 +115,10 @@ def with_groups(
     # where the view is made (the app's worker), not when the chart is first drawn (the event loop).
     ranks.get(OVERALL)
     return dataclasses.replace(view, groups=ranks, grouping=method)
+
+
+def rank_every_chart(view: QuartilesView | None) -> None:
+    """Compute the Scott-Knott ranks of every chart of ``view`` now (:meth:`ScottKnottRanks.fill`):
+    what a report that prints every chart does, rather than one data set at a time."""
+    if view is not None and isinstance(view.groups, ScottKnottRanks):
+        view.groups.fill()
