@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from stats import Aggregator, LogProblem, LogWatcher
 from stats.logs import Progress
 from stats.names import printable_lines
+from tui.memory import tune_allocator
 from tui.view._model import Model
 from tui.view._types import Selection
 
@@ -46,6 +47,7 @@ class Loader:
     """
 
     def __init__(self, paths: Sequence[str]) -> None:
+        tune_allocator()  # the memory freed while a large log is summarised goes back to the system
         self.paths = [str(p) for p in paths]
         self.watcher: LogWatcher | None = None
         self.files: set[str] = set()
@@ -85,7 +87,11 @@ class Loader:
                 if self.aggregator is None or self.model is None:
                     if phase is not None:
                         phase(f"summarising {len(update.rows):,} lines")
-                    self.aggregator = Aggregator(update.rows)
+                    # The rows have one owner, the aggregator: the update lets go of them, and
+                    # the aggregator frees each column as soon as it is done with it.
+                    rows, update = update.rows, replace(update, rows=update.rows.head(0).copy())  # not a view of them
+                    self.aggregator = Aggregator(rows, take=True)
+                    del rows
                     model = Model.from_aggregator(self.aggregator)
                 else:
                     # Only the criteria whose cells changed are computed afresh: the new model
