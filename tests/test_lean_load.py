@@ -26,13 +26,32 @@ from tui.memory import tune_allocator
 def test_the_chunked_counting_sort_is_numpys_stable_argsort(n: int, cells: int, seed: int) -> None:
     """_order above a chunk: a counting sort a chunk at a time, no second permutation of all rows."""
     cell = np.random.default_rng(seed).integers(0, cells, n).astype(_aggregate._narrow(cells))
-    old = _aggregate._CHUNK
+    old = _aggregate._ORDER_CHUNK
     try:
-        _aggregate._CHUNK = 64  # many chunks, cells spread over them
+        _aggregate._ORDER_CHUNK = 64  # many chunks, cells spread over them
         got = _aggregate._order(cell, cells)
     finally:
-        _aggregate._CHUNK = old
+        _aggregate._ORDER_CHUNK = old
     assert got.tolist() == np.argsort(cell, kind="stable").tolist()
+
+
+def test_cells_numbered_a_chunk_at_a_time_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(11)
+    log = pd.DataFrame(
+        {
+            "dataset": pd.Categorical(rng.choice(list("abcdefg"), 5000)),
+            "learner": pd.Categorical(rng.choice(list("xyz"), 5000)),
+            "criterion": pd.Categorical(rng.choice(["pd", "pf"], 5000)),
+            "value": rng.random(5000),
+        }
+    )
+    whole = _aggregate._cells(log)
+    monkeypatch.setattr(_aggregate, "_CHUNK", 300)
+    chunked = _aggregate._cells(log)
+    assert all(np.array_equal(a, b) for a, b in zip(whole[:3], chunked[:3]))
+    codes = {k: log[k].cat.codes.astype(int) for k in ("criterion", "dataset", "learner")}
+    key = codes["criterion"] * 100 + codes["dataset"] * 10 + codes["learner"]
+    assert chunked[0].tolist() == pd.factorize(key, sort=True)[0].tolist()  # cells numbered in code order
 
 
 def test_summaries_made_a_batch_of_cells_at_a_time_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -30,6 +30,7 @@ KEYS = ("criterion", "dataset", "learner")
 COLUMNS = ("count", "min", "q1", "median", "q3", "max", "mean", "sd")
 _CHUNK = 1 << 20  # elements per chunk of temporary arrays
 _COPY_MAX = 1 << 20  # values per batch that _summarise copies (to sort) when it must not overwrite
+_ORDER_CHUNK = 1 << 18  # rows per chunk of _order's counting sort (work space: ~7 int64 arrays of it)
 
 
 def _check_log(log: pd.DataFrame, need: tuple[str, ...] = ("value",)) -> np.ndarray:
@@ -75,15 +76,21 @@ def _cells(log: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[
     codes, levels = zip(*(_codes(log[k]) for k in KEYS), strict=True)
     spans = [max(len(level), 1) for level in levels]
     space = radix_space(spans)
-    key = pack_radix(codes, (0, 0, 0), spans, radix_dtype(space) or np.int64)  # (2**21 labels a column: 2**63)
-    if space <= max(4 * key.size, 1 << 22):  # dense key space: count, no sort
-        counts = _bincount(key, space)
+    dtype = radix_dtype(space) or np.int64  # (2**21 labels a column: 2**63)
+    n = len(codes[0])
+    if space <= max(4 * n, 1 << 22):  # dense key space: count, no sort; keys made a chunk at a time
+        counts = np.zeros(space, np.int64)
+        for s in range(0, n, _CHUNK):
+            counts += np.bincount(pack_radix(codes, (0, 0, 0), spans, dtype, s, min(s + _CHUNK, n)), minlength=space)
         cells = np.flatnonzero(counts)
         counts = counts[cells]
         dense = np.zeros(space, _narrow(cells.size))  # observed cells numbered 0, 1, ...
         dense[cells] = np.arange(cells.size)
-        cell = dense[key]
+        cell = np.empty(n, dense.dtype)
+        for s in range(0, n, _CHUNK):
+            cell[s : s + _CHUNK] = dense[pack_radix(codes, (0, 0, 0), spans, dtype, s, min(s + _CHUNK, n))]
     else:
+        key = pack_radix(codes, (0, 0, 0), spans, dtype)
         cells, cell, counts = np.unique(key, return_inverse=True, return_counts=True)
         cell = cell.astype(_narrow(cells.size))
     codes3 = np.column_stack(unpack_radix(cells, spans)).astype(np.int64)
@@ -103,15 +110,15 @@ def _order(cell: np.ndarray, n_cells: int) -> np.ndarray:
     before), so that the work space is a chunk's, not a second permutation of all the rows (the
     radix sort's buffer: 8 bytes a row).
     """
-    if cell.size <= _CHUNK:
+    if cell.size <= _ORDER_CHUNK:
         return _chunk_order(cell, n_cells)
     counts = _bincount(cell, n_cells)
     cursor = np.cumsum(counts)
     cursor -= counts  # where the next row of each cell goes
     order = np.empty(cell.size, np.int64)
-    for s in range(0, cell.size, _CHUNK):
-        o = _chunk_order(cell[s : s + _CHUNK], n_cells)
-        c = cell[s : s + _CHUNK][o].astype(np.int64)
+    for s in range(0, cell.size, _ORDER_CHUNK):
+        o = _chunk_order(cell[s : s + _ORDER_CHUNK], n_cells)
+        c = cell[s : s + _ORDER_CHUNK][o].astype(np.int64)
         first = np.flatnonzero(np.concatenate([[True], c[1:] != c[:-1]]))  # each cell's first row in the chunk
         size = np.diff(np.append(first, c.size))
         order[cursor[c] + np.arange(c.size) - np.repeat(first, size)] = o + s
