@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +62,7 @@ def aggregate_logs(
     progress: Progress | None = None,
     decompression: Decompression | None = None,
     directory: str | None = None,
+    partitions: Callable[[int, int], None] | None = None,
 ) -> BoundedAggregate:
     """Read and aggregate logs in bounded memory: exact per-cell quartiles, no raw results kept.
 
@@ -77,6 +79,9 @@ def aggregate_logs(
     directory : str, optional
         Where the private temporary directory of the partitions is made (default: the system's
         temporary directory). It is removed before this function returns or raises.
+    partitions : callable ``partitions(done, total)``, optional
+        Called after the reading and after each partition is aggregated (``done`` of ``total``
+        partition files); what it raises propagates (the directory is removed).
 
     Returns
     -------
@@ -104,10 +109,14 @@ def aggregate_logs(
     options: dict[str, Any] = {} if decompression is None else {"decompression": decompression}
     aggregates, designs = [], []
     with SpilledLogs(*paths, memory=memory, progress=progress, directory=directory, **options) as spilled:
-        for part in spilled.parts():
+        if partitions is not None:
+            partitions(0, spilled.filled)
+        for done, part in enumerate(spilled.parts(), start=1):
             aggregates.append(aggregate(part))
             designs.append(completeness(part).design)
             del part
+            if partitions is not None:
+                partitions(done, spilled.filled)
         labels = spilled.labels
         levels = [labels.categories(k) for k in KEYS]
         table = _in_label_order(aggregates, levels, KEYS)

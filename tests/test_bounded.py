@@ -220,3 +220,56 @@ def test_sizes_and_budgets(tmp_path: Path) -> None:
     assert log_size(text) == 14000 and log_size(packed) == 14000 and log_size(tmp_path) == 28000
     assert bounded_mode([str(text)], "10K") == (True, 10240, 14000)
     assert bounded_mode([str(text)], "1M") == (False, 1 << 20, 14000)
+
+
+# -- the app -------------------------------------------------------------------------------------
+
+
+def test_the_loader_aggregates_by_blocks_over_the_budget_and_says_so(tmp_path: Path) -> None:
+    from tui.view import Loader
+
+    log = clean_log(tmp_path)
+    phases: list[str] = []
+    loader = Loader([str(log)], memory="1K")
+    result = loader.load(reload=True, phase=phases.append)
+    assert result is not None and result.bounded is not None and result.bounded.startswith("bounded memory")
+    assert phases[0] == result.bounded and phases[-1].startswith("bounded memory: summarising")
+    assert phases[-1].endswith(" partitions") and phases[-1].split()[3] == phases[-1].split()[5]  # n of n
+    assert result.lines == 25 * 10 * 6 and result.files == 1
+    memory = Loader([str(log)]).load(reload=True)
+    assert memory is not None and memory.bounded is None
+    assert result.model._agg.equals(memory.model._agg)  # the same aggregate
+    sel = result.model.default_selection()
+    got, want = result.model.analyze(sel), memory.model.analyze(sel)
+    assert got.ranks is not None and want.ranks is not None
+    assert got.ranks.medians.equals(want.ranks.medians) and got.ranks.average.equals(want.ranks.average)
+    assert got.quartiles is None and BOUNDED in " ".join(got.notes)
+    assert loader.load(reload=False) is None  # no live updates in bounded mode
+
+
+def test_the_load_bar_says_the_mode() -> None:
+    from tui.app.widgets import LoadBar
+
+    calls: list[str] = []
+    bar = LoadBar.__new__(LoadBar)
+    bar._say = calls.append  # type: ignore[method-assign]
+    bar.set_class = lambda *a: None  # type: ignore[method-assign]
+    bar.prefix = ""
+    bar.phase("bounded memory: aggregating by blocks (the logs, 1 MB, exceed the memory budget, 1 kB)")
+    type(bar).bar = property(lambda self: type("B", (), {"update": lambda *a, **k: None})())  # type: ignore[assignment]
+    bar.reading(5, 10)
+    assert calls[-1] == "bounded: 5 B of 10 B" or calls[-1].startswith("bounded: ")
+
+
+async def test_the_app_in_bounded_mode_says_so_and_stops_following(tmp_path: Path) -> None:
+    from tests.test_app import make_app, settle
+    from tui.app.widgets import ProblemsPanel  # noqa: F401
+
+    log = clean_log(tmp_path)
+    app = make_app([str(log)], memory="1K", live=True, interval=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.model is not None and app.live is False
+        notices = " ".join(str(n.message) for n in app._notifications)
+        assert "bounded memory: aggregating by blocks" in notices and "live updates off" in notices
+        assert BOUNDED in (app._problem or "")

@@ -46,8 +46,9 @@ def build_app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rankboard",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        usage="rankboard [PATHS ...] [--paused] [--spec FILE]\n       rankboard report [PATHS ...] [options]\n"
-        "       rankboard check PATHS ...\n       rankboard convert PATHS ... -o FILE",
+        usage="rankboard [PATHS ...] [--paused] [--spec FILE] [--memory SIZE]\n"
+        "       rankboard report [PATHS ...] [options]\n       rankboard check PATHS ...\n"
+        "       rankboard convert PATHS ... -o FILE",
         description="Which learner is best, and is it significant? Statistics for R x N "
         "cross-validation logs (dataset,repeat,fold,learner,criterion,value).\n\n"
         "Without a subcommand, opens the terminal app on PATHS (default: the bundled sample logs\n"
@@ -61,6 +62,7 @@ def build_app_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("paths", nargs="*", metavar="PATHS", help="logs (default: the bundled sample_logs/cv)")
     parser.add_argument("--paused", action="store_true", help="start with live updates paused (p resumes)")
+    parser.add_argument("--memory", metavar="SIZE", help=MEMORY_HELP + "; live updates off")
     parser.add_argument(
         "--spec", metavar="FILE", help="open on a saved selection (a view spec: the file the s key writes)"
     )
@@ -74,13 +76,21 @@ def run_app(argv: list[str]) -> int:
 
     paths = args.paths or [str(bundled_cv())]
     spec = None
+    if args.memory is not None:
+        from tui.memory import parse_size
+
+        try:
+            parse_size(args.memory)  # a bad size is said now, before the screen is taken
+        except ValueError as exc:
+            say(f"rankboard: {exc}", file=sys.stderr)
+            return 2
     if args.spec:
         try:
             spec = load_spec(args.spec)  # a bad file is said now, before the screen is taken
         except (OSError, ValueError) as exc:
             say(f"rankboard: {exc}", file=sys.stderr)
             return 2
-    create_app(paths, live=not args.paused, spec=spec).run()
+    create_app(paths, live=not args.paused, spec=spec, memory=args.memory).run()
     return 0
 
 

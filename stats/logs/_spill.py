@@ -116,7 +116,7 @@ class SpilledLogs:
     lines : int
         Result lines kept (known once :meth:`parts` is done).
     partitions : int
-        How many partition files the rows were spread over.
+        How many partitions the rows were spread over (:attr:`filled` of them hold rows).
     spilled : int
         Bytes written to the partition files.
     """
@@ -150,6 +150,7 @@ class SpilledLogs:
         self.partitions = int(min(MAX_PARTITIONS, max(1, -(-most_rows * ROW_COST // max(1, memory // 2)))))
         self._block = max(1 << 14, memory // (4 * ROW_COST))  # rows held before they are spilled
         self._named: set[str] = set()
+        self._filled: set[int] = set()
         stored = [_stored_size(s.path) for s in sources]
         meter = Meter(progress, stored)
         self._table = Columns(self.labels)
@@ -203,11 +204,17 @@ class SpilledLogs:
             records[name] = columns[name][order]
         records["file"], records["line"] = file[order], line[order]
         bounds = np.searchsorted(part[order], np.arange(self.partitions + 1))
-        for p in np.flatnonzero(np.diff(bounds)):
-            with open(self._path(int(p)), "ab") as out:
+        for p in np.flatnonzero(np.diff(bounds)).tolist():
+            with open(self._path(p), "ab") as out:
                 records[bounds[p] : bounds[p + 1]].tofile(out)
+            self._filled.add(p)
         self.spilled += records.nbytes
         return found
+
+    @property
+    def filled(self) -> int:
+        """How many partition files hold rows (what :meth:`parts` yields)."""
+        return len(self._filled)
 
     def _path(self, partition: int) -> str:
         return os.path.join(self._dir, f"{partition}.rows")
