@@ -40,6 +40,7 @@ _EXPORTS: dict[str, str] = {
     "ScoresTable": "stats.cells",
     "aggregate": "stats.cells",
     "completeness": "stats.cells",
+    "repeats_folds": "stats.cells",
     "scores_table": "stats.cells",
     "contrast_estimation": "stats.contrast",
     "critical_difference": "stats.critical",
@@ -159,7 +160,15 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from stats.assumptions import levene, normality, parametric_safety  # noqa: F401
     from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_s, shaffer_t  # noqa: F401
     from stats.bounded import BoundedAggregate, aggregate_logs  # noqa: F401
-    from stats.cells import Aggregator, Completeness, ScoresTable, aggregate, completeness, scores_table  # noqa: F401
+    from stats.cells import (  # noqa: F401
+        Aggregator,
+        Completeness,
+        ScoresTable,
+        aggregate,
+        completeness,
+        repeats_folds,
+        scores_table,
+    )
     from stats.contrast import contrast_estimation  # noqa: F401
     from stats.critical import critical_difference, q_alpha  # noqa: F401
     from stats.deltas import fold_deltas  # noqa: F401

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from stats.cells import KEYS, Completeness, aggregate, completeness
+from stats.cells import KEYS, Completeness, aggregate, completeness, repeats_folds
 from stats.logs import Decompression, Progress, SpilledLogs
 from stats.logs import LogProblem as LogProblem
 
@@ -113,7 +113,7 @@ def aggregate_logs(
             partitions(0, spilled.filled)
         for done, part in enumerate(spilled.parts(), start=1):
             aggregates.append(aggregate(part))
-            designs.append(completeness(part).design)
+            designs.append(repeats_folds(part))
             del part
             if partitions is not None:
                 partitions(done, spilled.filled)

@@ -243,7 +243,9 @@ class SpilledLogs:
             if keep is not None:
                 records = records[keep]
                 columns = {k: v[keep] for k, v in columns.items()}
-            self.lines += len(np.unique(pack_location(records["file"], records["line"])))
+            loc = pack_location(records["file"], records["line"])  # in the order read: non-decreasing
+            self.lines += int(loc.size > 0) + int(np.count_nonzero(loc[1:] != loc[:-1]))  # a wide line: 1
+            del loc
             yield pd.DataFrame(
                 {
                     "dataset": pd.Categorical.from_codes(columns["dataset"], categories["dataset"], validate=False),
