@@ -192,6 +192,12 @@ def test_report_says_the_views_of_raw_results_are_unavailable(
     for view in ("quartiles", "folds", "all"):
         assert main(["report", log, "--view", view, "--memory", "1K"]) == 0
         assert BOUNDED in capsys.readouterr().out
+    csv = ["report", log, "--view", "quartiles", "--format", "csv", "-o", str(tmp_path / "q.csv"), "--memory", "1K"]
+    assert main(csv) == 2
+    said = capsys.readouterr().err
+    assert (
+        f"nothing to export in the quartiles view: quartiles, fold-level views and learning curves: {BOUNDED}" in said
+    )
 
 
 def test_sizes_and_budgets(tmp_path: Path) -> None:
