@@ -131,7 +131,7 @@ class Loader:
         def partitions(done: int, total: int) -> None:  # a phase per per cent of the partitions
             if phase is not None and (100 * done) // max(total, 1) > shown[0]:
                 shown[0] = (100 * done) // max(total, 1)
-                phase(f"bounded memory: summarising {done:,} of {total:,} partitions")
+                phase(f"bounded: {done:,} of {total:,} partitions")  # as short as the reading's label
 
         got = aggregate_logs(*self.paths, memory=budget, progress=progress, partitions=partitions)
         model = Model.from_aggregate(got.table)
