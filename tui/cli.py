@@ -225,9 +225,8 @@ def _load(paths: list[str]) -> tuple[LogRead, list[LogProblem]]:
 def _bounded(paths: list[str], memory: str | None) -> Any:
     """The logs aggregated by blocks (``stats.aggregate_logs``) when they exceed the memory
     budget (said on stderr), else None."""
-    from tui.memory import bounded_mode, bounded_note, tune_allocator
+    from tui.memory import bounded_mode, bounded_note
 
-    tune_allocator()
     over, budget, size = bounded_mode(paths, memory)
     if not over:
         return None
