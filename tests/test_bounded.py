@@ -224,6 +224,9 @@ def test_sizes_and_budgets(tmp_path: Path) -> None:
     packed = tmp_path / "b.dat.gz"
     packed.write_bytes(gzip.compress(text.read_bytes()))
     assert log_size(text) == 14000 and log_size(packed) == 14000 and log_size(tmp_path) == 28000
+    fifo = tmp_path / "pipe.dat"
+    os.mkfifo(fifo)
+    assert log_size(text, fifo) == 14000  # a FIFO counts 0 and is never opened (it would block)
     assert bounded_mode([str(text)], "10K") == (True, 10240, 14000)
     assert bounded_mode([str(text)], "1M") == (False, 1 << 20, 14000)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -70,7 +71,7 @@ def log_size(*paths: str | os.PathLike[str]) -> int:
     Plain files count their size; gzip files the uncompressed size their trailer records (ISIZE,
     modulo 2**32, RFC 1952 section 2.3.1: at least the compressed size); Parquet and Arrow files
     ten times their size (their text would be several times larger: columns compress well).
-    Standard input and paths that are not files count 0.
+    Standard input and paths that are not regular files (a FIFO is never opened) count 0.
     """
     sources, _ = expand(tuple(paths))
     total = 0
@@ -78,7 +79,10 @@ def log_size(*paths: str | os.PathLike[str]) -> int:
         if source.path is None:
             continue
         try:
-            size = source.path.stat().st_size
+            st = source.path.stat()
+            if not stat.S_ISREG(st.st_mode):  # a FIFO would block the open: the readers say what it is
+                continue
+            size = st.st_size
             with open(source.path, "rb") as f:
                 head = f.read(8)
                 if head[:2] == b"\x1f\x8b" and size >= 18:
