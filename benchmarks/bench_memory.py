@@ -18,6 +18,15 @@ What it measures
     - ``imports``: ``python -c "import tui.app, tui.cli, stats.logs"``: what any of them costs
       before reading a byte.
 
+    Bounded memory (issue 17, item 5), this tree only, with a budget of ``--budget`` (default
+    100M, half the 5M log): ``check bounded`` (``python -m tui check --memory 100M LOG``: read by
+    blocks into partitions on disk, aggregated one at a time), ``app bounded`` (the app's load with
+    ``Loader([LOG], memory="100M")``), and ``duckdb bounded``: a DuckDB process with
+    ``memory_limit`` at the budget and a temporary directory (its out-of-core engine) reading the
+    log and computing the same grouped exact median and count -- the optional extra the issue
+    names, measured beside ours to choose between them. Their ratios are to this tree's in-memory
+    ``check``.
+
     And, in process, ``stats.completeness(log)`` of the read log (what ``check`` computes after
     reading): the median of 5 calls, in 3 processes of each tree.
 
@@ -31,7 +40,7 @@ Bar
 
 Run from the repository root::
 
-    python benchmarks/bench_memory.py [--runs 5] [--baseline df851f1] [--log PATH]
+    python benchmarks/bench_memory.py [--runs 5] [--baseline df851f1] [--log PATH] [--budget 100M]
 """
 
 from __future__ import annotations
@@ -62,6 +71,37 @@ assert result is not None and result.lines > 0
 READ = "import sys\nfrom stats.logs import read_logs\nassert len(read_logs(sys.argv[1]))\n"
 POLL = "import sys\nfrom stats.logs import LogWatcher\nassert len(LogWatcher([sys.argv[1]]).poll().rows)\n"
 
+APP_BOUNDED = """
+import sys
+import tui.app  # noqa: F401
+from tui.view import Loader
+result = Loader([sys.argv[1]], memory=sys.argv[2]).load(reload=True)
+assert result is not None and result.lines > 0 and result.bounded
+"""
+
+DUCKDB_BOUNDED = """
+import sys, tempfile
+import duckdb
+with tempfile.TemporaryDirectory() as spill:
+    config = {"memory_limit": sys.argv[2], "temp_directory": spill, "threads": 1, "preserve_insertion_order": False}
+    con = duckdb.connect(config=config)
+    sql = ("select criterion, dataset, learner, count(*), median(value) from read_csv(?, header=false, columns={"
+           "'dataset': 'VARCHAR', 'repeat': 'BIGINT', 'fold': 'BIGINT', 'learner': 'VARCHAR', "
+           "'criterion': 'VARCHAR', 'value': 'DOUBLE'}) group by all")
+    try:
+        assert len(con.execute(sql, [sys.argv[1]]).fetchall()) > 0
+    except duckdb.OutOfMemoryException as exc:  # a measurement too: said on stderr, exit 1
+        print(f"duckdb bounded at {sys.argv[2]}: FAILED, {str(exc).splitlines()[0]}", file=sys.stderr)
+        sys.exit(1)
+"""
+
+#: Variants run with this tree only (the baseline has no bounded mode); ratios to this tree's check.
+THIS_TREE_ONLY = {
+    "check bounded": lambda log, budget: [sys.executable, "-m", "tui", "check", "--memory", budget, str(log)],
+    "app bounded": lambda log, budget: [sys.executable, "-c", APP_BOUNDED, str(log), budget],
+    "duckdb bounded": lambda log, budget: [sys.executable, "-c", DUCKDB_BOUNDED, str(log), budget.replace("M", "MB")],
+}
+
 VARIANTS = {
     "check": lambda log: [sys.executable, "-m", "tui", "check", str(log)],
     "app load": lambda log: [sys.executable, "-c", APP_LOAD, str(log)],
@@ -69,6 +109,9 @@ VARIANTS = {
     "poll": lambda log: [sys.executable, "-c", POLL, str(log)],
     "imports": lambda log: [sys.executable, "-c", "import tui.app, tui.cli, stats.logs"],
 }
+
+
+FAILED: set[str] = set()  # bounded variants that exited 1 (DuckDB out of memory at the budget)
 
 
 def run(command: list[str], tree: Path) -> tuple[float, int]:
@@ -82,6 +125,11 @@ def run(command: list[str], tree: Path) -> tuple[float, int]:
     if child.returncode not in (0, 1):  # check exits 1 on errors in the log: still a measurement
         raise RuntimeError(f"{command} failed with {child.returncode} (PYTHONPATH={tree})")
     return elapsed, usage.ru_maxrss * 1024  # kilobytes on Linux
+
+
+def _exit_code(command: list[str]) -> int:
+    """The exit code of ``command`` run again (DuckDB's failure is fast: seconds)."""
+    return subprocess.run(command, cwd=tempfile.gettempdir(), capture_output=True).returncode
 
 
 COMPLETENESS = """
@@ -116,25 +164,35 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="runs of each variant in each tree (>= 3)")
     parser.add_argument("--baseline", default="df851f1", help="git revision to compare against")
     parser.add_argument("--log", type=Path, default=PATH, help="log to read (default: bench_load's 5M lines)")
-    parser.add_argument("--only", default=",".join(VARIANTS), help="comma-separated variants")
+    parser.add_argument("--only", default=",".join([*VARIANTS, *THIS_TREE_ONLY]), help="comma-separated variants")
+    parser.add_argument("--budget", default="100M", help="--memory of the bounded variants (K, M or G)")
     args = parser.parse_args()
     if args.runs < 3:
         parser.error("--runs must be >= 3")
     if args.log == PATH and not _valid(PATH):
         generate()
     size = args.log.stat().st_size
-    variants = [v for v in args.only.split(",") if v]
+    variants = [v for v in args.only.split(",") if v in VARIANTS]
+    bounded = [v for v in args.only.split(",") if v in THIS_TREE_ONLY]
     with tempfile.TemporaryDirectory(prefix="rankboard_baseline_") as tmp:
         trees = {"this tree": ROOT, f"baseline {args.baseline}": baseline_tree(args.baseline, Path(tmp))}
         print(f"log: {args.log}, {size / 1e6:.1f} MB; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
         for variant in variants:  # warm-up: page cache, .pyc files of both trees
             for tree in trees.values():
                 run(VARIANTS[variant](args.log), tree)
+        for variant in bounded:
+            run(THIS_TREE_ONLY[variant](args.log, args.budget), ROOT)
         results: dict[tuple[str, str], list[tuple[float, int]]] = {(v, t): [] for v in variants for t in trees}
+        results.update({(v, "this tree"): [] for v in bounded})
         for _ in range(args.runs):
             for variant in variants:
                 for name, tree in trees.items():
                     results[variant, name].append(run(VARIANTS[variant](args.log), tree))
+            for variant in bounded:
+                command = THIS_TREE_ONLY[variant](args.log, args.budget)
+                results[variant, "this tree"].append(run(command, ROOT))
+                if variant == "duckdb bounded" and _exit_code(command) != 0:
+                    FAILED.add(variant)
         inner = {name: [completeness_time(args.log, tree) for _ in range(3)] for name, tree in trees.items()}
     print(f"\nmedians over {args.runs} runs, interleaved, each a fresh process (after 1 warm-up round)\n")
     print(f"{'variant':<12}{'tree':<20}{'time s':>8}{'peak MB':>9}{'/file':>7}{'time ratio':>12}{'peak ratio':>12}")
@@ -149,6 +207,18 @@ def main() -> None:
             bt, bp = medians[base_name]
             ratios = f"{t / bt:12.2f}{p / bp:12.2f}" if name == "this tree" else ""
             print(f"{variant:<12}{name:<20}{t:8.2f}{p / 1e6:9.0f}{p / size:7.2f}{ratios}")
+    if bounded:
+        print(f"\nbounded memory, budget {args.budget}, this tree only; ratios to this tree's in-memory check")
+        check = results.get(("check", "this tree"))
+        for variant in bounded:
+            times, peaks = zip(*results[variant, "this tree"])
+            t, p = statistics.median(times), statistics.median(peaks)
+            ratios = ""
+            if check:
+                ct, cp = statistics.median(t for t, _ in check), statistics.median(p for _, p in check)
+                ratios = f"{t / ct:12.2f}{p / cp:12.2f}"
+            failed = "  FAILED (out of memory at the budget)" if variant in FAILED else ""
+            print(f"{variant:<16}{'this tree':<16}{t:8.2f}{p / 1e6:9.0f}{p / size:7.2f}{ratios}{failed}")
     base_name = next(t for t in trees if t != "this tree")
     ours, theirs = (statistics.median(inner[name]) for name in ("this tree", base_name))
     print(

@@ -40,6 +40,7 @@ _EXPORTS: dict[str, str] = {
     "ScoresTable": "stats.cells",
     "aggregate": "stats.cells",
     "completeness": "stats.cells",
+    "repeats_folds": "stats.cells",
     "scores_table": "stats.cells",
     "contrast_estimation": "stats.contrast",
     "critical_difference": "stats.critical",
@@ -71,6 +72,10 @@ _EXPORTS: dict[str, str] = {
     "LogWatcher": "stats.logs",
     "WatchUpdate": "stats.logs",
     "read_logs": "stats.logs",
+    "SpilledLogs": "stats.logs",
+    "log_size": "stats.logs",
+    "BoundedAggregate": "stats.bounded",
+    "aggregate_logs": "stats.bounded",
     "Confusion": "stats.metrics",
     "balance": "stats.metrics",
     "balance_nd": "stats.metrics",
@@ -156,7 +161,16 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from stats.apv import CONTROL_METHODS, PAIRWISE_METHODS, adjust, rom_coefficients  # noqa: F401
     from stats.assumptions import levene, normality, parametric_safety  # noqa: F401
     from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_s, shaffer_t  # noqa: F401
-    from stats.cells import Aggregator, Completeness, ScoresTable, aggregate, completeness, scores_table  # noqa: F401
+    from stats.bounded import BoundedAggregate, aggregate_logs  # noqa: F401
+    from stats.cells import (  # noqa: F401
+        Aggregator,
+        Completeness,
+        ScoresTable,
+        aggregate,
+        completeness,
+        repeats_folds,
+        scores_table,
+    )
     from stats.contrast import contrast_estimation  # noqa: F401
     from stats.critical import critical_difference, q_alpha  # noqa: F401
     from stats.deltas import fold_deltas  # noqa: F401
@@ -174,7 +188,17 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from stats.labels import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, PROCEDURE_NAMES, RANKS_NAMES  # noqa: F401
     from stats.learning_curves import Plateau, learning_curve, plateau  # noqa: F401
     from stats.letters import compact_letters  # noqa: F401
-    from stats.logs import Decompression, LoadCancelled, LogError, LogProblem, LogWatcher, WatchUpdate, read_logs  # noqa: F401
+    from stats.logs import (  # noqa: F401
+        Decompression,
+        LoadCancelled,
+        LogError,
+        LogProblem,
+        LogWatcher,
+        SpilledLogs,
+        WatchUpdate,
+        log_size,
+        read_logs,
+    )
     from stats.metrics import Confusion, balance, balance_nd, confusion, evaluate  # noqa: F401
     from stats.multiple_sign import multiple_sign_test  # noqa: F401
     from stats.names import printable, spreadsheet_safe  # noqa: F401

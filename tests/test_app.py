@@ -408,9 +408,9 @@ async def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
     real = tui.view._loader.Aggregator
 
     class SlowAggregator(real):  # the summarising step, after the reading
-        def __init__(self, log) -> None:  # noqa: ANN001
+        def __init__(self, log, **options) -> None:  # noqa: ANN001, ANN003  (the loader passes take=True)
             release.wait(120)  # the test sets it; 120 s only turn a hang into a failure
-            super().__init__(log)
+            super().__init__(log, **options)
 
     monkeypatch.setattr(tui.view._loader, "Aggregator", SlowAggregator)
     app = make_app()

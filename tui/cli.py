@@ -7,15 +7,14 @@ import os
 import sys
 from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from stats.names import printable_lines
 from tui.choices import FORMATS, GROUPINGS, LOWER_IS_BETTER, PROCEDURES, REPORT_VIEWS
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from stats import LogProblem, LogRead
+    from tui.view import Model
 
 # numpy, pandas, scipy and textual are imported by the command that needs them, not here:
 # `rankboard --help` and an argument error never load them, `rankboard check` never loads scipy.
@@ -47,8 +46,9 @@ def build_app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rankboard",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        usage="rankboard [PATHS ...] [--paused] [--spec FILE]\n       rankboard report [PATHS ...] [options]\n"
-        "       rankboard check PATHS ...\n       rankboard convert PATHS ... -o FILE",
+        usage="rankboard [PATHS ...] [--paused] [--spec FILE] [--memory SIZE]\n"
+        "       rankboard report [PATHS ...] [options]\n       rankboard check PATHS ...\n"
+        "       rankboard convert PATHS ... -o FILE",
         description="Which learner is best, and is it significant? Statistics for R x N "
         "cross-validation logs (dataset,repeat,fold,learner,criterion,value).\n\n"
         "Without a subcommand, opens the terminal app on PATHS (default: the bundled sample logs\n"
@@ -62,6 +62,7 @@ def build_app_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("paths", nargs="*", metavar="PATHS", help="logs (default: the bundled sample_logs/cv)")
     parser.add_argument("--paused", action="store_true", help="start with live updates paused (p resumes)")
+    parser.add_argument("--memory", metavar="SIZE", help=MEMORY_HELP + "; live updates off")
     parser.add_argument(
         "--spec", metavar="FILE", help="open on a saved selection (a view spec: the file the s key writes)"
     )
@@ -75,14 +76,29 @@ def run_app(argv: list[str]) -> int:
 
     paths = args.paths or [str(bundled_cv())]
     spec = None
+    if args.memory is not None:
+        from tui.memory import parse_size
+
+        try:
+            parse_size(args.memory)  # a bad size is said now, before the screen is taken
+        except ValueError as exc:
+            say(f"rankboard: {exc}", file=sys.stderr)
+            return 2
     if args.spec:
         try:
             spec = load_spec(args.spec)  # a bad file is said now, before the screen is taken
         except (OSError, ValueError) as exc:
             say(f"rankboard: {exc}", file=sys.stderr)
             return 2
-    create_app(paths, live=not args.paused, spec=spec).run()
+    create_app(paths, live=not args.paused, spec=spec, memory=args.memory).run()
     return 0
+
+
+MEMORY_HELP = (
+    "memory budget, e.g. 200M or 2G (default: half of the available memory); logs bigger than it are "
+    "aggregated by blocks in bounded memory: the views of per-cell medians as usual, the quartiles and the "
+    "fold-level views unavailable"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -164,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with -o: replace an existing FILE (keeping its mode); through a symbolic link, replace the file "
         "it points to (the link stays)",
     )
+    report.add_argument("--memory", metavar="SIZE", help=MEMORY_HELP)
     check = sub.add_parser(
         "check",
         help="lint logs: every problem as file:line: reason, then a summary; exit 1 on any error",
@@ -172,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
         "learner, and the incomplete cells. Exits 1 when there is an error, 0 otherwise.",
     )
     check.add_argument("paths", nargs="+", metavar="PATHS", help="logs to check")
+    check.add_argument("--memory", metavar="SIZE", help=MEMORY_HELP)
     convert = sub.add_parser(
         "convert",
         help="read the logs once and write their tidy long table as Parquet or Arrow (Feather)",
@@ -204,37 +222,68 @@ def _load(paths: list[str]) -> tuple[LogRead, list[LogProblem]]:
     return log, list(log.problems)
 
 
-def run_check(paths: list[str]) -> int:
+def _bounded(paths: list[str], memory: str | None) -> Any:
+    """The logs aggregated by blocks (``stats.aggregate_logs``) when they exceed the memory
+    budget (said on stderr), else None."""
+    from tui.memory import bounded_mode, bounded_note
+
+    over, budget, size = bounded_mode(paths, memory)
+    if not over:
+        return None
+    from stats import aggregate_logs
+
+    say(f"rankboard: {bounded_note(budget, size)}", file=sys.stderr)
+    return aggregate_logs(*paths, memory=budget)
+
+
+def run_check(paths: list[str], memory: str | None = None) -> int:
     from stats import completeness
+
+    bounded = _bounded(paths, memory)
+    if bounded is not None:
+        return _say_check(bounded.files, list(bounded.problems), bounded.completeness if bounded.lines else None)
+    log, problems = _load(paths)
+    return _say_check(log.files, problems, completeness(log) if len(log) else None)
+
+
+def _say_check(files: Any, problems: list[LogProblem], found: Any) -> int:
     from tui.view import format_problem
 
-    log, problems = _load(paths)
     for problem in problems:
         say(format_problem(problem))
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
     if problems:
         say()
-    say(f"{len(log.files)} file(s), {errors} error(s), {warnings} warning(s)")
-    if len(log):
-        say(completeness(log).summary())
+    say(f"{len(files)} file(s), {errors} error(s), {warnings} warning(s)")
+    if found is not None:
+        say(found.summary())
     return 1 if errors else 0
 
 
-def _report_spec(args: argparse.Namespace, log: pd.DataFrame) -> dict[str, object]:
+def _report_spec(args: argparse.Namespace, model: Model) -> dict[str, object]:
     """The view spec of a report: the defaults, then ``--spec``, then the options given."""
-    from tui.view import default_selection, load_spec
+    from tui.view import load_spec
 
     spec: dict[str, object] = dict(load_spec(args.spec)) if args.spec else {}
     if args.criterion:
         spec["criterion"] = args.criterion
-    base = default_selection(log, spec.get("criterion"))  # type: ignore[arg-type]
+    base = model.default_selection(spec.get("criterion"))  # type: ignore[arg-type]
     spec.setdefault("criterion", base.criterion)
     if spec.get("criterion") != base.criterion or "datasets" not in spec:
         spec.setdefault("datasets", list(base.datasets))
     spec.setdefault("learners", list(base.learners))
     for key in (
-        "datasets", "learners", "control", "alpha", "test", "procedure", "direction", "rope", "deltas", "scott_knott",
+        "datasets",
+        "learners",
+        "control",
+        "alpha",
+        "test",
+        "procedure",
+        "direction",
+        "rope",
+        "deltas",
+        "scott_knott",
     ):
         value = getattr(args, key)
         if value is not None:
@@ -256,18 +305,19 @@ def run_report(args: argparse.Namespace) -> int:
         except OutputRefused as exc:
             say(f"rankboard: {exc}", file=sys.stderr)
             return 1
-    log, problems = _load(paths)
+    bounded = _bounded(paths, args.memory)
+    log, problems = (None, list(bounded.problems)) if bounded is not None else _load(paths)
     for problem in problems:
         say(format_problem(problem), file=sys.stderr)
     if any(p.severity == "error" for p in problems):
         say("rankboard: the logs have errors (see above); fix them or run `rankboard check`", file=sys.stderr)
         return 1
-    if log.empty:
+    if bounded.table.empty if bounded is not None else log.empty:
         say("rankboard: the logs hold no results", file=sys.stderr)
         return 1
     try:
-        model = Model(log)
-        selection = selection_from_spec(model, _report_spec(args, log))
+        model = Model.from_aggregate(bounded.table) if bounded is not None else Model(log)
+        selection = selection_from_spec(model, _report_spec(args, model))
         text = render_report(
             model,
             selection,
@@ -302,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
             from tui.convert import run_convert
 
             return run_convert(args.paths, args.output, args.format, args.force)
-        return run_check(args.paths) if args.command == "check" else run_report(args)
+        return run_check(args.paths, args.memory) if args.command == "check" else run_report(args)
     except BrokenPipeError:  # `rankboard check d | head`: the reader has gone; say nothing more
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

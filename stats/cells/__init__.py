@@ -3,7 +3,7 @@ date as rows arrive, the raw values behind each cell, and which cells are comple
 """
 
 from stats.cells._aggregate import KEYS, aggregate
-from stats.cells._completeness import Completeness, completeness
+from stats.cells._completeness import Completeness, completeness, repeats_folds
 from stats.cells._incremental import Aggregator
 from stats.cells._scores import ScoresTable, scores_table
 from stats.cells._values import CellValues
@@ -16,5 +16,6 @@ __all__ = [
     "KEYS",
     "aggregate",
     "completeness",
+    "repeats_folds",
     "scores_table",
 ]

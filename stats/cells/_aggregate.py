@@ -29,6 +29,8 @@ KEYS = ("criterion", "dataset", "learner")
 #: Columns of an aggregate, in order.
 COLUMNS = ("count", "min", "q1", "median", "q3", "max", "mean", "sd")
 _CHUNK = 1 << 20  # elements per chunk of temporary arrays
+_COPY_MAX = 1 << 20  # values per batch that _summarise copies (to sort) when it must not overwrite
+_ORDER_CHUNK = 1 << 18  # rows per chunk of _order's counting sort (work space: ~7 int64 arrays of it)
 
 
 def _check_log(log: pd.DataFrame, need: tuple[str, ...] = ("value",)) -> np.ndarray:
@@ -74,15 +76,21 @@ def _cells(log: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[
     codes, levels = zip(*(_codes(log[k]) for k in KEYS), strict=True)
     spans = [max(len(level), 1) for level in levels]
     space = radix_space(spans)
-    key = pack_radix(codes, (0, 0, 0), spans, radix_dtype(space) or np.int64)  # (2**21 labels a column: 2**63)
-    if space <= max(4 * key.size, 1 << 22):  # dense key space: count, no sort
-        counts = _bincount(key, space)
+    dtype = radix_dtype(space) or np.int64  # (2**21 labels a column: 2**63)
+    n = len(codes[0])
+    if space <= max(4 * n, 1 << 22):  # dense key space: count, no sort; keys made a chunk at a time
+        counts = np.zeros(space, np.int64)
+        for s in range(0, n, _CHUNK):
+            counts += np.bincount(pack_radix(codes, (0, 0, 0), spans, dtype, s, min(s + _CHUNK, n)), minlength=space)
         cells = np.flatnonzero(counts)
         counts = counts[cells]
         dense = np.zeros(space, _narrow(cells.size))  # observed cells numbered 0, 1, ...
         dense[cells] = np.arange(cells.size)
-        cell = dense[key]
+        cell = np.empty(n, dense.dtype)
+        for s in range(0, n, _CHUNK):
+            cell[s : s + _CHUNK] = dense[pack_radix(codes, (0, 0, 0), spans, dtype, s, min(s + _CHUNK, n))]
     else:
+        key = pack_radix(codes, (0, 0, 0), spans, dtype)
         cells, cell, counts = np.unique(key, return_inverse=True, return_counts=True)
         cell = cell.astype(_narrow(cells.size))
     codes3 = np.column_stack(unpack_radix(cells, spans)).astype(np.int64)
@@ -95,6 +103,30 @@ def _narrow(n_cells: int) -> type[np.integer]:
 
 
 def _order(cell: np.ndarray, n_cells: int) -> np.ndarray:
+    """Stable permutation that groups equal cell numbers.
+
+    Up to a chunk of rows: an LSD radix sort, 16 bits a pass. More: a counting sort a chunk at a
+    time (each chunk's rows sorted, then put after the rows of their cells from the chunks
+    before), so that the work space is a chunk's, not a second permutation of all the rows (the
+    radix sort's buffer: 8 bytes a row).
+    """
+    if cell.size <= _ORDER_CHUNK:
+        return _chunk_order(cell, n_cells)
+    counts = _bincount(cell, n_cells)
+    cursor = np.cumsum(counts)
+    cursor -= counts  # where the next row of each cell goes
+    order = np.empty(cell.size, np.int64)
+    for s in range(0, cell.size, _ORDER_CHUNK):
+        o = _chunk_order(cell[s : s + _ORDER_CHUNK], n_cells)
+        c = cell[s : s + _ORDER_CHUNK][o].astype(np.int64)
+        first = np.flatnonzero(np.concatenate([[True], c[1:] != c[:-1]]))  # each cell's first row in the chunk
+        size = np.diff(np.append(first, c.size))
+        order[cursor[c] + np.arange(c.size) - np.repeat(first, size)] = o + s
+        cursor[c[first]] += size
+    return order
+
+
+def _chunk_order(cell: np.ndarray, n_cells: int) -> np.ndarray:
     """Stable permutation that groups equal cell numbers: LSD radix sort, 16 bits a pass."""
     cell = cell.astype(_narrow(n_cells), copy=False)
     if n_cells <= 1 << 16:
@@ -143,9 +175,11 @@ def _lerp(flat: np.ndarray, base: np.ndarray, counts: np.ndarray, q: float) -> n
     return out
 
 
-def _block(values: np.ndarray, counts: np.ndarray, out: np.ndarray, where: np.ndarray | slice) -> None:
-    """Summarise cells of similar size: pad into a (g, max count) block and sort each row."""
-    g, m = counts.size, int(counts.max())
+def _block(
+    values: np.ndarray, counts: np.ndarray, out: np.ndarray, where: np.ndarray | slice, width: int | None = None
+) -> None:
+    """Summarise cells of similar size: pad into a (g, max count) block (or ``width``) and sort each row."""
+    g, m = counts.size, int(counts.max()) if width is None else width
     full = None if g * m == values.size else np.arange(m) < counts[:, None]
     if full is None:  # every cell the same size: a reshape, no padding
         block = values.reshape(g, m)
@@ -180,17 +214,48 @@ def _summarise(grouped: np.ndarray, counts: np.ndarray, *, overwrite: bool = Fal
     ``grouped`` holds the values of cell 0, then of cell 1, ... (``counts`` of
     each, all > 0). Cells are padded by size class (counts in [2^(e-1), 2^e)):
     one block per class, so padding wastes less than half of any block.
+
+    Sorting a cell's values changes ``grouped`` unless it is copied first (``overwrite``
+    false): then the copies are made a batch of cells at a time (about :data:`_COPY_MAX` values),
+    each class's block padded to the same width as in one pass, so that the sums (mean, sd) are
+    the same to the last bit.
     """
     out = np.empty((7, counts.size))
     size_class = np.frexp(counts)[1]
     classes = np.unique(size_class)
-    if classes.size == 1:
-        _block(grouped if overwrite else grouped.copy(), counts, out, slice(None))
+    if overwrite or grouped.size <= _COPY_MAX:
+        _classes(grouped if overwrite else grouped.copy(), counts, size_class, classes, None, out)
         return out
+    width = {int(e): int(counts[size_class == e].max()) for e in classes}
+    stop = np.cumsum(counts)
+    first = 0
+    while first < counts.size:  # batches of whole cells
+        start = int(stop[first] - counts[first])
+        last = max(first + 1, int(np.searchsorted(stop, start + _COPY_MAX, side="right")))
+        batch = grouped[start : int(stop[last - 1])].copy()
+        part = size_class[first:last]
+        _classes(batch, counts[first:last], part, np.unique(part), width, out[:, first:last])
+        first = last
+    return out
+
+
+def _classes(
+    grouped: np.ndarray,
+    counts: np.ndarray,
+    size_class: np.ndarray,
+    classes: np.ndarray,
+    width: dict[int, int] | None,
+    out: np.ndarray,
+) -> None:
+    """:func:`_block` of each size class (``grouped`` sorted in place); ``width``: each class's
+    block width (default: its largest count)."""
+    if classes.size == 1:
+        _block(grouped, counts, out, slice(None), None if width is None else width[int(classes[0])])
+        return
     for e in classes:  # at most ~30 size classes, never one iteration per cell
         member = size_class == e
-        _block(grouped[np.repeat(member, counts)], counts[member], out, np.flatnonzero(member))
-    return out
+        m = None if width is None else width[int(e)]
+        _block(grouped[np.repeat(member, counts)], counts[member], out, np.flatnonzero(member), m)
 
 
 def _index(levels: Sequence[pd.Index], codes: Sequence[np.ndarray], names: Sequence[str]) -> pd.MultiIndex:

@@ -301,6 +301,22 @@ def _aggregator_rows(aggregator: Aggregator) -> tuple[Rows, int]:
     return rows, len(cell)
 
 
+def repeats_folds(log: Any) -> pd.DataFrame:
+    """Repeats x folds of each (dataset, learner) pair of a log: :attr:`Completeness.design`
+    alone (no counts), e.g. for a part of a log that holds whole pairs
+    (:func:`stats.aggregate_logs`' partitions).
+
+    >>> log = pd.DataFrame({"dataset": "a", "repeat": [1, 1, 2], "fold": [1, 2, 1], "learner": "x",
+    ...                     "criterion": "pd", "value": 0.5})
+    >>> repeats_folds(log)["design"].tolist()
+    ['2 x 2 (3 of 4 runs)']
+    """
+    log = table_of(log)
+    _check_log(log, need=("repeat", "fold"))
+    codes, levels = (list(x) for x in zip(*(_codes(log[k]) for k in KEYS), strict=True))
+    return _design(_log_rows(log, codes[1], codes[2], len(levels[2])), len(log), levels[1:])
+
+
 def completeness(log_or_agg: Any) -> Completeness:
     """Find the missing and incomplete cells of a log and its repeats x folds.
 

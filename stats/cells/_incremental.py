@@ -17,17 +17,17 @@ import numpy as np
 import pandas as pd
 
 from stats._keys import (
+    NARROW_BITS,
     check_labels,
-    location_file,
     pack_cell,
     pack_cell_run,
-    pack_location,
     pack_run,
     unpack_cell,
     unpack_run,
 )
 from stats._result import table_of
 from stats.cells._aggregate import (
+    _CHUNK,
     KEYS,
     _alive,
     _bincount,
@@ -75,7 +75,7 @@ class Aggregator:
     Notes
     -----
     **The one copy of a live session's rows.** Rows are kept grouped by cell (CSR style: values,
-    (repeat, fold) keys and locations in cell order, each cell's start and stop) beside a buffer
+    (repeat, fold) keys and file numbers in cell order, each cell's start and stop) beside a buffer
     of appended rows; rows taken out (replaced results, a rewritten or removed file's rows) are
     listed by position until the buffer or that list outgrows a quarter of the store, when both
     are merged into it. Each change re-summarises only the cells it touches. A new label (data
@@ -108,44 +108,75 @@ class Aggregator:
 
     _COMPACT_MIN = 1 << 16  # appended (or dropped) rows kept apart from the store at least up to this many
 
-    def __init__(self, log: pd.DataFrame | None = None) -> None:
-        self.replace(log)
+    def __init__(self, log: pd.DataFrame | None = None, *, take: bool = False) -> None:
+        self.replace(log, take=take)
 
-    def replace(self, log: pd.DataFrame | None = None) -> None:
-        """Rebuild everything from ``log`` (as for the constructor)."""
+    def replace(self, log: pd.DataFrame | None = None, *, take: bool = False) -> None:
+        """Rebuild everything from ``log`` (as for the constructor).
+
+        ``take``: the columns are taken out of ``log`` (a DataFrame, left without columns) as
+        soon as they are used, so that each is freed then if ``log`` held the only reference to
+        it: a caller handing its only copy of a large log over holds less memory at the peak.
+        """
         log = _empty_log() if log is None else table_of(log)  # read_logs' LogRead is its table
         values = _check_log(log, need=("repeat", "fold", "value"))
-        run = pack_run(log["repeat"].to_numpy(), log["fold"].to_numpy())
+        repeat, fold = log["repeat"].to_numpy(), log["fold"].to_numpy()
+        pack_run(repeat[:0], fold[:0])  # integers, or ValueError
         cell, counts, codes3, levels = _cells(log)
         for name, level in zip(KEYS, levels, strict=True):
             check_labels(len(level), name)
-        self._files: dict[str, int] = {}  # file name -> its index in the rows' locations
-        self._located = "file" in log.columns and "line" in log.columns
-        loc = self._locations(log) if self._located else None
+        self._files: dict[str, int] = {}  # file name -> its index in the rows' file numbers
+        self._located = "file" in log.columns
+        file = self._file_numbers(log) if self._located else None
+        if take:  # the label columns are done with; the others are held below as long as needed
+            for name in list(log.columns):
+                del log[name]
         self._levels, self._codes3, self._display = levels, codes3, np.arange(len(codes3))
         self._lookup = pd.Index(pack_cell(codes3))
-        self._store(cell, run, values, counts, loc)
-        del cell, run
-        self._stats = _summarise(self._values, self._counts)
+        order = _order(cell, len(codes3))
+        del cell  # the rows' cell numbers: their order is what the store needs
+        self._store(order, (repeat, fold), values, counts, file)
+        del order, repeat, fold
+        # Summarised when first asked for (the table), so that a caller can let go of the log's
+        # columns first: summarising copies cells to sort them.
+        self._summary: np.ndarray | None = None
 
     def _store(
-        self, cell: np.ndarray, run: np.ndarray, values: np.ndarray, counts: np.ndarray, loc: np.ndarray | None
+        self,
+        order: np.ndarray,
+        run: np.ndarray | tuple[np.ndarray, np.ndarray],
+        values: np.ndarray,
+        counts: np.ndarray,
+        file: np.ndarray | None,
     ) -> None:
+        """Store the rows grouped by cell (``order``: :func:`_order` of their cell numbers; its
+        memory becomes the values'). ``run``: packed run keys, or the (repeat, fold) columns to
+        pack (a chunk at a time, in cell order: no unsorted copy of the whole column)."""
         self._counts = counts
-        order = _order(cell, len(self._codes3))
-        del cell
-        self._run = run[order]
-        self._loc = None if loc is None else loc[order]  # int64 (file, line) locations, or None
+        if isinstance(run, tuple):
+            repeat, fold = run
+            # narrow (int32) keys when every repeat and fold allows, as pack_run would choose
+            lo = min(int(repeat.min()), int(fold.min())) if repeat.size else 0
+            hi = max(int(repeat.max()), int(fold.max())) if repeat.size else 0
+            wide = not (lo >= 0 and hi < 1 << NARROW_BITS)
+            sorted_run = np.empty(order.size, np.int64 if wide else np.int32)
+            for s in range(0, order.size, _CHUNK):
+                at = order[s : s + _CHUNK]
+                sorted_run[s : s + _CHUNK] = pack_run(repeat[at], fold[at], wide=wide)
+            self._run = sorted_run
+        else:
+            self._run = run[order]
+        self._file = None if file is None else file[order]  # file numbers (-1: none), or None
         self._values = _gather(values, order)
         del order
         self._stop = np.cumsum(self._counts)
         self._start = self._stop - self._counts
-        # Appended rows: cell, wide run, value, location (-1 when not located).
+        # Appended rows: cell, wide run, value, file number (-1 when not located).
         self._extra: tuple[np.ndarray, ...] = (
             np.empty(0, np.int64),
             np.empty(0, np.int64),
             np.empty(0),
-            np.empty(0, np.int64),
+            np.empty(0, np.int8),
         )
         # Positions (store rows 0 .. S-1, then appended rows S ...) of the rows taken out, sorted.
         # Replaced, never changed in place: a snapshot keeps the one it was given.
@@ -154,8 +185,8 @@ class Aggregator:
 
     @property
     def located(self) -> bool:
-        """Whether the rows keep their file and line (built from rows with ``file`` and ``line``,
-        or empty): only then does :meth:`apply` work."""
+        """Whether the rows keep the file they came from (built from rows with a ``file`` column,
+        e.g. a watcher's, or empty): only then does :meth:`apply` work."""
         return self._located
 
     @property
@@ -168,6 +199,17 @@ class Aggregator:
             d = d[self._counts[d] > 0]  # cells whose rows were all taken out are not shown
             self._table = _frame(self._stats[:, d], self._counts[d], self._codes3[d], self._levels)
         return self._table
+
+    @property
+    def _stats(self) -> np.ndarray:
+        """Rows min, q1, median, q3, max, mean, sd of every cell (computed at the first use)."""
+        if self._summary is None:
+            self._summary = _summarise(self._values, self._counts)
+        return self._summary
+
+    @_stats.setter
+    def _stats(self, stats: np.ndarray) -> None:
+        self._summary = stats
 
     def snapshot(self) -> CellValues:
         """The raw results of every cell as they are now (later changes do not change it).
@@ -209,10 +251,12 @@ class Aggregator:
         """Follow a :class:`stats.WatchUpdate`: drop what it drops, add what it brings.
 
         In this order: the rows of the files in ``update.reloaded`` and ``update.removed`` are
-        taken out; so are the rows at ``update.superseded``'s (file, line); ``update.rows`` (with
-        ``file`` and ``line``) are added as they are. Last-wins is the watcher's to resolve: feed
-        an aggregator one watcher's updates, each once and in order (a superseded row not held is
-        ignored).
+        taken out; ``update.rows`` (with ``file``) are added, each replacing the row held with
+        its key (dataset, repeat, fold, learner, criterion), if any: the row at one of
+        ``update.superseded``'s (file, line), when the updates come from one watcher, each once
+        and in order. The superseded rows are found by their keys, not by their lines, so that
+        no line number is kept per row (a superseded (file, line) with no new row of its key,
+        which a watcher never sends, changes nothing).
 
         Returns
         -------
@@ -223,8 +267,8 @@ class Aggregator:
         Raises
         ------
         ValueError
-            If this aggregator's rows have no locations (built from rows without ``file`` and
-            ``line``: see :attr:`located`), or the rows lack a column.
+            If this aggregator's rows have no files (built from rows without ``file``: see
+            :attr:`located`), or the rows lack a column.
         """
         if not self._located:
             raise ValueError(
@@ -232,19 +276,16 @@ class Aggregator:
                 "(or empty: Aggregator()) to apply its updates"
             )
         rows = table_of(update.rows)
-        missing = [c for c in ("file", "line") if c not in rows.columns]
-        if missing and len(rows):
-            raise ValueError(f"the update's rows lack column(s) {', '.join(missing)}")
+        if "file" not in rows.columns and len(rows):
+            raise ValueError("the update's rows lack column(s) file")
         drop = self._rows_of_files([*update.reloaded, *update.removed])
-        cell, run, values, loc = self._take_in(rows)
-        if update.superseded:
-            drop = np.union1d(drop, self._superseded(update.superseded, cell))
-        return self._change(cell, run, values, loc, drop, resolve=False)
+        cell, run, values, file = self._take_in(rows)
+        return self._change(cell, run, values, file, drop, resolve=True)
 
     # -- rows in ---------------------------------------------------------------------------------
 
     def _take_in(self, rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(cell, wide run, value, location) of ``rows``; new labels and cells are numbered."""
+        """(cell, wide run, value, file number) of ``rows``; new labels and cells are numbered."""
         values = _check_log(rows, need=("repeat", "fold", "value"))
         run = pack_run(rows["repeat"].to_numpy(), rows["fold"].to_numpy(), wide=True)
         if not len(rows):
@@ -255,15 +296,16 @@ class Aggregator:
         if (cell < 0).any():
             self._grow(cell, key)
         self._levels = levels
-        located = self._located and "file" in rows.columns and "line" in rows.columns
-        loc = self._locations(rows) if located else np.full(len(rows), -1, np.int64)
-        return cell.astype(np.int64), run, values, loc
+        located = self._located and "file" in rows.columns
+        file = self._file_numbers(rows) if located else np.full(len(rows), -1, np.int8)
+        return cell.astype(np.int64), run, values, file
 
-    def _locations(self, rows: pd.DataFrame) -> np.ndarray:
-        """The rows' (file, line) packed (:func:`stats._keys.pack_location`); files numbered here."""
+    def _file_numbers(self, rows: pd.DataFrame) -> np.ndarray:
+        """The number of each row's file (numbered here), as narrow as the numbers allow."""
         codes, names = _codes(rows["file"])
         own = np.array([self._files.setdefault(str(name), len(self._files)) for name in names], np.int64)
-        return pack_location(own[codes], rows["line"].to_numpy(np.int64))
+        narrow = next(t for t in (np.int8, np.int16, np.int32, np.int64) if len(self._files) <= np.iinfo(t).max)
+        return own.astype(narrow)[codes]
 
     @staticmethod
     def _encode(column: pd.Series, levels: list[pd.Index], k: int) -> np.ndarray:
@@ -280,6 +322,7 @@ class Aggregator:
 
     def _grow(self, cell: np.ndarray, key: np.ndarray) -> None:
         """Number the new cells of ``key`` (in place in ``cell``) and make room for them."""
+        stats = self._stats  # summarised before any change (the cells held now, all with rows)
         inverse, fresh = pd.factorize(key[cell < 0])
         cell[cell < 0] = len(self._codes3) + inverse
         self._lookup = self._lookup.append(pd.Index(fresh))
@@ -287,7 +330,7 @@ class Aggregator:
         end = np.full(fresh.size, self._values.size, np.int64)  # empty in the store: start = stop = its end
         self._counts = np.concatenate([self._counts, np.zeros(fresh.size, np.int64)])
         self._start, self._stop = np.concatenate([self._start, end]), np.concatenate([self._stop, end])
-        self._stats = np.hstack([self._stats, np.zeros((7, fresh.size))])
+        self._stats = np.hstack([stats, np.zeros((7, fresh.size))])
 
     # -- rows out --------------------------------------------------------------------------------
 
@@ -297,27 +340,11 @@ class Aggregator:
         if not files:
             return np.empty(0, np.int64)
         files_array = np.array(files, np.int64)
-        assert self._loc is not None
-        store = np.flatnonzero(np.isin(location_file(self._loc), files_array))
-        extra = np.flatnonzero(np.isin(location_file(self._extra[3]), files_array)) + self._values.size
+        assert self._file is not None
+        store = np.flatnonzero(np.isin(self._file, files_array))
+        extra = np.flatnonzero(np.isin(self._extra[3], files_array)) + self._values.size
         found = np.concatenate([store, extra])
         return found[_alive(found, self._gone)]
-
-    def _superseded(self, superseded: Sequence[tuple[str, int]], cell: np.ndarray) -> np.ndarray:
-        """Positions of the rows at ``superseded``'s (file, line): looked for among the cells of
-        the new rows (a row is superseded by a new row with its key, so in its cell), then, for
-        any not found there, among all the rows."""
-        known = [(self._files[f], n) for f, n in superseded if f in self._files]
-        if not known:
-            return np.empty(0, np.int64)
-        files, lines = zip(*known, strict=True)
-        want = np.unique(pack_location(np.array(files), np.array(lines)))
-        pos, _ = self._live(np.unique(cell))
-        found = pos[np.isin(self._take(pos)[2], want)]
-        if found.size < want.size:  # not where a watcher's update puts them: look everywhere
-            pos, _ = self._live(np.arange(len(self._codes3)))
-            found = pos[np.isin(self._take(pos)[2], want)]
-        return found
 
     # -- the rows of cells -----------------------------------------------------------------------
 
@@ -336,7 +363,7 @@ class Aggregator:
         return pos[alive], cell[alive]
 
     def _take(self, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(wide run, value, location) of the rows at ``pos`` (location -1 when not kept)."""
+        """(wide run, value, file number) of the rows at ``pos`` (file -1 when not kept)."""
         size = self._values.size
         stored = pos < size
         s, x = pos[stored], pos[~stored] - size
@@ -344,7 +371,7 @@ class Aggregator:
         run, value, loc = np.empty(pos.size, np.int64), np.empty(pos.size), np.empty(pos.size, np.int64)
         run[stored] = pack_run(*unpack_run(self._run[s]), wide=True)
         value[stored] = self._values[s]
-        loc[stored] = -1 if self._loc is None else self._loc[s]
+        loc[stored] = -1 if self._file is None else self._file[s]
         run[~stored], value[~stored], loc[~stored] = xr[x], xv[x], xl[x]
         return run, value, loc
 
@@ -405,7 +432,7 @@ class Aggregator:
         cell = np.concatenate([np.repeat(np.arange(len(self._codes3)), self._stop - self._start), xc])
         run = np.concatenate([pack_run(*unpack_run(self._run), wide=True), xr])
         value = np.concatenate([self._values, xv])
-        loc = None if self._loc is None else np.concatenate([self._loc, xl])
+        loc = None if self._file is None else np.concatenate([self._file, xl])
         if self._gone.size:
             keep = np.ones(cell.size, bool)
             keep[self._gone] = False
@@ -416,7 +443,10 @@ class Aggregator:
     def _compact(self) -> None:
         """Merge the appended rows into the store and forget the rows taken out."""
         cell, run, values, loc = self._all()
-        self._store(cell, pack_run(*unpack_run(run)), values, _bincount(cell, len(self._codes3)), loc)
+        counts = _bincount(cell, len(self._codes3))
+        order = _order(cell, len(self._codes3))
+        del cell
+        self._store(order, pack_run(*unpack_run(run)), values, counts, loc)
 
 
 def _latest(cell: np.ndarray, run: np.ndarray) -> np.ndarray | None:

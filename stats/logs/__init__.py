@@ -6,6 +6,7 @@ and follow logs that are still being written.
 from stats.logs._paths import Decompression
 from stats.logs._progress import Progress
 from stats.logs._read import LoadCancelled, LogError, LogProblem, read_logs
+from stats.logs._spill import SpilledLogs, log_size
 from stats.logs._watch import LogWatcher, WatchUpdate
 
 __all__ = [
@@ -15,6 +16,8 @@ __all__ = [
     "LogProblem",
     "LogWatcher",
     "Progress",
+    "SpilledLogs",
     "WatchUpdate",
+    "log_size",
     "read_logs",
 ]

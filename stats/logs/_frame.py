@@ -172,12 +172,23 @@ class Columns:
             array.resize(self.size, refcheck=False)
         return self.arrays
 
-    def locations(self) -> tuple[np.ndarray, np.ndarray]:
+    def locations(self, *, narrow: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """File index and line number of every row, in order: :meth:`locate` of all the rows,
         filled part by part (each part's rows are consecutive), with no work space beyond the two
-        arrays and one part's lines."""
-        files, lines = np.empty(self.size, np.int64), np.empty(self.size, np.int64)
+        arrays and one part's lines.
+
+        int64 both, or with ``narrow`` as narrow as the largest file index and line need (the
+        file index int8 .. int32, the line int32 or int64: 5 bytes a row instead of 16).
+        """
         ends = [e.row_start for e in self.entries[1:]] + [self.size]
+        file_type: type[np.integer] = np.int64
+        line_type: type[np.integer] = np.int64
+        if narrow:
+            last_file = max((e.file for e in self.entries), default=0)
+            last_line = max((_last_line(e, end) for e, end in zip(self.entries, ends)), default=0)
+            file_type = next(t for t in (np.int8, *_WIDER) if last_file <= np.iinfo(t).max)
+            line_type = np.int32 if last_line <= np.iinfo(np.int32).max else np.int64
+        files, lines = np.empty(self.size, file_type), np.empty(self.size, line_type)
         for e, end in zip(self.entries, ends):
             files[e.row_start : end] = e.file
             out = lines[e.row_start : end]
@@ -214,6 +225,14 @@ class Columns:
                 local[group] = part_lines[local[group]]
         lines += local
         return files, lines
+
+
+def _last_line(entry: _Entry, end: int) -> int:
+    """The largest line number of an entry's rows (rows ``entry.row_start`` to ``end``)."""
+    if end <= entry.row_start:
+        return entry.first_line
+    last = (end - entry.row_start - 1) // entry.per_line
+    return entry.first_line + (int(entry.lines[last]) if entry.lines is not None else last)
 
 
 _WIDER = (np.int16, np.int32, np.int64)

@@ -28,10 +28,15 @@ class KeyIndex:
     with pandas: slower, and only as many as there are such rows.
 
     Whether a key packs depends on the key alone, so the two parts never hold the same key.
+
+    A run whose locations are consecutive (``loc, loc + 1, ...``: a file written in key order,
+    as seed 000's loop writes it, read in one poll) keeps them as a :class:`Consecutive` (its
+    first location and length) instead of an array: 8 bytes a row instead of 16. It becomes an
+    array when a location in it changes or it is merged with another run.
     """
 
     def __init__(self) -> None:
-        self._runs: list[tuple[np.ndarray, np.ndarray]] = []  # (uint64 keys, sorted; int64 locations)
+        self._runs: list[tuple[np.ndarray, Locations]] = []  # (uint64 keys, sorted; int64 locations)
         self._odd: dict[str, np.ndarray] = {name: np.empty(0, np.int64) for name in (*KEY, "loc")}
 
     def __len__(self) -> int:
@@ -51,7 +56,7 @@ class KeyIndex:
         """Everything held, for tests and comparisons: the packed keys and their locations (in key
         order), and the keys that do not pack as columns with their locations (``loc``)."""
         keys = np.concatenate([k for k, _ in self._runs]) if self._runs else np.empty(0, np.uint64)
-        locs = np.concatenate([v for _, v in self._runs]) if self._runs else np.empty(0, np.int64)
+        locs = np.concatenate([as_array(v) for _, v in self._runs]) if self._runs else np.empty(0, np.int64)
         order = np.argsort(keys, kind="stable")
         return keys[order], locs[order], {name: v.copy() for name, v in self._odd.items()}
 
@@ -75,14 +80,18 @@ class KeyIndex:
             out[odd] = np.where(at >= 0, self._odd["loc"][at], -1)
         return out
 
-    def put(self, keys: np.ndarray, fits: np.ndarray, columns: Mapping[str, np.ndarray], locs: np.ndarray) -> None:
+    def put(self, keys: np.ndarray, fits: np.ndarray, columns: Mapping[str, np.ndarray], locs: Locations) -> None:
         """Hold these rows (their keys distinct): a key held already moves to the row's location."""
         if fits.any():
             packed, where = (keys, locs) if fits.all() else (keys[fits], locs[fits])
             fresh = np.ones(len(packed), bool)
-            for run, run_locs in self._runs:
+            for i, (run, run_locs) in enumerate(self._runs):
                 at, hit = _search(run, packed)
-                run_locs[at[hit]] = where[hit]
+                if hit.any():
+                    if isinstance(run_locs, Consecutive):  # a location changes: an array from now on
+                        run_locs = as_array(run_locs)
+                        self._runs[i] = (run, run_locs)
+                    run_locs[at[hit]] = where[hit]
                 fresh &= ~hit
             if not fresh.all():  # all new (a first poll): the arrays are held as they are, no copy
                 packed, where = packed[fresh], where[fresh]
@@ -105,13 +114,18 @@ class KeyIndex:
         gone = np.array(files, np.int64)
         runs, self._runs = self._runs, []
         for keys, locs in runs:
-            keep = ~np.isin(location_file(locs), gone)
-            if keep.any():
-                self._push(keys[keep], locs[keep])  # still sorted: merged as runs are
+            if isinstance(locs, Consecutive):  # in one file: a line has 39 bits, never overflows into the file's
+                keep = np.full(len(keys), not np.isin(location_file(np.array([locs.start])), gone)[0])
+            else:
+                keep = ~np.isin(location_file(locs), gone)
+            if keep.all():
+                self._push(keys, locs)
+            elif keep.any():
+                self._push(keys[keep], as_array(locs)[keep])  # still sorted: merged as runs are
         keep = ~np.isin(location_file(self._odd["loc"]), gone)
         self._odd = {name: v[keep] for name, v in self._odd.items()}
 
-    def _add_run(self, keys: np.ndarray, locs: np.ndarray) -> None:
+    def _add_run(self, keys: np.ndarray, locs: Locations) -> None:
         if not len(keys):
             return
         if len(keys) > 1 and not (keys[1:] > keys[:-1]).all():  # seed 000's loop writes them in order
@@ -119,13 +133,13 @@ class KeyIndex:
             keys, locs = keys[order], locs[order]
         self._push(keys, locs)
 
-    def _push(self, keys: np.ndarray, locs: np.ndarray) -> None:
+    def _push(self, keys: np.ndarray, locs: Locations) -> None:
         """Add a sorted run; merge the last runs while one is not under half the one before."""
         runs = self._runs
-        runs.append((keys, locs))
+        runs.append((keys, Consecutive.of(locs)))
         while len(runs) > 1 and 2 * len(runs[-1][0]) >= len(runs[-2][0]):
             (k2, l2), (k1, l1) = runs.pop(), runs.pop()
-            keys, locs = np.concatenate([k1, k2]), np.concatenate([l1, l2])
+            keys, locs = np.concatenate([k1, k2]), np.concatenate([as_array(l1), as_array(l2)])
             order = np.argsort(keys, kind="stable")  # two sorted runs: timsort merges them
             runs.append((keys[order], locs[order]))
 
@@ -136,6 +150,50 @@ class KeyIndex:
         held = pd.MultiIndex.from_arrays([self._odd[name] for name in KEY])
         want = pd.MultiIndex.from_arrays([np.asarray(rows[name], np.int64) for name in KEY])
         return np.asarray(held.get_indexer(want), np.int64)
+
+
+class Consecutive:
+    """The locations ``start, start + 1, ..., start + size - 1`` of a run, without an array:
+    what :meth:`KeyIndex.find` reads of a run's locations (``locs[at]``), and its length."""
+
+    __slots__ = ("size", "start")
+
+    def __init__(self, start: int, size: int) -> None:
+        self.start, self.size = start, size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, at: np.ndarray) -> np.ndarray:
+        at = np.asarray(at)
+        return (np.flatnonzero(at) if at.dtype == np.bool_ else at.astype(np.int64)) + self.start
+
+    @staticmethod
+    def of(locs: Locations) -> Locations:
+        """``locs`` as a :class:`Consecutive` when they are consecutive (checked a chunk at a
+        time), else as they are."""
+        if isinstance(locs, Consecutive) or len(locs) < _CONSECUTIVE_MIN:
+            return locs
+        start = int(locs[0])
+        if int(locs[-1]) - start != len(locs) - 1:
+            return locs
+        for s in range(0, len(locs), _CHUNK):  # ends differ by size - 1: consecutive iff increasing
+            part = locs[s : s + _CHUNK + 1]
+            if not (part[1:] > part[:-1]).all():
+                return locs
+        return Consecutive(start, len(locs))
+
+
+Locations = np.ndarray | Consecutive
+_CHUNK = 1 << 20
+_CONSECUTIVE_MIN = 1 << 10  # shorter runs are kept as arrays: too small to matter
+
+
+def as_array(locs: Locations) -> np.ndarray:
+    """A run's locations as an int64 array."""
+    if isinstance(locs, Consecutive):
+        return np.arange(locs.start, locs.start + locs.size, dtype=np.int64)
+    return locs
 
 
 def _search(run: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -271,20 +271,24 @@ def _frame(table: Columns, files: list[str], problems: list[LogProblem]) -> pd.D
     return LogRead(to_frame(table.labels, columns), problems=tuple(problems), files=tuple(files), lines=lines)
 
 
-def to_frame(labels: Labels, columns: dict[str, np.ndarray]) -> pd.DataFrame:
+def to_frame(
+    labels: Labels, columns: dict[str, np.ndarray], *, narrow: bool = False, more: dict[str, object] | None = None
+) -> pd.DataFrame:
     """The public frame from filled columns (codes -> Categoricals, masks -> nullable Int64,
-    repeat and fold -> int64: taken out of ``columns``, so that the narrow arrays go at once)."""
+    repeat and fold -> int64: taken out of ``columns``, so that the narrow arrays go at once;
+    with ``narrow`` they stay as narrow as they were read, no copy), then the columns ``more``
+    (not copied either: assigning a column to a frame copies it)."""
     data: dict[str, object] = {}
     for name in (*COLUMNS, "goal", "train", "test"):
         if name in ("dataset", "learner", "criterion", "goal") and name in columns:
             data[name] = pd.Categorical.from_codes(columns[name], categories=labels.categories(name), validate=False)
         elif name in ("train", "test") and name in columns:
             data[name] = pd.arrays.IntegerArray(columns[name], columns[name + "_na"])
-        elif name in ("repeat", "fold") and name in columns:
+        elif name in ("repeat", "fold") and name in columns and not narrow:
             data[name] = columns.pop(name).astype(np.int64)  # the narrow column freed at once
         elif name in columns:
             data[name] = columns[name]
-    return pd.DataFrame(data, copy=False)
+    return pd.DataFrame({**data, **(more or {})}, copy=False)
 
 
 def _lines_kept(table: Columns, keep: np.ndarray | None) -> int:

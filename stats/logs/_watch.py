@@ -21,17 +21,18 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from stats._keys import check_files, pack_location, pack_row, unpack_location
 from stats.logs._columnar import sniff
 from stats.logs._duplicates import KEY, resolve
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels
-from stats.logs._index import KeyIndex
+from stats.logs._index import Consecutive, KeyIndex, Locations, as_array
 from stats.logs._parse import Part
 from stats.logs._paths import Source, expand, not_regular
 from stats.logs._progress import Meter, Progress
-from stats.logs._read import OnError, to_frame
+from stats.logs._read import _SHORTEST_LINE, OnError, to_frame
 from stats.logs._sources import WORKERS, read_source
 
 
@@ -43,7 +44,9 @@ class WatchUpdate:
     ----------
     rows : pandas.DataFrame
         The new rows, in the schema of :func:`stats.read_logs` plus ``file`` (category: the file
-        the row came from) and ``line`` (int64), duplicates among them resolved.
+        the row came from) and ``line``, duplicates among them resolved. To hold a large poll in
+        little memory the integer columns are as narrow as their numbers (``repeat`` and ``fold``
+        int8 .. int64, ``line`` int32 or int64), not int64 as in :func:`stats.read_logs`.
     problems : tuple of LogProblem
         New problems (errors, warnings), in file and line order (a tuple, as
         :class:`stats.LogRead`'s ``problems``).
@@ -227,6 +230,7 @@ class LogWatcher:
         mark = self.labels.mark()
         table = Columns(self.labels)
         sizes = [plan.stop - plan.state.offset for plan in plans]
+        table.reserve(sum(sizes) // _SHORTEST_LINE + 1)  # at once: growing by doubling holds two copies
         meter = Meter(progress, sizes)
         try:
             meter.report(0)
@@ -237,11 +241,14 @@ class LogWatcher:
                 except FileNotFoundError:  # gone between the plan and the read: as if not listed
                     vanished.append(plan)
                 meter.next(size)
+            pa.default_memory_pool().release_unused()  # the parse buffers, before the rows' keys
             new = self._new_rows(table)
-            locs = pack_location(new["file"], new["line"])
+            locs = _pack_locations(new["file"], new["line"])
         except BaseException:
             self.labels.rollback(mark)
             raise
+        finally:
+            pa.default_memory_pool().release_unused()  # pyarrow's allocator keeps freed blocks otherwise
         self._reported = {str(p): p for p in path_problems}
         gone = {plan.source.name for plan in vanished}
         plans = [plan for plan in plans if plan.source.name not in gone]
@@ -331,13 +338,13 @@ class LogWatcher:
     @staticmethod
     def _new_rows(table: Columns) -> dict[str, np.ndarray]:
         columns = dict(table.finish())
-        columns["file"], columns["line"] = table.locations()
+        columns["file"], columns["line"] = table.locations(narrow=True)
         return columns
 
     # -- duplicates ----------------------------------------------------------------------------
 
     def _resolve(
-        self, new: dict[str, np.ndarray], locs: np.ndarray
+        self, new: dict[str, np.ndarray], locs: Locations
     ) -> tuple[dict[str, np.ndarray], list[tuple[str, int]], list[LogProblem]]:
         """Resolve duplicates of the new rows, among them and against the rows handed on before.
 
@@ -349,10 +356,13 @@ class LogWatcher:
         if not len(new["file"]):
             return new, [], []
         keys, fits = pack_row(new)
-        held = self._held.find(keys, fits, new)
-        if not (held >= 0).any() and _distinct(keys, fits, new):
+        held = self._held.find(keys, fits, new) if len(self._held) else None  # none held: no look-up
+        if (held is None or not (held >= 0).any()) and _distinct(keys, fits, new):
             self._held.put(keys, fits, new, locs)
             return new, [], []
+        if held is None:
+            held = np.full(len(keys), -1, np.int64)
+        locs = as_array(locs)
         # The earlier rows: one per key held (a wide line's rows share a location, not a key),
         # placed before the new rows, with the key columns of the first new row with their key.
         rows = np.flatnonzero(held >= 0)
@@ -384,14 +394,36 @@ class LogWatcher:
         self._wide = self._wide or "goal" in rows
         names = [*KEY, "value", *(_WIDE if self._wide else ()), "file", "line"]
         columns = {k: _widen(rows, k) for k in names}
-        frame = to_frame(self.labels, {k: v for k, v in columns.items() if k not in ("file", "line")})
-        frame["file"] = pd.Categorical.from_codes(columns["file"], categories=pd.Index(self._names, dtype="str"))
-        frame["line"] = columns["line"].astype(np.int64, copy=False)
-        return frame
+        names_index = pd.Index(self._names, dtype="str")
+        files = pd.Categorical.from_codes(columns["file"], categories=names_index, validate=False)
+        labels = {k: v for k, v in columns.items() if k not in ("file", "line")}
+        return to_frame(self.labels, labels, narrow=True, more={"file": files, "line": columns["line"]})
 
 
 _WIDE = ("goal", "train", "train_na", "test", "test_na")
 _MISSING = {"goal": -1, "train_na": True, "test_na": True}
+
+
+def _pack_locations(file: np.ndarray, line: np.ndarray) -> Locations:
+    """:func:`stats._keys.pack_location` of narrow columns: a :class:`Consecutive` when the rows
+    are consecutive lines of one file (no array), else packed a chunk at a time (no int64 copies
+    of the whole columns)."""
+    n = len(file)
+    if n and int(line[-1]) - int(line[0]) == n - 1:
+        first = file[0]
+        same = all((file[s : s + _CHUNK] == first).all() for s in range(0, n, _CHUNK))
+        rising = all(
+            (np.diff(line[s : s + _CHUNK + 1]) > 0).all() for s in range(0, n, _CHUNK)
+        )  # ends n - 1 apart: consecutive iff rising
+        if same and rising:
+            return Consecutive(int(pack_location(file[:1], line[:1])[0]), n)
+    out = np.empty(n, np.int64)
+    for s in range(0, len(file), _CHUNK):
+        out[s : s + _CHUNK] = pack_location(file[s : s + _CHUNK], line[s : s + _CHUNK])
+    return out
+
+
+_CHUNK = 1 << 20
 
 
 def _distinct(keys: np.ndarray, fits: np.ndarray, columns: dict[str, np.ndarray]) -> bool:

@@ -94,6 +94,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         clock: Callable[[], datetime] = datetime.now,
         interval: float | None = 0.25,
         spec: dict[str, Any] | None = None,
+        memory: str | None = None,
     ) -> None:
         super().__init__()
         self.spec = spec  # a view spec to open on (rankboard --spec): applied to the first model
@@ -101,7 +102,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self.clock = clock
         self.interval = interval
         self.model: Model | None = None
-        self.loader = Loader(self.paths)
+        self.loader = Loader(self.paths, memory)  # memory: the budget (--memory), None: half of what is available
         self.problems: list[str] = []
         self._load_worker: Worker[None] | None = None  # the current load; older ones are stale
         self._cancel = threading.Event()  # set by Esc: the running load stops at its next block

@@ -145,6 +145,13 @@ class LoadActions:
             self._stopped = None
             self._show_problem(self._problem)
         self.query_one(LoadBar).stop()  # `loading` is cleared when the worker has ended
+        if result.bounded is not None:  # logs bigger than the budget: no live updates, said once
+            if self.live:
+                self.live = False
+            self.notify(
+                f"{result.bounded}: quartiles and fold-level views unavailable; live updates off (r reads again)",
+                timeout=10,
+            )
         old = self.model
         self.model = model = result.model
         # A problem a poll finds again (a FIFO, a bad line still there) is listed once.

@@ -49,7 +49,7 @@ import pandas as pd
 from stats.names import spreadsheet_safe
 from tui.atomic import write_text_atomic
 from tui.choices import REPORT_VIEWS
-from tui.view import VIEWS, Analysis  # noqa: F401  (VIEWS: the app's views; tests import it from here)
+from tui.view import BOUNDED, VIEWS, Analysis  # noqa: F401  (VIEWS: the app's views; tests import it from here)
 
 
 def _check_view(view: str) -> None:
@@ -68,7 +68,8 @@ def export_frame(analysis: Analysis, view: str) -> pd.DataFrame:
     _check_view(view)
     part = getattr(analysis, view)
     if part is None:
-        why = analysis.problem or "it has no results"
+        bounded = [note for note in analysis.notes if BOUNDED in note]  # logs bigger than memory
+        why = analysis.problem or (bounded[0] if bounded else "it has no results")
         raise ValueError(f"nothing to export in the {view} view: {why}")
     if view == "quartiles":
         rows = [(part.criterion, r.scope, r.learner, r.n, r.min, r.q1, r.median, r.q3, r.max) for r in part.rows]

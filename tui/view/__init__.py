@@ -9,7 +9,7 @@ from tui.view._effects import TWO_SAMPLE, Letters, PairEffects, effects_table, p
 from tui.view._ellipsis import distinct_cuts, middle_ellipsis
 from tui.view._groups import GROUPING_NAMES, rank_every_chart
 from tui.view._loader import Loader, LoadResult, format_problem
-from tui.view._model import Model
+from tui.view._model import BOUNDED, Model
 from tui.view._spec import load_spec, save_spec, selection_from_spec
 from tui.view._types import (
     GROUPINGS,
@@ -26,6 +26,7 @@ from tui.view._types import (
 )
 
 __all__ = [
+    "BOUNDED",
     "Analysis",
     "CDView",
     "FoldsView",

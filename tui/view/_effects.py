@@ -23,7 +23,6 @@ from stats.groups import EPS
 TWO_SAMPLE = {"wilcoxon-holm": "wilcoxon", "sign-holm": "sign"}
 
 
-
 #: The columns of :func:`effects_table` after ``a`` and ``b``: ``stats.all_pairs_effects.EFFECT_COLUMNS``,
 #: written out because importing that module loads scipy, which `rankboard check` never does
 #: (tests/test_all_pairs_effects.py checks the two are the same).

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from stats import Aggregator, LogProblem, LogWatcher
+from stats import Aggregator, LogProblem, LogWatcher, aggregate_logs
 from stats.logs import Progress
 from stats.names import printable_lines
+from tui.memory import bounded_mode, bounded_note, tune_allocator
 from tui.view._model import Model
 from tui.view._types import Selection
 
@@ -36,6 +37,7 @@ class LoadResult:
     files: int  # files read so far
     lines: int  # results in the model
     resolved: tuple[str, ...] = ()  # problems of earlier polls that hold no more
+    bounded: str | None = None  # the logs exceed the memory budget: aggregated by blocks (why, in words)
 
 
 class Loader:
@@ -45,8 +47,11 @@ class Loader:
     drops a load's result, e.g. on Esc, and clears it when it takes one).
     """
 
-    def __init__(self, paths: Sequence[str]) -> None:
+    def __init__(self, paths: Sequence[str], memory: str | None = None) -> None:
+        tune_allocator()  # the memory freed while a large log is summarised goes back to the system
         self.paths = [str(p) for p in paths]
+        self.memory = memory  # the budget (--memory), None: half of the available memory
+        self.bounded: str | None = None  # set while the logs are aggregated by blocks (bounded_note)
         self.watcher: LogWatcher | None = None
         self.files: set[str] = set()
         self.stale = False
@@ -68,6 +73,13 @@ class Loader:
         reading is over and the summarising starts.
         """
         with self._lock:
+            if reload or (self.watcher is None and self.bounded is None):
+                over, budget, size = bounded_mode(self.paths, self.memory)
+                self.bounded = bounded_note(budget, size) if over else None
+                if over:
+                    return self._load_bounded(budget, progress, phase)
+            elif self.bounded is not None:
+                return None  # no live updates in bounded mode: r reads the logs again
             if reload or self.watcher is None:
                 self.watcher = LogWatcher(self.paths)
                 self.files = set()
@@ -85,7 +97,11 @@ class Loader:
                 if self.aggregator is None or self.model is None:
                     if phase is not None:
                         phase(f"summarising {len(update.rows):,} lines")
-                    self.aggregator = Aggregator(update.rows)
+                    # The rows have one owner, the aggregator: the update lets go of them, and
+                    # the aggregator frees each column as soon as it is done with it.
+                    rows, update = update.rows, replace(update, rows=update.rows.head(0).copy())  # not a view of them
+                    self.aggregator = Aggregator(rows, take=True)
+                    del rows
                     model = Model.from_aggregator(self.aggregator)
                 else:
                     # Only the criteria whose cells changed are computed afresh: the new model
@@ -101,3 +117,26 @@ class Loader:
         problems = tuple(format_problem(p) for p in update.problems)
         resolved = tuple(format_problem(p) for p in update.resolved)
         return LoadResult(model, default, problems, files, lines, resolved)
+
+    def _load_bounded(self, budget: int, progress: Progress | None, phase: Callable[[str], None] | None) -> LoadResult:
+        """Read and aggregate the logs by blocks (``stats.aggregate_logs``), the model from the
+        aggregate; no watcher (live updates are off in this mode)."""
+        note = self.bounded
+        assert note is not None
+        self.watcher = self.aggregator = self.model = None
+        if phase is not None:
+            phase(note)
+        shown = [-1]
+
+        def partitions(done: int, total: int) -> None:  # a phase per per cent of the partitions
+            if phase is not None and (100 * done) // max(total, 1) > shown[0]:
+                shown[0] = (100 * done) // max(total, 1)
+                phase(f"bounded: {done:,} of {total:,} partitions")  # as short as the reading's label
+
+        got = aggregate_logs(*self.paths, memory=budget, progress=progress, partitions=partitions)
+        model = Model.from_aggregate(got.table)
+        self.model, self.files = model, set(got.files)
+        default = model.default_selection() if model.criteria else None
+        problems = tuple(format_problem(p) for p in got.problems)
+        lines = int(got.table["count"].sum())
+        return LoadResult(model, default, problems, len(self.files), lines, (), note)

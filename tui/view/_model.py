@@ -53,6 +53,31 @@ CACHE_SIZE = 16
 LARGE_CACHE_SIZE = {"cube": 4, "folds": 48}
 
 
+#: Why a model of logs aggregated in bounded memory has no raw results.
+BOUNDED = (
+    "unavailable in bounded memory mode (the logs exceed the memory budget, --memory): the per-fold "
+    "results are not kept, only each cell's summary"
+)
+
+
+#: The views made from the raw results (not from the aggregate).
+RAW_VIEWS = ("quartiles", "curves", "folds")
+
+
+class NoResults:
+    """The raw results of a model built from an aggregate: there are none; asking raises
+    ``ValueError(reason)`` (a view's maker that raises it leaves the view empty with the reason)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def gather(self, criterion: str, learner: str, datasets: Any) -> Any:
+        raise ValueError(self.reason)
+
+    def results(self, criterion: str) -> pd.DataFrame:
+        raise ValueError(self.reason)
+
+
 class Model(FoldParts):
     """One loaded log and its aggregate (``stats.cells._aggregate``, computed once); cheap to query.
 
@@ -91,6 +116,18 @@ class Model(FoldParts):
         names = tuple(labels_in_index(index, k) for k in ("criterion", "dataset", "learner"))
         model = cls.__new__(cls)
         model._setup(agg, aggregator.snapshot(), names)
+        return model
+
+    @classmethod
+    def from_aggregate(cls, agg: pd.DataFrame, reason: str = BOUNDED) -> Model:
+        """The model of a log known only by its aggregate (``stats.aggregate_logs``: logs bigger
+        than memory). The views of per-cell medians (ranks, tests, pairs, CD) are as from the
+        log; those that need the raw results (the quartiles pooled over data sets, the fold-level
+        views, the learning curves) are unavailable, each with ``reason`` as its problem."""
+        index = cast(pd.MultiIndex, agg.index)
+        names = tuple(labels_in_index(index, k) for k in ("criterion", "dataset", "learner"))
+        model = cls.__new__(cls)
+        model._setup(agg, NoResults(reason), names)
         return model
 
     def updated(self, aggregator: stats.Aggregator, touched: Iterable[str]) -> Model:
@@ -362,4 +399,8 @@ class Model(FoldParts):
                 pairs=pairs,
                 cd=lambda: cd_view(avg, n, sel, procedure_table),
             )
+        if isinstance(self._raw, NoResults):  # bounded memory: no raw results, said once in the notes
+            for name in RAW_VIEWS:
+                makers.pop(name, None)
+            notes = (*notes, f"quartiles, fold-level views and learning curves: {self._raw.reason}")
         return Analysis(sel, n, k, problem, notes, ViewParts(makers), fold_control)

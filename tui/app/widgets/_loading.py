@@ -51,8 +51,13 @@ class LoadBar(Horizontal):
     def bar(self) -> ProgressBar:
         return self.query_one(ProgressBar)
 
+    #: Before the reading's label: the load's mode (``bounded: `` when the logs are aggregated by
+    #: blocks, :meth:`phase` of a text starting ``bounded memory``), cleared by :meth:`start`.
+    prefix = ""
+
     def start(self, text: str = "reading the logs") -> None:
         """Show the bar, empty (indeterminate until the first :meth:`reading`)."""
+        self.prefix = ""
         self.set_class(False, "-hidden")
         self.bar.update(total=None, progress=0)
         self._say(text)
@@ -62,10 +67,14 @@ class LoadBar(Horizontal):
         self.set_class(False, "-hidden")
         if total is not None:
             self.bar.update(total=max(total, 1), progress=min(done, total) if total else 1)
-        self._say(progress_label(done, total))
+        # bounded mode: "bounded: 12.0 MB of 204.0 MB", as long as "reading ...": the ETA stays at 80 columns
+        self._say(self.prefix + stopped_label(done, total) if self.prefix else progress_label(done, total))
 
     def phase(self, text: str) -> None:
-        """After reading: a step without a measure of its own (the bar stays full)."""
+        """After reading: a step without a measure of its own (the bar stays full); before it, a
+        text starting ``bounded memory`` says the load's mode (the reading's label then says it too)."""
+        if text.startswith("bounded memory"):
+            self.prefix = "bounded: "
         self._say(text)
 
     def stop(self) -> None:
