@@ -32,7 +32,7 @@ from stats.logs._frame import Columns, Labels, name_problems
 from stats.logs._parse import Part
 from stats.logs._paths import DECOMPRESSION, Decompression, Source, expand
 from stats.logs._progress import LoadCancelled, Meter, Progress
-from stats.logs._sources import WORKERS, FileRead, read_source
+from stats.logs._sources import WORKERS, FileRead, NoPool, read_source, stored_size
 
 __all__ = ["LoadCancelled", "LogError", "LogProblem", "read_logs"]
 
@@ -130,7 +130,7 @@ def read_logs(
     strict = on_error == "raise"
     _raise_first(problems, strict)
     table = Columns(Labels())
-    stored = [_stored_size(s.path) for s in sources]
+    stored = [stored_size(s.path) for s in sources]
     sizes = [None if s.path is None or s.path.suffix == ".gz" else n for s, n in zip(sources, stored)]  # text bytes
     text = [
         _gzip_text_size(s.path, n, decompression) if size is None else size
@@ -141,7 +141,7 @@ def read_logs(
     ahead: dict[int, Future[tuple[FileRead, list[tuple[int, LogSpec, Part]]]]] = {}
     try:
         meter.report(0)
-        with ThreadPoolExecutor(WORKERS) if WORKERS > 1 else _NoPool() as pool:
+        with ThreadPoolExecutor(WORKERS) if WORKERS > 1 else NoPool() as pool:
             for index, (source, size) in enumerate(zip(sources, sizes)):
 
                 def sink(first_line: int, spec: LogSpec, part: Part, index: int = index) -> None:
@@ -207,24 +207,6 @@ def _read_whole(
         limits=limits,
     )
     return got, parts
-
-
-class _NoPool:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-def _stored_size(path: Path | None) -> int | None:
-    """Bytes of a file as stored, compressed or not (None for standard input)."""
-    if path is None:
-        return None
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
 
 
 def _gzip_text_size(path: Path | None, stored: int | None, limits: Decompression) -> int:

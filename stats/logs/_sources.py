@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from stats.logs._columnar import read_columnar, sniff_file
@@ -289,3 +290,23 @@ def _last_line(raw: bytes | bytearray, spec: LogSpec, parts: _Parts, name: str) 
                 "warning",
             )
         )
+
+
+def stored_size(path: Path | None) -> int | None:
+    """Bytes of a file as stored, compressed or not (None for standard input)."""
+    if path is None:
+        return None
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+class NoPool:
+    """``with`` without a pool (one worker): the same code path as with a ThreadPoolExecutor."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None

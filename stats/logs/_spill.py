@@ -28,7 +28,6 @@ import stat
 import tempfile
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -42,7 +41,7 @@ from stats.logs._frame import Columns, Labels, name_problems
 from stats.logs._parse import Part
 from stats.logs._paths import DECOMPRESSION, Decompression, expand
 from stats.logs._progress import Meter, Progress
-from stats.logs._sources import WORKERS, read_source
+from stats.logs._sources import WORKERS, NoPool, read_source, stored_size
 
 #: One spilled row.
 RECORD = np.dtype(
@@ -155,12 +154,12 @@ class SpilledLogs:
         self._block = max(1 << 14, memory // (4 * ROW_COST))  # rows held before they are spilled
         self._named: set[str] = set()
         self._filled: set[int] = set()
-        stored = [_stored_size(s.path) for s in sources]
+        stored = [stored_size(s.path) for s in sources]
         meter = Meter(progress, stored)
         self._table = Columns(self.labels)
         try:
             meter.report(0)
-            with ThreadPoolExecutor(WORKERS) if WORKERS > 1 else _NoPool() as pool:
+            with ThreadPoolExecutor(WORKERS) if WORKERS > 1 else NoPool() as pool:
                 for index, source in enumerate(sources):
 
                     def sink(first_line: int, spec: LogSpec, part: Part, index: int = index) -> None:
@@ -279,23 +278,6 @@ class SpilledLogs:
 
     def __del__(self) -> None:
         self.close()
-
-
-def _stored_size(path: Path | None) -> int | None:
-    if path is None:
-        return None
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
-class _NoPool:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 __all__: Sequence[str] = ["SpilledLogs", "log_size"]
