@@ -21,18 +21,8 @@ from stats._result import TableResult
 from stats._table import SNAP_DIGITS, as_table, snap, snap_at, snap_digits
 from stats.bergmann import pairs
 from stats.effect_size import A12_BOUNDS, DELTA_BOUNDS, HL_EXACT_BELOW, _label, interval_rank
+from stats.labels import EFFECT_COLUMNS as EFFECT_COLUMNS  # the table's columns after a and b
 
-#: The columns of :func:`pairwise_effects`' table after ``a`` and ``b``.
-EFFECT_COLUMNS = (
-    "a12",
-    "a12_magnitude",
-    "delta",
-    "delta_magnitude",
-    "hl_estimate",
-    "hl_low",
-    "hl_high",
-    "mann_whitney_p",
-)
 #: ``scipy.stats.mannwhitneyu``'s exact method is used (``method="auto"``) only up to this many
 #: values per sample, and only without ties (:func:`stats.mann_whitney`).
 MW_EXACT_MAX = 8

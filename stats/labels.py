@@ -25,3 +25,17 @@ PROCEDURE_NAMES = {
 }
 #: The ranks behind a post-hoc's z statistics, as a sentence names them.
 RANKS_NAMES = {"friedman": "Friedman", "aligned": "aligned", "quade": "Quade"}
+
+#: The columns of the effect-size table of every pair (``stats.pairwise_effects``, the pairs view's
+#: and the reports' effects) after ``a`` and ``b``; here, without scipy, so that the view model can
+#: name them without loading what `rankboard check` never needs.
+EFFECT_COLUMNS = (
+    "a12",
+    "a12_magnitude",
+    "delta",
+    "delta_magnitude",
+    "hl_estimate",
+    "hl_low",
+    "hl_high",
+    "mann_whitney_p",
+)

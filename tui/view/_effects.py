@@ -18,24 +18,12 @@ import pandas as pd
 import stats
 from stats.bergmann import pairs
 from stats.groups import EPS
+from stats.labels import EFFECT_COLUMNS
 
 #: The pairs procedures whose APVs come from each pair's own two-sample test, and that test.
 TWO_SAMPLE = {"wilcoxon-holm": "wilcoxon", "sign-holm": "sign"}
 
 
-#: The columns of :func:`effects_table` after ``a`` and ``b``: ``stats.all_pairs_effects.EFFECT_COLUMNS``,
-#: written out because importing that module loads scipy, which `rankboard check` never does
-#: (tests/test_all_pairs_effects.py checks the two are the same).
-EFFECT_COLUMNS = (
-    "a12",
-    "a12_magnitude",
-    "delta",
-    "delta_magnitude",
-    "hl_estimate",
-    "hl_low",
-    "hl_high",
-    "mann_whitney_p",
-)
 
 
 def two_sample_table(
