@@ -161,9 +161,15 @@ def test_at_80x24_without_colour_names_are_distinct_and_only_rejected_apvs_are_m
         assert all(sum(shown_as(learner, n) for learner in learners) == 1 for n in names), names
         term.keys("3")
         term.wait_text("omnibus test")
+
+        def control_rows() -> list[list[str]]:
+            rows = [line.split("\u258c", 1)[-1].split() for line in term.screen().splitlines()]
+            return [r for r in rows if len(r) >= 4 and r[0] in learners]
+
+        # the control table is drawn after the omnibus lines: wait for it, not only for them (CI)
+        term.wait(lambda: len(control_rows()) == 4, "the control table's four rows")
         screen = term.screen()
-        rows = [line.split("\u258c", 1)[-1].split() for line in screen.splitlines()]
-        table = [r for r in rows if len(r) >= 4 and r[0] in learners]
+        table = control_rows()
         assert len(table) == 4, screen  # the control's four rivals
         assert all("*" not in r[1] and "*" not in r[2] for r in table), screen  # z, raw p: never
         assert any(cell.endswith("*") for r in table for cell in r[3:]), screen  # Holm & co. reject
