@@ -51,6 +51,8 @@ _EXPORTS: dict[str, str] = {
     "cliffs_delta": "stats.effect_size",
     "hodges_lehmann": "stats.effect_size",
     "FoldComparison": "stats.fold_comparisons",
+    "PendingFoldComparison": "stats.pending_folds",
+    "begin_fold_comparison": "stats.fold_comparisons",
     "default_rope": "stats.fold_comparisons",
     "fold_comparison": "stats.fold_comparisons",
     "fold_deltas": "stats.deltas",
@@ -175,7 +177,8 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from stats.critical import critical_difference, q_alpha  # noqa: F401
     from stats.deltas import fold_deltas  # noqa: F401
     from stats.effect_size import EffectSize, HodgesLehmann, a12, cliffs_delta, hodges_lehmann  # noqa: F401
-    from stats.fold_comparisons import FoldComparison, default_rope, fold_comparison  # noqa: F401
+    from stats.fold_comparisons import FoldComparison, begin_fold_comparison, default_rope, fold_comparison  # noqa: F401
+    from stats.pending_folds import PendingFoldComparison  # noqa: F401
     from stats.folds_tests import (  # noqa: F401
         BayesProbabilities,
         CorrectedTTest,

@@ -57,6 +57,11 @@ class SignedRanks:
         pool = _pool()
         self.jobs = [(k, z, w, pool.submit(signed_rank_counts, z, rope, w)) for _, k, z, w in jobs]
 
+    def cancel(self) -> None:
+        """Take the jobs no thread has started out of the pool's queue (:meth:`results` runs them)."""
+        for *_, future in self.jobs:
+            future.cancel()
+
     def results(self) -> list[tuple[int, np.ndarray]]:
         out = []
         for k, z, w, future in reversed(self.jobs):  # the quick ones last submitted: maybe not started

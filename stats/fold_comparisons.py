@@ -27,6 +27,7 @@ from stats._signed_rank_jobs import SignedRanks
 from stats._table import check_alpha, check_bool, snap
 from stats.folds_tests import _rope
 from stats.paired_folds import FoldCube, fold_cube
+from stats.pending_folds import PendingFoldComparison
 
 _TABLE_COLUMNS = [
     "runs",
@@ -106,6 +107,9 @@ class FoldComparison(Printable):
                 lines.append(f"{learner} vs {self.control}: no data set to compare on")
                 continue
             tail = f"(Bayesian signed-rank, rope {self.rope:g}, {n} data set{'s' if n != 1 else ''})"
+            if np.isnan(row["p_better"]):  # begin_fold_comparison's early part: not computed yet
+                lines.append(f"{learner} vs {self.control}: Bayesian signed-rank across data sets still computing")
+                continue
             if self.rope > 0:
                 lines.append(
                     f"{learner} is practically better than {self.control} with probability {row['p_better']:.2f}; "
@@ -224,6 +228,63 @@ def fold_comparison(
     >>> r.table[["runs", "folds", "mark"]].to_dict("records"), r.rope
     ([{'runs': 4, 'folds': 4, 'mark': ''}], 0.01)
     """
+    return begin_fold_comparison(
+        log,
+        criterion,
+        control,
+        learners=learners,
+        datasets=datasets,
+        higher_is_better=higher_is_better,
+        rope=rope,
+        alpha=alpha,
+        nsamples=nsamples,
+        seed=seed,
+    ).result()
+
+
+def begin_fold_comparison(
+    log: pd.DataFrame | FoldCube,
+    criterion: str,
+    control: str,
+    *,
+    learners: Sequence[str] | None = None,
+    datasets: Sequence[str] | None = None,
+    higher_is_better: bool = True,
+    rope: float | None = None,
+    alpha: float = 0.05,
+    nsamples: int = 50000,
+    seed: int = 0,
+    start: bool = True,
+) -> PendingFoldComparison:
+    """:func:`fold_comparison` in two steps: the per-data-set part now, the Bayesian signed-rank
+    test across data sets when asked for. The explorer shows the first at once (a control toggle
+    on 500 data sets x 20 learners) and the sentences of the second when they are done.
+
+    Parameters are those of :func:`fold_comparison`, and ``start``: begin the signed-rank Monte
+    Carlo now, in the thread pool, while this computes the per-data-set part (the quickest whole
+    result), or (False) only when :meth:`~stats.PendingFoldComparison.start` or
+    :meth:`~stats.PendingFoldComparison.result` is called (nothing competes with the
+    per-data-set part for the CPU).
+
+    Returns
+    -------
+    PendingFoldComparison
+        ``early``: the :class:`FoldComparison` with NaN signed-rank probabilities in ``totals``;
+        ``result()``: the whole :class:`FoldComparison`, that of :func:`fold_comparison` with
+        the same arguments to the last bit, its ``table`` the very object of ``early``.
+
+    Examples
+    --------
+    >>> log = pd.DataFrame({
+    ...     "dataset": ["d"] * 8, "repeat": [1] * 8, "fold": [1, 2, 3, 4] * 2,
+    ...     "learner": ["a"] * 4 + ["b"] * 4, "criterion": ["acc"] * 8,
+    ...     "value": [0.8, 0.82, 0.79, 0.81, 0.78, 0.8, 0.8, 0.77]})
+    >>> pending = begin_fold_comparison(log, "acc", "a", nsamples=1000, start=False)
+    >>> bool(pending.early.totals["p_better"].isna().all()), pending.done
+    (True, False)
+    >>> pending.result().table is pending.early.table, pending.done
+    (True, True)
+    """
     check_bool("higher_is_better", higher_is_better)
     alpha = check_alpha(alpha)
     if isinstance(nsamples, bool) or int(nsamples) != nsamples or nsamples < 1:
@@ -261,7 +322,8 @@ def fold_comparison(
         xm = np.where(shared, p.x, 0.0).sum(axis=2) / j
         ym = np.where(shared, p.y, 0.0).sum(axis=2) / j
     z = _paired_means(xm, ym, higher_is_better)  # every learner's differences at once
-    signed_rank = SignedRanks([z[usable[:, k], k] for k in range(len(others))], r, int(nsamples), seed)
+    zs = [z[usable[:, k], k] for k in range(len(others))]
+    signed_rank = SignedRanks(zs, r, int(nsamples), seed) if start else None
     dz = d if p.complete else np.where(shared, d, 0.0)
     mean = dz.sum(axis=2) / j
     dev = d - mean[..., None]
@@ -326,10 +388,15 @@ def fold_comparison(
             )
 
     di, li = np.nonzero(usable)
-    index = pd.MultiIndex.from_arrays(
-        [pd.Index([dnames[i] for i in di], dtype=object), pd.Index([lnames[others[k]] for k in li], dtype=object)],
+    # from the codes, levels in the cube's order (from_arrays would factorise 9,500 names again)
+    index = pd.MultiIndex(
+        levels=[pd.Index(list(dnames), dtype=object), pd.Index([lnames[i] for i in others], dtype=object)],
+        codes=[di, li],
         names=["dataset", "learner"],
+        verify_integrity=False,
     )
+    if not usable.all():
+        index = index.remove_unused_levels()
     table = pd.DataFrame(
         {
             "runs": runs[di, li].astype(np.int64),
@@ -345,7 +412,7 @@ def fold_comparison(
         index=index,
     )
 
-    # across data sets: the signed-rank results, started above, with the win/tie/loss counts
+    # across data sets: the win/tie/loss counts; the signed-rank results come with result()
     totals = []
     for k in range(len(others)):
         ok = usable[:, k]
@@ -361,11 +428,9 @@ def fold_comparison(
                 "p_worse": np.nan,
             }
         )
-    for k, (p_better, p_equivalent, p_worse) in signed_rank.results():
-        totals[k].update(p_better=float(p_better), p_equivalent=float(p_equivalent), p_worse=float(p_worse))
     totals_frame = pd.DataFrame(totals, index=pd.Index([lnames[i] for i in others], dtype=object, name="learner"))
 
-    return FoldComparison(
+    early = FoldComparison(
         table=table,
         totals=totals_frame,
         notes=tuple(notes),
@@ -375,6 +440,7 @@ def fold_comparison(
         rope=r,
         alpha=alpha,
     )
+    return PendingFoldComparison(early, zs, int(nsamples), seed, signed_rank)
 
 
 def cube_of(

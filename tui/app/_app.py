@@ -109,6 +109,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._closed = False  # after unmount, late messages from workers are dropped
         self._gc = IdleCollector()
         self._rendered: Rendered | None = None
+        self._finishing: Analysis | None = None  # the analysis whose whole folds view finish_folds makes
         self._warm = WarmRows()  # the folds view's rows for other controls, made while idle
         self._stale_views: set[str] = set()
         self._problem: str | None = None  # the analysis's problem line (see _show_problem)
@@ -178,6 +179,8 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self.query_one(Sidebar).selection = selection
         self._gc.touch()
         self.workers.cancel_group(self, "warm")  # the foreground first
+        if self.model is not None:
+            self.model.cancel_signed_ranks()  # (of views no longer wanted: the new one's go first)
         if selection is not None and self.model is not None:
             self.analyze(self.model, selection, self.view, self.query_one(QuartilesPanel).fit_width)
 
@@ -187,7 +190,9 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         analysis = model.analyze(selection)
         if worker.is_cancelled:
             return
-        analysis.prepare(view)  # only the view on screen: another is computed when it is shown
+        # only the view on screen: another is computed when it is shown; of the folds view, the part
+        # shown first (its signed-rank test across data sets follows: finish_folds)
+        analysis.prepare(_first_part(analysis, view))
         if worker.is_cancelled:
             return
         rendered = Rendered(analysis).build(view, self._rendered, width, self._warm)
@@ -230,11 +235,22 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="prepare")
     def prepare_view(self, analysis: Analysis, view: str) -> None:
         """Compute ``view`` of ``analysis`` off the event loop (it was not on screen when analysed),
-        and the rows of a table view (the quartile chart needs the panel's width: built when shown)."""
-        analysis.prepare(view)
+        and the rows of a table view (the quartile chart needs the panel's width: built when shown).
+        Of the folds view, the part shown first (finish_folds brings the rest)."""
+        analysis.prepare(_first_part(analysis, view))
         rendered = Rendered(analysis).build(view, warm=self._warm) if view in ("ranks", "folds") else None
         if not get_current_worker().is_cancelled:
             self.post_message(Prepared(analysis, view, rendered))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="folds")
+    def finish_folds(self, analysis: Analysis, early: Rendered | None) -> None:
+        """The whole folds view of ``analysis``, whose first part is on screen: waits for its
+        signed-rank test across data sets, then its rows (the table's, made for the first part,
+        with the new totals)."""
+        analysis.prepare("folds")
+        rendered = Rendered(analysis).build("folds", early, warm=self._warm)
+        if not get_current_worker().is_cancelled:
+            self.post_message(Prepared(analysis, "folds", rendered))
 
     def on_prepared(self, message: Prepared) -> None:
         if message.analysis is self.analysis:
@@ -289,6 +305,9 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         analysis = self.analysis
         if analysis is None or name not in self._stale_views:
             return
+        if name == "folds" and not analysis.ready(name) and analysis.parts.done("folds_early"):
+            self._show_early_folds(analysis)
+            return
         if not analysis.ready(name):  # computed in a worker; Prepared comes back here
             self.prepare_view(analysis, name)
             return
@@ -312,6 +331,18 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             self.query_one(CDPanel).view = analysis.cd
         elif name == "curves":
             self.query_one(CurvesPanel).view = analysis.curves
+
+    def _show_early_folds(self, analysis: Analysis) -> None:
+        """Show the folds view's first part (its signed-rank probabilities still computing) and have
+        finish_folds bring the whole view (once per analysis; Prepared comes back to _fill_view)."""
+        rendered = self._rendered
+        if rendered is None or rendered.analysis is not analysis:
+            rendered = self._rendered = Rendered(analysis)
+        rendered.build("folds", None, None, self._warm)  # unless a worker did
+        self.query_one(FoldsPanel).rows = rendered.folds
+        if self._finishing is not analysis:
+            self._finishing = analysis
+            self.finish_folds(analysis, Rendered(analysis, folds=rendered.folds))
 
     def _show_problem(self, problem: str | None) -> None:
         """The line above the views: why a load was stopped (until one goes through), then
@@ -375,6 +406,12 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
 def create_app(paths: Sequence[str], **options: Any) -> RankboardApp:
     """The app factory (the command and the tests build the app here)."""
     return RankboardApp(paths, **options)
+
+
+def _first_part(analysis: Analysis, view: str) -> str:
+    """The part of ``view`` to compute before it is shown: the folds view's first part (without its
+    signed-rank test across data sets) unless the whole view is made; else the view itself."""
+    return "folds_early" if view == "folds" and not analysis.ready("folds") else view
 
 
 def _problem_line(analysis: Analysis) -> str | None:

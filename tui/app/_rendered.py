@@ -7,7 +7,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from tui.app.widgets import FoldsRows, QuartileLines, RanksRows, folds_rows, quartile_lines, ranks_rows
-from tui.view import Analysis
+from tui.view import Analysis, FoldsView
 
 
 class WarmRows:
@@ -47,7 +47,7 @@ class Rendered:
     quartiles: QuartileLines | None = None
     ranks: RanksRows | None = None
     has_ranks: bool = False
-    folds: FoldsRows | None = None
+    folds: FoldsRows | None = None  # the whole folds view's rows, or (has_folds False) those shown first
     has_folds: bool = False
 
     def build(
@@ -73,14 +73,12 @@ class Rendered:
                 self.ranks = ranks_rows(analysis.ranks, analysis.letters)
             self.has_ranks = True
         elif view == "folds" and not self.has_folds:
-            made = warm.get(analysis.folds) if warm is not None else None
-            if previous is not None and previous.has_folds and previous.analysis.folds is analysis.folds:
-                self.folds = previous.folds
-            elif made is not None:
-                self.folds = made
-            else:
-                self.folds = folds_rows(analysis.folds)
-            self.has_folds = True
+            # the whole view when it is made (or nothing is: then made now), else the part shown first
+            # (its signed-rank test pending: the app's analysis worker makes only that part)
+            whole = analysis.ready("folds") or not analysis.parts.done("folds_early")
+            shown = analysis.folds if whole else analysis.folds_early
+            self.folds = _folds_rows(shown, self.folds, previous.folds if previous is not None else None, warm=warm)
+            self.has_folds = whole
         return self
 
     def take(self, other: Rendered) -> Rendered:
@@ -90,6 +88,24 @@ class Rendered:
                 self.quartiles = other.quartiles
             if other.has_ranks and not self.has_ranks:
                 self.ranks, self.has_ranks = other.ranks, True
-            if other.has_folds and not self.has_folds:
-                self.folds, self.has_folds = other.folds, True
+            if other.folds is not None and not self.has_folds:
+                self.folds, self.has_folds = other.folds, other.has_folds
         return self
+
+
+def _folds_rows(view: FoldsView | None, *made: FoldsRows | None, warm: WarmRows | None = None) -> FoldsRows | None:
+    """The rows of ``view``: those made already for it (``made``, or ``warm``'s), those of the same
+    table under another view object (the view shown first and the whole one share the table: only
+    the totals differ), or made now."""
+    if view is None:
+        return None
+    for rows in made:
+        if rows is not None and rows.view is view:
+            return rows
+    ahead = warm.get(view) if warm is not None else None
+    if ahead is not None:
+        return ahead
+    for rows in made:
+        if rows is not None and rows.view is not None and rows.view.table is view.table:
+            return FoldsRows(view, rows.table)
+    return folds_rows(view)

@@ -43,32 +43,56 @@ class FoldParts:
             lambda: stats.fold_cube(self._results(criterion), criterion, learners=learners, datasets=datasets),
         )
 
-    def _folds(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> FoldsView:
-        """``stats.fold_comparison`` of ``learners`` against ``control`` on ``datasets``."""
-        key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, sel.rope, sel.alpha)
+    def _folds_key(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> tuple:
+        return (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, sel.rope, sel.alpha)
 
-        def make() -> FoldsView:
-            result = stats.fold_comparison(
+    def _pending(
+        self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str, *, start: bool
+    ) -> stats.PendingFoldComparison:
+        """``stats.begin_fold_comparison`` of ``learners`` against ``control`` on ``datasets``, made
+        once per key: the per-data-set part done, the signed-rank test started when ``start`` (or
+        when the whole view is asked for)."""
+        return self._cached(
+            "folds-pending",
+            self._folds_key(sel, datasets, learners, control),
+            lambda: stats.begin_fold_comparison(
                 self._cube(sel.criterion, datasets, learners),
                 sel.criterion,
                 control,
                 higher_is_better=sel.higher_is_better,
                 rope=sel.rope,
                 alpha=sel.alpha,
-            )
-            return FoldsView(
-                criterion=sel.criterion,
-                higher_is_better=sel.higher_is_better,
-                control=control,
-                rope=result.rope,
-                alpha=result.alpha,
-                table=result.table,
-                totals=result.totals,
-                sentences=tuple(result.sentence().splitlines()),
-                notes=result.notes,
-            )
+                start=start,
+            ),
+        )
 
-        return self._cached("folds", key, make)
+    def _folds(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> FoldsView:
+        """``stats.fold_comparison`` of ``learners`` against ``control`` on ``datasets``: the whole
+        view (waits for the signed-rank test of a view shown early, :meth:`_folds_early`)."""
+        key = self._folds_key(sel, datasets, learners, control)
+        return self._cached(
+            "folds", key, lambda: folds_view(sel, self._pending(sel, datasets, learners, control, start=True).result())
+        )
+
+    def _folds_early(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> FoldsView:
+        """The folds view to show first: the whole view when it is made, else its per-data-set part
+        (``pending``: the signed-rank probabilities still to come, not started; the whole view,
+        :meth:`_folds`, starts and waits for them, and shows the same table object)."""
+        key = self._folds_key(sel, datasets, learners, control)
+        with self._lock:
+            made = self._cache["folds"].get(key)
+        if made is not None:
+            return made
+        pending = self._pending(sel, datasets, learners, control, start=False)
+        return self._cached("folds-early", key, lambda: folds_view(sel, pending.early, pending=not pending.done))
+
+    def cancel_signed_ranks(self) -> None:
+        """Take the signed-rank jobs of the folds views not yet whole out of the pool's queue (a new
+        selection's view is wanted first); whoever waits for such a view runs them itself."""
+        with self._lock:
+            pending = list(self._cache["folds-pending"].values())
+        for p in pending:
+            p.cancel()
 
     def _deltas(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> Any:
         """The quartiles view of the per-fold differences against ``control`` (seed 004), cached."""
@@ -97,3 +121,20 @@ class FoldParts:
             datasets,
             learners,
         )
+
+
+def folds_view(sel: Selection, result: stats.FoldComparison, *, pending: bool = False) -> FoldsView:
+    """The :class:`FoldsView` of ``result`` (``pending``: its signed-rank probabilities are NaN,
+    still to come)."""
+    return FoldsView(
+        criterion=sel.criterion,
+        higher_is_better=sel.higher_is_better,
+        control=result.control,
+        rope=result.rope,
+        alpha=result.alpha,
+        table=result.table,
+        totals=result.totals,
+        sentences=tuple(result.sentence().splitlines()),
+        notes=result.notes,
+        pending=pending,
+    )

@@ -50,7 +50,7 @@ CACHE_SIZE = 16
 #: Entries kept of the caches whose entries are large: the fold cubes (``stats.fold_cube``: about
 #: 35 MB for 500 data sets x 20 learners x 100 folds).
 #: The folds views: one per control of a selection (the app makes the other controls' while idle).
-LARGE_CACHE_SIZE = {"cube": 4, "folds": 48}
+LARGE_CACHE_SIZE = {"cube": 4, "folds": 48, "folds-early": 48, "folds-pending": 48}
 
 
 #: Why a model of logs aggregated in bounded memory has no raw results.
@@ -171,6 +171,8 @@ class Model(FoldParts):
             "q": OrderedDict(),
             "results": OrderedDict(),
             "folds": OrderedDict(),
+            "folds-early": OrderedDict(),
+            "folds-pending": OrderedDict(),
             "cube": OrderedDict(),
         }
 
@@ -348,6 +350,7 @@ class Model(FoldParts):
         makers["curves"] = lambda: self._curves(sel, with_results, learners)
         if len(learners) >= 2:
             makers["folds"] = lambda: self._folds(sel, with_results, learners, fold_control)
+            makers["folds_early"] = lambda: self._folds_early(sel, with_results, learners, fold_control)
         if problem is None and average is not None and ranked is not None:
             avg, table = average, ranked
 
@@ -400,7 +403,7 @@ class Model(FoldParts):
                 cd=lambda: cd_view(avg, n, sel, procedure_table),
             )
         if isinstance(self._raw, NoResults):  # bounded memory: no raw results, said once in the notes
-            for name in RAW_VIEWS:
+            for name in (*RAW_VIEWS, "folds_early"):
                 makers.pop(name, None)
             notes = (*notes, f"quartiles, fold-level views and learning curves: {self._raw.reason}")
         return Analysis(sel, n, k, problem, notes, ViewParts(makers), fold_control)

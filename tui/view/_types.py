@@ -209,6 +209,8 @@ class FoldsView:
     at alpha, Weka's Experimenter), and the Bayesian correlated t-test's p_better,
     p_equivalent, p_worse. ``totals``: index learner; wins, ties, losses, datasets and the
     Bayesian signed-rank test across data sets. ``sentences``: one verdict line per learner.
+    ``pending``: the signed-rank probabilities are still being computed (NaN in ``totals``; the
+    explorer shows the rest at once, :attr:`Analysis.folds_early`).
     """
 
     criterion: str
@@ -220,6 +222,7 @@ class FoldsView:
     totals: pd.DataFrame
     sentences: tuple[str, ...]
     notes: tuple[str, ...]
+    pending: bool = False
 
 
 class ViewParts:
@@ -308,6 +311,12 @@ class Analysis:
     @property
     def folds(self) -> FoldsView | None:
         return self.parts.get("folds")
+
+    @property
+    def folds_early(self) -> FoldsView | None:
+        """The folds view to show first: :attr:`folds` when it is made, else the same view with the
+        signed-rank test still computing (``pending``); :attr:`folds` then waits for it."""
+        return self.parts.get("folds_early")
 
     @property
     def letters(self) -> Any:

@@ -33,6 +33,7 @@ from tui.render import NO_FOLDS, prob
 from tui.view import FoldsView
 
 BAR = 6  # cells of the probability bar
+PENDING = "\u2026"  # a signed-rank probability still being computed
 MARK_STYLE = {"v": "bold green", "*": "bold red"}
 
 
@@ -279,23 +280,47 @@ class FoldsPanel(Vertical):
         out.append(self.query_one("#folds-detail", Body).plain)
         return "\n".join(out)
 
+    #: The per-data-set rows the table holds (the whole view, shown after its first part, brings the
+    #: same rows: then only the totals and the sentences change, and the table keeps its cursor).
+    _loaded: PreparedRows | None = None
+    _loaded_needle = ""
+
     def watch_rows(self, rows: FoldsRows | None) -> None:
         totals, table = self.query_one("#folds-totals", VimTable), self.query_one("#folds-table", VimTable)
-        totals.clear(columns=True)
-        table.clear(columns=True)
         view = rows.view if rows is not None else None
         if rows is None or view is None:
+            totals.clear(columns=True)
+            table.clear(columns=True)
+            self._loaded = None
             self.query_one("#folds-head", Body).show(
                 Text("no fold-level comparison for this selection (2 learners needed)")
             )
             self.query_one("#folds-detail", Body).show(Text(""))
             return
+        self._fill_totals(view)
+        if rows.table is not self._loaded or self.needle != self._loaded_needle:
+            table.clear(columns=True)
+            for label in TABLE_COLUMNS:
+                table.add_column(Text(label), key=label)
+            prepared = rows.table
+            if self.needle:  # the / filter: the rows whose data set or learner matches, of those made
+                prepared = subset_rows(prepared, filtered(view, self.needle))
+            table.load(prepared)  # 9,500 rows for 500 x 20: at once
+            self._loaded, self._loaded_needle = rows.table, self.needle
+        self._refresh_text()
+
+    def _fill_totals(self, view: FoldsView) -> None:
+        """The totals per learner (the cursor stays on its row when the table is filled again)."""
+        totals = self.query_one("#folds-totals", VimTable)
+        row = totals.cursor_row if totals.row_count else 0
+        totals.clear(columns=True)
         shown = [r for r in view.totals.itertuples() if matches(self.needle, r.Index)]
+        waiting = PENDING if view.pending else None
         totals_rows = [
             (
                 literal(r.Index),
                 _right(f"{r.wins}/{r.ties}/{r.losses}"),
-                *(_right(prob(p)) for p in (r.p_better, r.p_equivalent, r.p_worse)),
+                *(_right(waiting or prob(p)) for p in (r.p_better, r.p_equivalent, r.p_worse)),
                 _right(str(r.datasets)),
             )
             for r in shown
@@ -306,15 +331,10 @@ class FoldsPanel(Vertical):
         for i, label in enumerate(labels):
             width = max([len(label), *(row[i].cell_len for row in totals_rows)])
             totals.add_column(Text(label), key=label, width=width)
-        for row, r in zip(totals_rows, shown):
-            totals.add_row(*row, key=str(r.Index))
-        for label in TABLE_COLUMNS:
-            table.add_column(Text(label), key=label)
-        prepared = rows.table
-        if self.needle:  # the / filter: the rows whose data set or learner matches, of those made
-            prepared = subset_rows(prepared, filtered(view, self.needle))
-        table.load(prepared)  # 9,500 rows for 500 x 20: at once
-        self._refresh_text()
+        for cells, r in zip(totals_rows, shown):
+            totals.add_row(*cells, key=str(r.Index))
+        if 0 < row < totals.row_count:
+            totals.move_cursor(row=row)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
