@@ -405,7 +405,8 @@ async def test_a_large_folds_view_makes_the_other_controls_views_while_idle(monk
                 datasets=sel.datasets,
                 higher_is_better=sel.higher_is_better,
                 rope=sel.rope,
-            )
+            ),
+            shown.fit,  # (names cut for the panel's width, as the idle worker did)
         )  # type: ignore[arg-type]
         assert [tuple(map(str, r)) for r in shown.table.cells] == [tuple(map(str, r)) for r in fresh.table.cells]
         assert shown.table.keys == fresh.table.keys

@@ -182,7 +182,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         if self.model is not None:
             self.model.cancel_signed_ranks()  # (of views no longer wanted: the new one's go first)
         if selection is not None and self.model is not None:
-            self.analyze(self.model, selection, self.view, self.query_one(QuartilesPanel).fit_width)
+            self.analyze(self.model, selection, self.view, self._fit(self.view))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="analysis")
     def analyze(self, model: Model, selection: Selection, view: str, width: int | None) -> None:
@@ -211,10 +211,10 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             return
         view = analysis.folds
         if view is not None and len(view.table) >= WARM_MIN_ROWS:
-            self.warm_controls(self.model, analysis.selection, analysis.control)
+            self.warm_controls(self.model, analysis.selection, analysis.control, self._fit("folds"))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="warm")
-    def warm_controls(self, model: Model, selection: Selection, control: str | None) -> None:
+    def warm_controls(self, model: Model, selection: Selection, control: str | None, width: int | None) -> None:
         """The folds view and its rows for each other control of ``selection`` (the learners after
         ``control`` first), into the model's cache and :class:`WarmRows`, so that a toggle of the
         control shows its view at once. Any new selection cancels this (between two controls)."""
@@ -228,17 +228,17 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
                 continue
             view = model.analyze(replace(selection, control=other)).prepare("folds").folds
             if view is not None and self._warm.get(view) is None and not worker.is_cancelled:
-                rows = folds_rows(view)
+                rows = folds_rows(view, width)
                 if rows is not None:
                     self._warm.put(rows)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="prepare")
-    def prepare_view(self, analysis: Analysis, view: str) -> None:
+    def prepare_view(self, analysis: Analysis, view: str, width: int | None = None) -> None:
         """Compute ``view`` of ``analysis`` off the event loop (it was not on screen when analysed),
         and the rows of a table view (the quartile chart needs the panel's width: built when shown).
         Of the folds view, the part shown first (finish_folds brings the rest)."""
         analysis.prepare(_first_part(analysis, view))
-        rendered = Rendered(analysis).build(view, warm=self._warm) if view in ("ranks", "folds") else None
+        rendered = Rendered(analysis).build(view, None, width, self._warm) if view in ("ranks", "folds") else None
         if not get_current_worker().is_cancelled:
             self.post_message(Prepared(analysis, view, rendered))
 
@@ -248,7 +248,8 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         signed-rank test across data sets, then its rows (the table's, made for the first part,
         with the new totals)."""
         analysis.prepare("folds")
-        rendered = Rendered(analysis).build("folds", early, warm=self._warm)
+        width = early.folds.fit if early is not None and early.folds is not None else None
+        rendered = Rendered(analysis).build("folds", early, width, self._warm)
         if not get_current_worker().is_cancelled:
             self.post_message(Prepared(analysis, "folds", rendered))
 
@@ -309,14 +310,14 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             self._show_early_folds(analysis)
             return
         if not analysis.ready(name):  # computed in a worker; Prepared comes back here
-            self.prepare_view(analysis, name)
+            self.prepare_view(analysis, name, self._fit(name))
             return
         self._stale_views.discard(name)
         if name in ("quartiles", "ranks", "folds"):
             rendered = self._rendered
             if rendered is None or rendered.analysis is not analysis:
                 rendered = self._rendered = Rendered(analysis)
-            rendered.build(name, None, self.query_one(QuartilesPanel).fit_width, self._warm)  # unless the worker did
+            rendered.build(name, None, self._fit(name), self._warm)  # unless the worker did
             if name == "quartiles":
                 self.query_one(QuartilesPanel).lines = rendered.quartiles
             elif name == "ranks":
@@ -338,11 +339,18 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         rendered = self._rendered
         if rendered is None or rendered.analysis is not analysis:
             rendered = self._rendered = Rendered(analysis)
-        rendered.build("folds", None, None, self._warm)  # unless a worker did
+        rendered.build("folds", None, self._fit("folds"), self._warm)  # unless a worker did
         self.query_one(FoldsPanel).rows = rendered.folds
         if self._finishing is not analysis:
             self._finishing = analysis
             self.finish_folds(analysis, Rendered(analysis, folds=rendered.folds))
+
+    def _fit(self, view: str) -> int | None:
+        """The cells the panel of ``view`` fits its content to (the quartile chart's bars, the folds
+        tables' names), None for the others or before the first layout."""
+        if view == "quartiles":
+            return self.query_one(QuartilesPanel).fit_width
+        return self.query_one(FoldsPanel).fit_width if view == "folds" else None
 
     def _show_problem(self, problem: str | None) -> None:
         """The line above the views: why a load was stopped (until one goes through), then

@@ -56,7 +56,7 @@ class Rendered:
         """Build the render data of ``view`` if it is not built (reusing ``previous``'s when the same,
         or the rows ``warm`` holds for the same folds view).
 
-        ``width``: the cells the quartile chart is fitted to.
+        ``width``: the cells the quartile chart or the folds tables are fitted to.
         """
         analysis = self.analysis
         if view == "quartiles" and self.quartiles is None:
@@ -77,7 +77,8 @@ class Rendered:
             # (its signed-rank test pending: the app's analysis worker makes only that part)
             whole = analysis.ready("folds") or not analysis.parts.done("folds_early")
             shown = analysis.folds if whole else analysis.folds_early
-            self.folds = _folds_rows(shown, self.folds, previous.folds if previous is not None else None, warm=warm)
+            made = (self.folds, previous.folds if previous is not None else None)
+            self.folds = _folds_rows(shown, width, *made, warm=warm)
             self.has_folds = whole
         return self
 
@@ -93,19 +94,22 @@ class Rendered:
         return self
 
 
-def _folds_rows(view: FoldsView | None, *made: FoldsRows | None, warm: WarmRows | None = None) -> FoldsRows | None:
-    """The rows of ``view``: those made already for it (``made``, or ``warm``'s), those of the same
-    table under another view object (the view shown first and the whole one share the table: only
-    the totals differ), or made now."""
+def _folds_rows(
+    view: FoldsView | None, width: int | None, *made: FoldsRows | None, warm: WarmRows | None = None
+) -> FoldsRows | None:
+    """The rows of ``view`` fitted to ``width``: those made already for it (``made``, or ``warm``'s),
+    those of the same table under another view object (the view shown first and the whole one
+    share the table: only the totals differ), or made now."""
     if view is None:
         return None
-    for rows in made:
-        if rows is not None and rows.view is view:
+    fitted = [rows for rows in made if rows is not None and rows.fit == width]
+    for rows in fitted:
+        if rows.view is view:
             return rows
     ahead = warm.get(view) if warm is not None else None
-    if ahead is not None:
+    if ahead is not None and ahead.fit == width:
         return ahead
-    for rows in made:
-        if rows is not None and rows.view is not None and rows.view.table is view.table:
-            return FoldsRows(view, rows.table)
-    return folds_rows(view)
+    for rows in fitted:
+        if rows.view is not None and rows.view.table is view.table:
+            return FoldsRows(view, rows.table, width)
+    return folds_rows(view, width)

@@ -30,7 +30,7 @@ from stats.names import printable
 from tui.app.widgets._base import Plain, literal, matches
 from tui.app.widgets._table import COPY_HINT, PreparedRows, VimTable, prepare_rows, subset_rows
 from tui.render import NO_FOLDS, prob
-from tui.view import FoldsView
+from tui.view import FoldsView, distinct_cuts
 
 BAR = 6  # cells of the probability bar
 PENDING = "\u2026"  # a signed-rank probability still being computed
@@ -114,10 +114,46 @@ _RIGHT_CELLS_MAX = 100_000
 @dataclass(frozen=True, eq=False)
 class FoldsRows:
     """What :class:`FoldsPanel` shows for one :class:`FoldsView`, built off the event loop
-    (:func:`folds_rows`): the per-data-set table's rows, ready for :meth:`VimTable.load`."""
+    (:func:`folds_rows`): the per-data-set table's rows, ready for :meth:`VimTable.load`; ``fit``:
+    the cells they were fitted to (names cut to fit), None: not fitted."""
 
     view: FoldsView
     table: PreparedRows
+    fit: int | None = None
+
+
+#: Names in the folds tables are cut (in the middle, kept distinct) to no fewer cells than this.
+MIN_NAME = 6
+#: The cells DataTable adds to each column (a cell's padding on either side).
+PADDING = 2
+#: The totals' rows shown without scrolling (``#folds-totals`` is at most 7 lines high, with its header).
+TOTALS_SHOWN = 6
+
+
+def name_cap(names: list[int], others: int, width: int | None) -> int | None:
+    """The widest cap c (at least :data:`MIN_NAME`) such that name columns of the widths ``names``,
+    each cut to c, fit in ``width`` cells beside ``others`` cells of other columns (each column
+    with its padding, the names' columns first; the last column's right padding may be cut:
+    :meth:`VimTable.visible_columns`); None when the names fit whole, or nothing is to be fitted
+    (no width).
+
+    >>> name_cap([14, 18], 40, 80), name_cap([14, 18], 40, 63), name_cap([14, 18], 40, 40)
+    (None, 10, 6)
+    """
+    if width is None:
+        return None
+    room = width - others - PADDING * len(names) + 1
+    if sum(names) <= room:
+        return None
+    cap = max(names)
+    while cap > MIN_NAME and sum(min(w, cap) for w in names) > room:
+        cap -= 1
+    return cap
+
+
+def _fitted(texts: list[str], cap: int | None) -> dict[str, str]:
+    """Each text cut to ``cap`` cells (:func:`distinct_cuts`), or whole (no cap)."""
+    return {t: t for t in texts} if cap is None else distinct_cuts(texts, cap)
 
 
 def prob_bars(better: Any, equivalent: Any, worse: Any, width: int = BAR) -> list[str]:
@@ -165,29 +201,16 @@ def _p_texts(p: np.ndarray) -> list[str]:
     return [f"{x:.4f}" if ok else fmt_p(x) for x, ok in zip(p.tolist(), plain.tolist())]
 
 
-def folds_rows(view: FoldsView | None) -> FoldsRows | None:
+def folds_rows(view: FoldsView | None, width: int | None = None) -> FoldsRows | None:
     """The per-data-set table of ``view`` as cells (from the table's columns, not row by row through
     pandas; one cell object per distinct name, mark and bar), with the widths the table would
-    measure."""
+    measure. ``width``: the cells the table may take; data set and learner names too long for it
+    are cut in the middle (kept distinct; the line under the table gives them whole)."""
     if view is None:
         return None
     table = view.table
-    names: dict[Any, Cell] = {}
-
-    def name(x: Any) -> Cell:
-        if x not in names:
-            names[x] = Cell(printable(x), no_wrap=True)
-        return names[x]
-
     index = table.index
     level0, level1 = index.get_level_values(0).tolist(), index.get_level_values(1).tolist()
-    # one cell per distinct name, found by the index's codes (not one dict look-up per row)
-    if isinstance(index, pd.MultiIndex):
-        by_code = [[name(x) for x in level.tolist()] for level in index.levels[:2]]
-        datasets = [by_code[0][i] for i in index.codes[0].tolist()]
-        learners = [by_code[1][i] for i in index.codes[1].tolist()]
-    else:
-        datasets, learners = [name(x) for x in level0], [name(x) for x in level1]
     diffs = [f"{d:+.3g}" for d in table["mean_difference"].tolist()]
     ps = _p_texts(table["pvalue"].to_numpy(dtype=float))
     marks = {m: Cell(m or " ", style=MARK_STYLE.get(m, "")) for m in ("v", "*", "")}
@@ -201,20 +224,35 @@ def folds_rows(view: FoldsView | None) -> FoldsRows | None:
     if len(kept) > _RIGHT_CELLS_MAX:
         kept.clear()
     right = {t: kept.get(t) or kept.setdefault(t, Cell(t, justify="right")) for t in {*diffs, *ps}}
-    cells = [
-        (dataset, learner, right[diff], right[p], mark, bar)
-        for dataset, learner, diff, p, mark, bar in zip(datasets, learners, diffs, ps, mark_cells, bar_cells)
-    ]
-    keys = [f"{d}\0{x}" for d, x in zip(level0, level1)]
-    widths = [
-        max((cell_len(names[x].text) for x in set(level0)), default=0),
-        max((cell_len(names[x].text) for x in set(level1)), default=0),
+    numbers = [
         max(map(len, diffs), default=0),  # ASCII: a character is a cell
         max(map(len, ps), default=0),
         max((cell_len(marks[str(m)].text) for m in set(table["mark"].tolist())), default=0),
         max((cell_len(b) for b in bars), default=0),
     ]
-    return FoldsRows(view, prepare_rows(TABLE_COLUMNS, cells, keys, widths))
+    # one cell per distinct name (cut to fit ``width``), found by the index's codes (not one dict
+    # look-up per row)
+    if isinstance(index, pd.MultiIndex):
+        distinct = [level.tolist() for level in index.levels[:2]]
+        codes = [index.codes[0].tolist(), index.codes[1].tolist()]
+    else:
+        distinct = [list(dict.fromkeys(level0)), list(dict.fromkeys(level1))]
+        codes = [[distinct[0].index(x) for x in level0], [distinct[1].index(x) for x in level1]]
+    texts = [[printable(x) for x in level] for level in distinct]
+    whole = [max((cell_len(t) for t in level), default=0) for level in texts]
+    cap = name_cap(whole, sum(w + PADDING for w in numbers), width)
+    shown = [_fitted(level, cap) for level in texts]
+    by_code = [[Cell(shown[i][t], no_wrap=True) for t in texts[i]] for i in range(2)]
+    datasets = [by_code[0][c] for c in codes[0]]
+    learners = [by_code[1][c] for c in codes[1]]
+    cells = [
+        (dataset, learner, right[diff], right[p], mark, bar)
+        for dataset, learner, diff, p, mark, bar in zip(datasets, learners, diffs, ps, mark_cells, bar_cells)
+    ]
+    keys = [f"{d}\0{x}" for d, x in zip(level0, level1)]
+    used = [set(codes[0]), set(codes[1])]
+    widths = [max((cell_len(by_code[i][c].text) for c in used[i]), default=0) for i in range(2)] + numbers
+    return FoldsRows(view, prepare_rows(TABLE_COLUMNS, cells, keys, widths), width)
 
 
 def filtered(view: FoldsView, needle: str) -> list[int]:
@@ -285,9 +323,29 @@ class FoldsPanel(Vertical):
     _loaded: PreparedRows | None = None
     _loaded_needle = ""
 
+    @property
+    def fit_width(self) -> int | None:
+        """The cells the per-data-set table may take (None before the first layout): the panel's
+        width inside its padding, less the table's vertical scrollbar (shown or not: it almost always is)."""
+        return self._room(True)
+
+    def _room(self, scrollbar: bool) -> int | None:
+        table = self.query_one("#folds-table", VimTable)
+        width = self.content_region.width - (table.styles.scrollbar_size_vertical if scrollbar else 0)
+        return width if self.content_region.width > 0 and width > 0 else None
+
+    def on_resize(self) -> None:
+        if self.rows is not None and self.rows.view is not None and self.rows.fit != self.fit_width:
+            self.rows = folds_rows(self.rows.view, self.fit_width)  # names cut for the new width
+
     def watch_rows(self, rows: FoldsRows | None) -> None:
         totals, table = self.query_one("#folds-totals", VimTable), self.query_one("#folds-table", VimTable)
         view = rows.view if rows is not None else None
+        fit = self.fit_width
+        if rows is not None and view is not None and fit is not None and rows.fit != fit:
+            # made for another width (e.g. before the first layout): the names cut again, here
+            rows = self.rows = folds_rows(view, fit)
+            return  # (the assignment above calls this again)
         if rows is None or view is None:
             totals.clear(columns=True)
             table.clear(columns=True)
@@ -316,18 +374,23 @@ class FoldsPanel(Vertical):
         totals.clear(columns=True)
         shown = [r for r in view.totals.itertuples() if matches(self.needle, r.Index)]
         waiting = PENDING if view.pending else None
-        totals_rows = [
+        labels = ("learner", "w/t/l", "P(better)", "P(equiv.)", "P(worse)", "data sets")
+        numbers = [
             (
-                literal(r.Index),
                 _right(f"{r.wins}/{r.ties}/{r.losses}"),
                 *(_right(waiting or prob(p)) for p in (r.p_better, r.p_equivalent, r.p_worse)),
                 _right(str(r.datasets)),
             )
             for r in shown
         ]
+        # learner names cut in the middle (kept distinct) so that every column fits the panel
+        others = sum(max([len(label), *(row[i].cell_len for row in numbers)]) + PADDING for i, label in enumerate(labels[1:]))
+        texts = [printable(r.Index) for r in shown]
+        scrolls = len(shown) > TOTALS_SHOWN  # (its height is capped: app.tcss)
+        cut = _fitted(texts, name_cap([max(map(cell_len, texts), default=0)], others, self._room(scrolls)))
+        totals_rows = [(Text(cut[t], no_wrap=True), *row) for t, row in zip(texts, numbers)]
         # Columns as wide as their widest cell, given before the rows: with automatic widths the
         # header could be drawn at an empty column's width (the 80x24 snapshot failed 1 run in 3).
-        labels = ("learner", "w/t/l", "P(better)", "P(equiv.)", "P(worse)", "data sets")
         for i, label in enumerate(labels):
             width = max([len(label), *(row[i].cell_len for row in totals_rows)])
             totals.add_column(Text(label), key=label, width=width)

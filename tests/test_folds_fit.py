@@ -1,0 +1,43 @@
+"""The folds tables at 80 columns (issue 14, a limit the previous stop left): a learner or data
+set name too long for the panel is cut in the middle, kept distinct, so that every column of the
+totals and of the per-data-set table is on screen (a number behind ``›`` is a number not shown);
+the line under the tables still gives the whole name. Wider panels show the names whole."""
+
+from __future__ import annotations
+
+from tui.app.widgets._folds import name_cap
+
+
+def test_the_cap_is_the_widest_that_fits_and_never_below_the_minimum() -> None:
+    assert name_cap([10, 12], 30, None) is None  # nothing to fit to
+    assert name_cap([10, 12], 30, 30 + 4 + 22 - 1) is None  # fits whole (the last padding may be cut)
+    assert name_cap([10, 18], 30, 30 + 4 + 21) == 12  # 10 + 12 = 22 cells: one column is cut
+    assert name_cap([30, 30], 30, 30 + 4 + 11) == 6  # no room: the minimum (the table scrolls)
+
+
+async def test_at_80_columns_every_column_of_both_tables_is_on_screen() -> None:
+    from tests.test_app import LARGE, drive, press
+    from tui.app.widgets._folds import FoldsPanel
+    from tui.app.widgets._table import VimTable
+
+    async def scenario(app, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "6", "c")  # GaussianNB (the first of the totals) becomes the control:
+        panel = app.query_one(FoldsPanel)  # LogisticRegression (18 characters) is a row now
+        assert app.selection.control == "GaussianNB"
+        for name in ("#folds-totals", "#folds-table"):
+            table = app.query_one(name, VimTable)
+            assert table.visible_columns()[1] == len(table.columns), name  # the last column on screen
+        texts = [str(c) for i in range(4) for c in app.query_one("#folds-totals", VimTable).get_row_at(i)[:1]]
+        assert "LogisticRegression" not in texts and any(t.startswith("Logi") and "…" in t for t in texts)
+        assert len(set(texts)) == len(texts)
+        await press(pilot, "j", "j")  # the line under the tables: the whole name
+        assert "LogisticRegression vs GaussianNB: w/t/l" in panel.plain
+
+    await drive(scenario)
+
+    async def wide(app, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "6", "c")
+        texts = [str(c) for i in range(4) for c in app.query_one("#folds-totals", VimTable).get_row_at(i)[:1]]
+        assert "LogisticRegression" in texts  # room enough: whole
+
+    await drive(wide, size=LARGE)
