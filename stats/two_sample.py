@@ -37,8 +37,16 @@ class SignTestResult(Printable):
     n: int
 
     def __str__(self) -> str:
+        # the ties split between the two (Demsar 2006, Sec. 3.1.3; an odd one dropped): said, so that
+        # "6 wins of 13 (5 wins, 6 losses, 3 ties)" does not read as a contradiction
+        if not self.ties:
+            split = ""
+        elif self.n == self.wins + self.losses:  # ties="discard" (or a single tie, which split drops)
+            split = " with the ties dropped"
+        else:
+            split = " with ties split (one dropped)" if self.ties % 2 else " with ties split"
         return (
-            f"Sign test: {self.statistic} wins of {self.n}, {p_is(self.pvalue)}"
+            f"Sign test: {self.statistic} wins of {self.n}{split}, {p_is(self.pvalue)}"
             f" ({self.wins} wins, {self.losses} losses, {self.ties} ties)"
         )
 

@@ -337,3 +337,17 @@ def test_option_validation() -> None:
 def test_docstring_examples() -> None:
     outcome = doctest.testmod(two_sample)
     assert outcome.attempted >= 6 and outcome.failed == 0
+
+
+def test_the_sign_tests_sentence_says_how_the_ties_were_counted() -> None:
+    """"6 wins of 13 (5 wins, 6 losses, 3 ties)" read as a contradiction (stop 22's note): the
+    sentence says the ties were split between the two, with an odd one dropped (Demsar 2006,
+    Sec. 3.1.3), or dropped."""
+    a = [0.5, 0.5, 0.5, 0.1, 0.9, 0.2]  # b: 2 wins, 1 loss, 3 ties
+    b = [0.5, 0.5, 0.5, 0.2, 0.95, 0.1]
+    split = str(sign_test(a, b))
+    assert "3 wins of 5 with ties split (one dropped)" in split and "(2 wins, 1 losses, 3 ties)" in split
+    even = str(sign_test(a[1:], b[1:]))
+    assert "3 wins of 5 with ties split," in even
+    assert "2 wins of 3 with the ties dropped" in str(sign_test(a, b, ties="discard"))
+    assert "with" not in str(sign_test([0.1, 0.2], [0.2, 0.3]))
