@@ -11,7 +11,6 @@ the common keys (``criterion`` .. ``problem``) and that view's keys.
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
@@ -19,6 +18,7 @@ import pandas as pd
 
 from tui.render._curves import curves_dict
 from tui.render._json_schema import BAYES, COMMON, FOLD_NUMBERS, PAIR_APVS, SCHEMA, TWO_SAMPLE_NUMBERS, VIEW_KEYS
+from tui.render._json_text import dumps_indented
 from tui.render._tests_extra import extra_json
 from tui.render._text import check_view
 from tui.view import Analysis
@@ -183,8 +183,9 @@ def report_dict(analysis: Analysis, view: str = "all") -> dict[str, Any]:
 
 
 def render_json(analysis: Analysis, view: str = "all", *, source: str = "", ascii: bool = False) -> str:
-    """The document as indented JSON (``allow_nan=False``: a non-finite number can never slip through)."""
+    """The document as indented JSON (``allow_nan=False``: a non-finite number can never slip through),
+    written by :func:`tui.render._json_text.dumps_indented` (``json.dumps``'s bytes, faster)."""
     doc = report_dict(analysis, view)
     if source:
         doc = {"source": source, **doc}
-    return json.dumps(doc, indent=2, ensure_ascii=True, allow_nan=False) + "\n"
+    return dumps_indented(doc) + "\n"
