@@ -33,8 +33,10 @@ def _draw_by_value(k: int, nsamples: int, seed: int) -> np.ndarray:
     """Flat Dirichlet weights of ``default_rng(seed)``, ``k x nsamples`` (see the module's text)."""
     rng = np.random.default_rng(seed)
     out = np.empty((k, nsamples))
+    buffer = np.empty((min(_BLOCK, nsamples), k))  # one block's draw, reused (no allocation per block)
     for start in range(0, nsamples, _BLOCK):
-        block = rng.standard_exponential((min(_BLOCK, nsamples - start), k))
+        block = buffer[: min(_BLOCK, nsamples - start)]
+        rng.standard_exponential(out=block)
         out[:, start : start + block.shape[0]] = block.T
     if k == 0:
         return out
