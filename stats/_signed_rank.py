@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from stats._dirichlet import flat_dirichlet_by_value
+
 #: Samples summed exactly at a time in :func:`signed_rank_counts` (the arrays of one block stay
 #: in the CPU's last-level cache).
 _BLOCK = 2048
@@ -49,14 +51,19 @@ def cached_weights(m: int, *, prior: float, nsamples: int, seed: int) -> np.ndar
 
     The draw is the same every time (``default_rng(seed)``), so a kept draw gives exactly the
     results of a new one; it saves drawing 50,000 x 501 gamma variates (0.2 to 0.4 s) when the
-    explorer recomputes the folds view for another control or rope on the same data sets.
+    explorer recomputes the folds view for another control or rope on the same data sets. With
+    ``prior == 1`` the draw is :func:`stats._dirichlet.flat_dirichlet_by_value` (the same bits as
+    :func:`dirichlet_weights`, already transposed, in about a third of the time).
     """
     key = (int(m), float(prior), int(nsamples), int(seed))
     with _weight_lock:
         if key in _weight_cache:
             _weight_cache.move_to_end(key)
             return _weight_cache[key]
-    w = weights_by_value(dirichlet_weights(key[0], prior=key[1], nsamples=key[2], seed=key[3]))
+    if key[1] == 1.0:  # the default prior: the same bits, drawn in this layout (stats._dirichlet)
+        w = flat_dirichlet_by_value(key[0] + 1, key[2], key[3])
+    else:
+        w = weights_by_value(dirichlet_weights(key[0], prior=key[1], nsamples=key[2], seed=key[3]))
     w.setflags(write=False)
     with _weight_lock:
         w = _weight_cache.setdefault(key, w)  # one drawn meanwhile by another thread wins

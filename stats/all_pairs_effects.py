@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from stats._order_statistics import order_statistics
 from stats._result import TableResult
 from stats._table import SNAP_DIGITS, as_table, snap, snap_at, snap_digits
 from stats.bergmann import pairs
@@ -79,7 +80,8 @@ def _hodges_lehmann(raw: np.ndarray, first: np.ndarray, second: np.ndarray, high
     Pair by pair (a row of Walsh averages that stays in cache), each average snapped as
     :func:`stats.hodges_lehmann` snaps it -- at the larger scale of its two data sets, i.e. with
     the power of ten of the larger one's rank (:func:`_rank_powers`, no log10 per average) -- and
-    only the order statistics read (``np.partition``: the values a sort puts there).
+    only the order statistics read (:func:`stats._order_statistics.order_statistics`: the values
+    ``np.partition`` puts there, from the few values near them).
     """
     x, y = raw[:, first], raw[:, second]
     if not higher:
@@ -100,16 +102,23 @@ def _hodges_lehmann(raw: np.ndarray, first: np.ndarray, second: np.ndarray, high
     dense, powers = _rank_powers(st)
     estimate, low, high = np.empty(d.shape[1]), np.empty(d.shape[1]), np.empty(d.shape[1])
     for p in range(d.shape[1]):
-        walsh = (dt[p, i] + dt[p, j]) / 2.0
-        power = powers[p, np.maximum(dense[p, i], dense[p, j])]
-        if np.isnan(power).any():  # a zero scale, or digits stats._table rounds otherwise: its own way
+        row = dt[p]
+        walsh = row.take(i)
+        walsh += row.take(j)
+        walsh /= 2.0  # (dt[p, i] + dt[p, j]) / 2.0, in place
+        used = powers[p, : int(dense[p].max()) + 1]  # every rank is the larger of its own pair (i == j)
+        if np.isnan(used).any():  # a zero scale, or digits stats._table rounds otherwise: its own way
             walsh = snap(walsh, np.maximum(st[p, i], st[p, j]))
         else:  # snap_at's arithmetic, np.rint(x * 10.0**d) / 10.0**d, with each value's own 10.0**d
-            walsh = np.rint(walsh * power)
+            one = used[0] if (used == used[0]).all() else None  # one power for all: no gather
+            power = one if one is not None else used[np.maximum(dense[p, i], dense[p, j])]
+            walsh *= power
+            np.rint(walsh, out=walsh)
             walsh /= power
-        walsh.partition(sorted({*middle, c[p] - 1, m - c[p]}))
-        estimate[p] = walsh[half] if m % 2 else (walsh[half - 1] + walsh[half]) / 2.0
-        low[p], high[p] = walsh[c[p] - 1], walsh[m - c[p]]
+        ks = [*middle, int(c[p]) - 1, m - int(c[p])]
+        values = order_statistics(walsh, ks)
+        estimate[p] = values[0] if m % 2 else (values[0] + values[1]) / 2.0
+        low[p], high[p] = values[-2], values[-1]
     return estimate, low, high
 
 

@@ -70,7 +70,9 @@ class ScottKnottResult(Printable):
         return "\n".join(lines)
 
 
-def _samples(samples: Any, higher_is_better: bool) -> tuple[list[str], list[np.ndarray]]:
+def _samples(samples: Any, higher_is_better: bool) -> tuple[list[str], list[np.ndarray], np.ndarray]:
+    """The names, each learner's values (oriented, snapped) and those values pooled (the samples
+    are views of it, in order)."""
     check_bool("higher_is_better", higher_is_better)
     samples = table_of(samples)
     if isinstance(samples, pd.DataFrame):
@@ -88,11 +90,17 @@ def _samples(samples: Any, higher_is_better: bool) -> tuple[list[str], list[np.n
     if len(items) < 1 or len({name for name, _ in items}) != len(items):
         raise ValueError("need at least 1 learner, with distinct names")
     names = [name for name, _ in items]
-    values = [as_sample(v, f"samples[{name!r}]") for name, v in items]
+    # Float64 vectors (what the views pass) are checked all at once; anything else, or a bad
+    # value, goes through as_sample, which converts and says which learner is at fault.
+    plain = all(type(v) is np.ndarray and v.dtype == np.float64 and v.ndim == 1 and v.size for _, v in items)
+    values = [v for _, v in items] if plain else [as_sample(v, f"samples[{name!r}]") for name, v in items]
+    joined = np.concatenate(values)
+    if plain and not np.isfinite(joined).all():
+        values = [as_sample(v, f"samples[{name!r}]") for name, v in items]  # raises, naming the learner
     sign = 1.0 if higher_is_better else -1.0
-    pooled = snap(sign * np.concatenate(values))  # values equal in decimal tie
-    cuts = np.cumsum([v.size for v in values])[:-1]
-    return names, np.split(pooled, cuts)
+    pooled = snap(sign * joined)  # values equal in decimal tie
+    ends = np.cumsum([v.size for v in values]).tolist()
+    return names, [pooled[a:b] for a, b in zip([0, *ends[:-1]], ends)], pooled
 
 
 def _mean(x: np.ndarray) -> np.floating:
@@ -242,9 +250,9 @@ def scott_knott(
     """
     check_choice("method", method, METHODS)
     level = check_alpha(alpha)
-    names, values = _samples(samples, higher_is_better)
+    names, values, pooled_all = _samples(samples, higher_is_better)
     means = np.array([_mean(v) for v in values])
-    scale = magnitude(np.concatenate(values)).max()
+    scale = magnitude(pooled_all).max()
     centre = snap(
         np.array([float(m) for m in means] if method == "esd" else [float(np.median(v)) for v in values]), scale
     )
