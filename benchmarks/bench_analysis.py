@@ -66,15 +66,15 @@ import json
 import os
 import platform
 import shutil
-import subprocess
 import sys
-import tempfile
 import time
 import warnings
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+import _trees  # noqa: E402  (benchmarks/: the script's folder)
 
 ROOT = Path(__file__).resolve().parents[1]
 # --tree-child TREE: this file run by --before in another tree's stats/ and tui/ (that tree first)
@@ -333,23 +333,11 @@ def iqr(x: Any) -> tuple[float, float, float]:
 
 def export(rev: str) -> Path:
     """``stats/`` and ``tui/`` of git revision ``rev`` in a temporary folder (no worktree touched)."""
-    folder = Path(tempfile.mkdtemp(prefix="rankboard_before_"))
-    archive = subprocess.run(["git", "archive", rev, "stats", "tui"], cwd=ROOT, capture_output=True, check=True)
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
-    return folder
+    return _trees.export(rev, "stats", "tui")
 
 
 def run_child(tree: Path, reps: int) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, __file__, "--tree-child", str(tree), "--reps", str(reps)],
-        cwd=tree,
-        env={**os.environ, "PYTHONPATH": str(tree)},
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode:
-        raise RuntimeError(f"the run in {tree} failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return _trees.run_child(tree, [__file__, "--tree-child", str(tree), "--reps", str(reps)])
 
 
 def merge(runs: list[dict[str, Any]]) -> dict[str, Any]:

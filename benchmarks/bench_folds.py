@@ -52,15 +52,14 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+import _trees  # noqa: E402  (benchmarks/: the script's folder)
 import numpy as np
 import pandas as pd
 
@@ -253,7 +252,7 @@ def explorer_part(log: pd.DataFrame, reps: int) -> None:
         f"explorer: ... then the signed-rank sentence (whole view)   + median {med([x[0] for x in finished]):7.3f} s"
         f"   cpu {med([x[1] for x in finished]):.3f} s"
     )
-    print(f"explorer: control toggle, the whole view at once (before)  median {med(wall):7.3f} s   cpu {med(cpu):.3f} s")
+    print(f"explorer: control toggle, the whole view at once (before) median {med(wall):7.3f} s  cpu {med(cpu):.3f} s")
     print(f"explorer: the same, its view made ahead while idle       median {med(hot) * 1000:7.1f} ms")
     print(
         f"explorer: the idle work per control (view and rows)      {ahead[0] / len(later):7.3f} s"
@@ -440,23 +439,11 @@ def bars(log: pd.DataFrame, reps: int) -> dict:
 def export(rev: str) -> Path:
     """``stats/`` and ``tui/`` of git revision ``rev`` in a temporary folder (``git archive``: no
     worktree touched)."""
-    folder = Path(tempfile.mkdtemp(prefix="rankboard_before_"))
-    archive = subprocess.run(["git", "archive", rev, "stats", "tui"], cwd=ROOT, capture_output=True, check=True)
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
-    return folder
+    return _trees.export(rev, "stats", "tui")
 
 
 def run_bars(tree: Path, reps: int) -> dict:
-    done = subprocess.run(
-        [sys.executable, __file__, "--tree-child", str(tree), "--reps", str(reps)],
-        cwd=tree,
-        env={**os.environ, "PYTHONPATH": str(tree)},
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode:
-        raise RuntimeError(f"the run in {tree} failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return _trees.run_child(tree, [__file__, "--tree-child", str(tree), "--reps", str(reps)])
 
 
 def bars_part(before: str, reps: int, runs: int) -> None:

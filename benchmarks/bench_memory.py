@@ -55,6 +55,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _trees  # noqa: E402
 from bench_load import PATH, _valid, generate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,9 +155,7 @@ def completeness_time(log: Path, tree: Path) -> float:
 
 
 def baseline_tree(rev: str, into: Path) -> Path:
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
+    return _trees.export(rev, into=into)
 
 
 def main() -> None:

@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import _trees  # noqa: E402  (benchmarks/: the script's folder)
+
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "sample_logs" / "c45_demsar.dat"
 COMMANDS = {
@@ -34,11 +36,7 @@ def run_once(tree: Path, args: list[str]) -> float:
 
 
 def extract(rev: str, into: Path) -> Path:
-    archive = subprocess.run(
-        ["git", "archive", rev, "stats", "tui", "sample_logs"], cwd=ROOT, capture_output=True, check=True
-    )
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    return into
+    return _trees.export(rev, "stats", "tui", "sample_logs", into=into)
 
 
 def main() -> None:

@@ -40,8 +40,9 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+import _trees  # noqa: E402  (benchmarks/: the script's folder)
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = Path("/tmp/rankboard_bench/long_5M.dat")
@@ -129,10 +130,7 @@ def run(tree: Path, rounds: int) -> dict:
 
 def export(rev: str) -> Path:
     """``stats/`` of git revision ``rev`` in a temporary folder (``git archive``: no worktree touched)."""
-    folder = Path(tempfile.mkdtemp(prefix="rankboard_before_"))
-    archive = subprocess.run(["git", "archive", rev, "stats"], cwd=ROOT, capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
-    return folder
+    return _trees.export(rev, "stats")
 
 
 def main() -> None:

@@ -178,7 +178,6 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from stats.deltas import fold_deltas  # noqa: F401
     from stats.effect_size import EffectSize, HodgesLehmann, a12, cliffs_delta, hodges_lehmann  # noqa: F401
     from stats.fold_comparisons import FoldComparison, begin_fold_comparison, default_rope, fold_comparison  # noqa: F401
-    from stats.pending_folds import PendingFoldComparison  # noqa: F401
     from stats.folds_tests import (  # noqa: F401
         BayesProbabilities,
         CorrectedTTest,
@@ -217,6 +216,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     )
     from stats.paired_folds import FoldCube, fold_cube  # noqa: F401
     from stats.pairwise_two_sample import PairwiseTwoSample, pairwise_wilcoxon  # noqa: F401
+    from stats.pending_folds import PendingFoldComparison  # noqa: F401
     from stats.posthoc import (  # noqa: F401
         BergmannLimitWarning,
         ControlTest,

@@ -66,7 +66,9 @@ class PendingFoldComparison:
         self.start()
         with self._lock:
             if self._result is None:
-                jobs = self._jobs or SignedRanks(self._zs, self.early.rope, self._nsamples, self._seed)  # (start made them)
+                jobs = self._jobs or SignedRanks(
+                    self._zs, self.early.rope, self._nsamples, self._seed
+                )  # (start made them)
                 p = np.full((len(self.early.totals), len(SIGNED_RANK_COLUMNS)), np.nan)
                 for k, probs in jobs.results():
                     p[k] = [float(x) for x in probs]

@@ -340,7 +340,7 @@ def test_docstring_examples() -> None:
 
 
 def test_the_sign_tests_sentence_says_how_the_ties_were_counted() -> None:
-    """"6 wins of 13 (5 wins, 6 losses, 3 ties)" read as a contradiction (stop 22's note): the
+    """ "6 wins of 13 (5 wins, 6 losses, 3 ties)" read as a contradiction (stop 22's note): the
     sentence says the ties were split between the two, with an odd one dropped (Demsar 2006,
     Sec. 3.1.3), or dropped."""
     a = [0.5, 0.5, 0.5, 0.1, 0.9, 0.2]  # b: 2 wins, 1 loss, 3 ties

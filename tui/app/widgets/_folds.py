@@ -384,7 +384,9 @@ class FoldsPanel(Vertical):
             for r in shown
         ]
         # learner names cut in the middle (kept distinct) so that every column fits the panel
-        others = sum(max([len(label), *(row[i].cell_len for row in numbers)]) + PADDING for i, label in enumerate(labels[1:]))
+        others = sum(
+            max([len(label), *(row[i].cell_len for row in numbers)]) + PADDING for i, label in enumerate(labels[1:])
+        )
         texts = [printable(r.Index) for r in shown]
         scrolls = len(shown) > TOTALS_SHOWN  # (its height is capped: app.tcss)
         cut = _fitted(texts, name_cap([max(map(cell_len, texts), default=0)], others, self._room(scrolls)))
