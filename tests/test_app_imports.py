@@ -71,3 +71,64 @@ def test_first_frame_with_the_load_bar_comes_before_scipy_which_is_imported_in_t
     assert "reading" in out["first_frame_bar"]
     assert out["analysed"] and out["scipy"] and out["off_main"]
     assert out["on_main"] == []  # never imported on the event loop's thread
+
+
+_FIRST_VIEW_SCRIPT = r"""
+import asyncio, json, sys, threading
+import tui.view._loader as loader_module
+
+go = threading.Event()
+load = loader_module.Loader.load
+
+
+def gated(self, **options):
+    go.wait(120)  # the test releases it once the import worker is done; 120 s only turn a hang into a failure
+    return load(self, **options)
+
+
+loader_module.Loader.load = gated
+from tests.test_app import make_app, settle, until
+from tui.app._app import RankboardApp
+from tui.app.widgets._quartiles import QuartilesPanel
+
+workers = []
+start_imports = RankboardApp.import_statistics
+
+
+def import_statistics(self):
+    workers.append(start_imports(self))
+    return workers[-1]
+
+
+RankboardApp.import_statistics = import_statistics
+
+
+async def main():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: bool(workers) and workers[0].is_finished)
+        before = set(sys.modules)
+        go.set()
+        await settle(pilot)
+        drawn = app.query_one(QuartilesPanel).lines is not None
+    new = sorted(m for m in set(sys.modules) - before if m.split(".")[0] in ("scipy", "stats", "pandas", "numpy"))
+    print(json.dumps({"drawn": drawn, "view": app.view, "new": new}))
+
+
+asyncio.run(main())
+"""
+
+
+def test_the_first_view_imports_nothing_the_import_worker_could_have_imported() -> None:
+    """The first analysis (the quartile view: Scott-Knott ranks, hence scipy.stats) comes right
+    after the logs are read, on the path to the first view: everything it imports must have been
+    imported by the app's import worker while the logs were read (tui.view._imports). Here the
+    load waits until that worker is done; then nothing of scipy, stats, pandas or numpy may be
+    imported until the first view is drawn."""
+    run = subprocess.run(
+        [sys.executable, "-c", _FIRST_VIEW_SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["drawn"] and out["view"] == "quartiles"
+    assert out["new"] == []

@@ -46,6 +46,7 @@ from tui.app.widgets import (
     literal,
 )
 from tui.view import VIEWS, Analysis, Loader, Model, Selection
+from tui.view._imports import import_statistics
 
 NARROW = 100  # below this many columns the sidebar collapses
 #: A folds view of at least this many rows (data sets x learners) has the views of the other
@@ -149,9 +150,10 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
 
     @work(thread=True, exit_on_error=False, group="imports")
     def import_statistics(self) -> None:
-        """Import scipy and the tests in the background while the logs are read: the first frame
-        (with the load bar) is painted without them, and the first analysis does not wait for them."""
-        import stats.posthoc  # noqa: F401  (scipy.stats, the omnibus tests, the adjustments)
+        """Import scipy and the statistics in the background while the logs are read: the first
+        frame (with the load bar) is painted without them, and the first analysis does not wait
+        for them (tui.view._imports: those of the first view first)."""
+        import_statistics()
 
     def on_unmount(self) -> None:
         self._closed = True
