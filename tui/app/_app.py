@@ -96,6 +96,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         interval: float | None = 0.25,
         spec: dict[str, Any] | None = None,
         memory: str | None = None,
+        loader: Loader | None = None,
     ) -> None:
         super().__init__()
         self.spec = spec  # a view spec to open on (rankboard --spec): applied to the first model
@@ -103,7 +104,9 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self.clock = clock
         self.interval = interval
         self.model: Model | None = None
-        self.loader = Loader(self.paths, memory)  # memory: the budget (--memory), None: half of what is available
+        # memory: the budget (--memory), None: half of what is available; ``loader``: one the
+        # command made for ``paths`` and started (Loader.start) before the app was imported
+        self.loader = loader if loader is not None else Loader(self.paths, memory)
         self.problems: list[str] = []
         self._load_worker: Worker[None] | None = None  # the current load; older ones are stale
         self._cancel = threading.Event()  # set by Esc: the running load stops at its next block
