@@ -46,7 +46,7 @@ from tui.app.widgets import (
     literal,
 )
 from tui.view import VIEWS, Analysis, Loader, Model, Selection
-from tui.view._imports import import_statistics
+from tui.view._imports import FIRST_VIEW, OTHER_VIEWS, import_modules
 
 NARROW = 100  # below this many columns the sidebar collapses
 #: A folds view of at least this many rows (data sets x learners) has the views of the other
@@ -118,6 +118,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._problem: str | None = None  # the analysis's problem line (see _show_problem)
         self._stopped: str | None = None  # why the views do not show the logs as they are (Esc)
         self._stopped_by_esc: threading.Event | None = None  # the load Esc stopped (LoadStopped)
+        self._imported_all = False  # whether the other views' modules are being imported (on_analyzed)
         self.set_reactive(RankboardApp.live, live)
 
     def compose(self) -> ComposeResult:
@@ -146,17 +147,17 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._narrow(self.size.width)
         self.query_one(StatusLine).live = self.live
         self.start_load(reload=True)
-        self.import_statistics()
+        self.import_statistics(FIRST_VIEW)
         if self.interval is not None:  # None: no timer (tests call poll_logs themselves)
             self.set_interval(self.interval, self.poll_logs)
         self.set_interval(0.5, self._gc.tick)
 
     @work(thread=True, exit_on_error=False, group="imports")
-    def import_statistics(self) -> None:
-        """Import scipy and the statistics in the background while the logs are read: the first
-        frame (with the load bar) is painted without them, and the first analysis does not wait
-        for them (tui.view._imports: those of the first view first)."""
-        import_statistics()
+    def import_statistics(self, modules: tuple[str, ...]) -> None:
+        """Import ``modules`` in the background: those of the first view while the logs are read
+        (the first frame, with the load bar, is painted without them, and the first analysis does
+        not wait for them), those of the other views once it is shown (tui.view._imports)."""
+        import_modules(modules)
 
     def on_unmount(self) -> None:
         self._closed = True
@@ -203,6 +204,9 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         if not self._closed and message.analysis.selection == self.selection:
             self._rendered = message.rendered
             self.analysis = message.analysis
+            if not self._imported_all:  # once the first view is painted: the other views' modules
+                self._imported_all = True
+                self.call_after_refresh(self.import_statistics, OTHER_VIEWS)
             self._warm_other_controls(message.analysis)
 
     def _warm_other_controls(self, analysis: Analysis) -> None:

@@ -2,10 +2,11 @@
 
 ``stats`` imports lazily (PEP 562): a module is imported when one of its names is first used.
 In the app that moment is the first analysis, which comes right after the logs are read, on the
-path to the first view: ``stats.scott_knott_ranking`` (the quartile view's group ranks) imports
-``stats.effect_size``, which imports ``scipy.stats`` (0.5-0.8 s on the benchmark machine, most of
-it scipy parsing its docstrings). The app imports these in a worker while the logs are read
-(:meth:`tui.app.RankboardApp.import_statistics`), so that the first analysis finds them imported.
+path to the first view. So the app imports :data:`FIRST_VIEW` in a worker while the logs are read,
+and :data:`OTHER_VIEWS` in a worker once the first view is shown
+(:meth:`tui.app.RankboardApp.import_statistics`): the first analysis finds its modules imported,
+and the reading and the first view do not share the two cores with imports they do not need
+(``scipy.stats`` alone takes 0.5-0.8 s, most of it scipy parsing its docstrings).
 
 No Textual here, and nothing is imported when this module is: only the names.
 """
@@ -13,30 +14,33 @@ No Textual here, and nothing is imported when this module is: only the names.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 
 #: What the first view (the quartile view of the default selection) imports beyond the readers:
-#: its overall chart (``stats.quartile_charts``), the Kendall tau of each data set against it
+#: the table ranked once for every view (``stats.ranking``), its overall chart (``stats.quartile_charts``), the Kendall tau of each data set against it
 #: (``stats.agreement``), its Scott-Knott ranks (``stats.scott_knott_ranking``, with
-#: ``stats.effect_size`` and ``scipy.stats``) and pandas' ``unstack`` (``pandas.core.reshape``,
-#: itself imported lazily by pandas). Listed first: the first view waits for them.
+#: ``stats.effect_size`` and ``scipy.special``) and pandas' ``unstack`` (``pandas.core.reshape``,
+#: which pandas imports lazily). No ``scipy.stats``.
 FIRST_VIEW = (
+    "stats.ranking",
     "stats.quartile_charts",
     "stats.agreement",
     "stats.scott_knott_ranking",
     "pandas.core.reshape.reshape",
 )
-#: What the other views' statistics import (omnibus tests, post hoc procedures, adjustments):
-#: imported after, as they are not needed before a key is pressed.
-OTHER_VIEWS = ("stats.posthoc",)
+#: What the other views' statistics import: the omnibus tests, post hoc procedures and
+#: adjustments (``stats.posthoc``), and ``scipy.stats`` (the effect sizes' intervals, the
+#: two-sample and fold-level tests).
+OTHER_VIEWS = ("stats.posthoc", "scipy.stats")
 
 
-def import_statistics() -> None:
-    """Import :data:`FIRST_VIEW`, then :data:`OTHER_VIEWS` (for a thread: a module imported
-    meanwhile by another thread is waited for, not imported twice; Python's import lock).
+def import_modules(names: Iterable[str]) -> None:
+    """Import ``names`` in order (for a thread: a module being imported by another thread is
+    waited for, not imported twice: Python's import lock).
 
-    A module missing here (pandas moves its internals) costs only the time it would have saved.
+    A pandas module missing here (pandas moves its internals) costs only the time it would have saved.
     """
-    for name in (*FIRST_VIEW, *OTHER_VIEWS):
+    for name in names:
         try:
             importlib.import_module(name)
         except ImportError:  # pragma: no cover - a pandas without this module path
