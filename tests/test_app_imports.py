@@ -146,7 +146,7 @@ def test_the_first_view_imports_nothing_the_import_worker_could_have_imported() 
     until the first analysis is back. Neither scipy.stats nor stats.posthoc is imported for the
     first view (they share the two cores with the reading for nothing): a second worker imports
     them once it is shown."""
-    from tui.view._imports import FIRST_VIEW, OTHER_VIEWS
+    from tui.view import FIRST_VIEW, OTHER_VIEWS
 
     run = subprocess.run(
         [sys.executable, "-c", _FIRST_VIEW_SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False

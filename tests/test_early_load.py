@@ -43,7 +43,8 @@ class _Gate:
 def _same(a: LoadResult | None, b: LoadResult | None) -> None:
     assert a is not None and b is not None
     pd.testing.assert_frame_equal(a.model._agg, b.model._agg)
-    assert (a.model.criteria, a.model.datasets, a.model.learners) == (b.model.criteria, b.model.datasets, b.model.learners)
+    names = (a.model.criteria, a.model.datasets, a.model.learners)
+    assert names == (b.model.criteria, b.model.datasets, b.model.learners)
     assert (a.default, a.problems, a.files, a.lines, a.resolved, a.bounded) == (
         b.default,
         b.problems,
@@ -56,7 +57,14 @@ def _same(a: LoadResult | None, b: LoadResult | None) -> None:
 
 def _recorder() -> tuple[list[tuple[object, ...]], Callable[[int, int | None], None], Callable[[str], None]]:
     calls: list[tuple[object, ...]] = []
-    return calls, lambda done, total: calls.append(("progress", done, total)), lambda text: calls.append(("phase", text))
+
+    def progress(done: int, total: int | None) -> None:
+        calls.append(("progress", done, total))
+
+    def phase(text: str) -> None:
+        calls.append(("phase", text))
+
+    return calls, progress, phase
 
 
 def _joined(early: EarlyLoad) -> bool:
@@ -100,7 +108,9 @@ def test_joined_before_the_reading_the_caller_gets_every_call(tmp_path: Path, mo
     assert calls == plain_calls and len([c for c in calls if c[0] == "progress"]) >= 4
 
 
-def test_what_the_callers_progress_raises_stops_the_early_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_what_the_callers_progress_raises_stops_the_early_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     log = _big_log(tmp_path)
     total = log.stat().st_size
     gate = _Gate(monkeypatch)

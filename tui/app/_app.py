@@ -45,8 +45,7 @@ from tui.app.widgets import (
     folds_rows,
     literal,
 )
-from tui.view import VIEWS, Analysis, Loader, Model, Selection
-from tui.view._imports import FIRST_VIEW, OTHER_VIEWS, import_modules
+from tui.view import FIRST_VIEW, OTHER_VIEWS, VIEWS, Analysis, Loader, Model, Selection, import_modules
 
 NARROW = 100  # below this many columns the sidebar collapses
 #: A folds view of at least this many rows (data sets x learners) has the views of the other

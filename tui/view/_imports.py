@@ -17,10 +17,11 @@ import importlib
 from collections.abc import Iterable
 
 #: What the first view (the quartile view of the default selection) imports beyond the readers:
-#: the table ranked once for every view (``stats.ranking``), its overall chart (``stats.quartile_charts``), the Kendall tau of each data set against it
-#: (``stats.agreement``), its Scott-Knott ranks (``stats.scott_knott_ranking``, with
-#: ``stats.effect_size`` and ``scipy.special``) and pandas' ``unstack`` (``pandas.core.reshape``,
-#: which pandas imports lazily). No ``scipy.stats``.
+#: the table ranked once for every view (``stats.ranking``), the overall chart
+#: (``stats.quartile_charts``), the Kendall tau of each data set against it (``stats.agreement``),
+#: the Scott-Knott ranks (``stats.scott_knott_ranking``, with ``stats.effect_size`` and
+#: ``scipy.special``) and pandas' ``unstack`` (``pandas.core.reshape``, which pandas imports
+#: lazily). No ``scipy.stats``.
 FIRST_VIEW = (
     "stats.ranking",
     "stats.quartile_charts",
