@@ -96,9 +96,9 @@ start_imports = RankboardApp.import_statistics
 analyzed = RankboardApp.on_analyzed
 
 
-def import_statistics(self, names):
+def import_statistics(self, names, after=None):
     modules.append(list(names))
-    workers.append(start_imports(self, names))
+    workers.append(start_imports(self, names, after=after))
     return workers[-1]
 
 

@@ -118,6 +118,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._stopped: str | None = None  # why the views do not show the logs as they are (Esc)
         self._stopped_by_esc: threading.Event | None = None  # the load Esc stopped (LoadStopped)
         self._imported_all = False  # whether the other views' modules are being imported (on_analyzed)
+        self._painted = threading.Event()  # set once the first view is painted (or the app closes)
         self.set_reactive(RankboardApp.live, live)
 
     def compose(self) -> ComposeResult:
@@ -152,14 +153,21 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self.set_interval(0.5, self._gc.tick)
 
     @work(thread=True, exit_on_error=False, group="imports")
-    def import_statistics(self, modules: tuple[str, ...]) -> None:
+    def import_statistics(self, modules: tuple[str, ...], after: threading.Event | None = None) -> None:
         """Import ``modules`` in the background: those of the first view while the logs are read
         (the first frame, with the load bar, is painted without them, and the first analysis does
-        not wait for them), those of the other views once it is shown (tui.view._imports)."""
+        not wait for them), those of the other views once it is painted (``after``; the worker
+        exists meanwhile, so that whoever waits for the workers waits for these imports too;
+        tui.view._imports)."""
+        if after is not None:
+            after.wait()
+            if self._closed:
+                return
         import_modules(modules)
 
     def on_unmount(self) -> None:
         self._closed = True
+        self._painted.set()  # an import worker waiting for the first view ends
         self._gc.stop()
 
     def notify(self, message: str, **options: Any) -> None:  # type: ignore[override]
@@ -203,9 +211,10 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         if not self._closed and message.analysis.selection == self.selection:
             self._rendered = message.rendered
             self.analysis = message.analysis
-            if not self._imported_all:  # once the first view is painted: the other views' modules
+            if not self._imported_all:  # the other views' modules, once the first view is painted
                 self._imported_all = True
-                self.call_after_refresh(self.import_statistics, OTHER_VIEWS)
+                self.call_after_refresh(self._painted.set)
+                self.import_statistics(OTHER_VIEWS, after=self._painted)
             self._warm_other_controls(message.analysis)
 
     def _warm_other_controls(self, analysis: Analysis) -> None:
