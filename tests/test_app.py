@@ -45,7 +45,9 @@ async def settle(pilot, guard: float = 120.0) -> None:  # noqa: ANN001
     while time.monotonic() < deadline:
         await app.workers.wait_for_complete()
         await pilot.pause()
-        busy = app.loading is not None or any(w.is_running for w in app.workers)
+        # a worker still pending counts too (one started after a refresh, e.g. the import of the
+        # other views' modules once the first view is painted, may not be running yet)
+        busy = app.loading is not None or any(not w.is_finished for w in app.workers)
         current = app.selection is None or (app.analysis is not None and app.analysis.selection == app.selection)
         if not busy and current:
             await pilot.pause()

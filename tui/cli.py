@@ -71,8 +71,7 @@ def build_app_parser() -> argparse.ArgumentParser:
 
 def run_app(argv: list[str]) -> int:
     args = build_app_parser().parse_args(argv)
-    from tui.app import create_app
-    from tui.view import load_spec
+    from tui.view import Loader, load_spec
 
     paths = args.paths or [str(bundled_cv())]
     spec = None
@@ -90,7 +89,13 @@ def run_app(argv: list[str]) -> int:
         except (OSError, ValueError) as exc:
             say(f"rankboard: {exc}", file=sys.stderr)
             return 2
-    create_app(paths, live=not args.paused, spec=spec, memory=args.memory).run()
+    # The reading begins now, in a thread, and overlaps the import of Textual and the app's
+    # start (tui.view._early): before, it began once the app was mounted, ~0.5 s later.
+    loader = Loader(paths, args.memory)
+    loader.start()
+    from tui.app import create_app
+
+    create_app(paths, live=not args.paused, spec=spec, memory=args.memory, loader=loader).run()
     return 0
 
 

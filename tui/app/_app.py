@@ -45,7 +45,7 @@ from tui.app.widgets import (
     folds_rows,
     literal,
 )
-from tui.view import VIEWS, Analysis, Loader, Model, Selection
+from tui.view import FIRST_VIEW, OTHER_VIEWS, VIEWS, Analysis, Loader, Model, Selection, import_modules
 
 NARROW = 100  # below this many columns the sidebar collapses
 #: A folds view of at least this many rows (data sets x learners) has the views of the other
@@ -95,6 +95,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         interval: float | None = 0.25,
         spec: dict[str, Any] | None = None,
         memory: str | None = None,
+        loader: Loader | None = None,
     ) -> None:
         super().__init__()
         self.spec = spec  # a view spec to open on (rankboard --spec): applied to the first model
@@ -102,7 +103,9 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self.clock = clock
         self.interval = interval
         self.model: Model | None = None
-        self.loader = Loader(self.paths, memory)  # memory: the budget (--memory), None: half of what is available
+        # memory: the budget (--memory), None: half of what is available; ``loader``: one the
+        # command made for ``paths`` and started (Loader.start) before the app was imported
+        self.loader = loader if loader is not None else Loader(self.paths, memory)
         self.problems: list[str] = []
         self._load_worker: Worker[None] | None = None  # the current load; older ones are stale
         self._cancel = threading.Event()  # set by Esc: the running load stops at its next block
@@ -115,6 +118,8 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._problem: str | None = None  # the analysis's problem line (see _show_problem)
         self._stopped: str | None = None  # why the views do not show the logs as they are (Esc)
         self._stopped_by_esc: threading.Event | None = None  # the load Esc stopped (LoadStopped)
+        self._imported_all = False  # whether the other views' modules are being imported (on_analyzed)
+        self._painted = threading.Event()  # set once the first view is painted (or the app closes)
         self.set_reactive(RankboardApp.live, live)
 
     def compose(self) -> ComposeResult:
@@ -143,19 +148,27 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._narrow(self.size.width)
         self.query_one(StatusLine).live = self.live
         self.start_load(reload=True)
-        self.import_statistics()
+        self.import_statistics(FIRST_VIEW)
         if self.interval is not None:  # None: no timer (tests call poll_logs themselves)
             self.set_interval(self.interval, self.poll_logs)
         self.set_interval(0.5, self._gc.tick)
 
     @work(thread=True, exit_on_error=False, group="imports")
-    def import_statistics(self) -> None:
-        """Import scipy and the tests in the background while the logs are read: the first frame
-        (with the load bar) is painted without them, and the first analysis does not wait for them."""
-        import stats.posthoc  # noqa: F401  (scipy.stats, the omnibus tests, the adjustments)
+    def import_statistics(self, modules: tuple[str, ...], after: threading.Event | None = None) -> None:
+        """Import ``modules`` in the background: those of the first view while the logs are read
+        (the first frame, with the load bar, is painted without them, and the first analysis does
+        not wait for them), those of the other views once it is painted (``after``; the worker
+        exists meanwhile, so that whoever waits for the workers waits for these imports too;
+        tui.view._imports)."""
+        if after is not None:
+            after.wait()
+            if self._closed:
+                return
+        import_modules(modules)
 
     def on_unmount(self) -> None:
         self._closed = True
+        self._painted.set()  # an import worker waiting for the first view ends
         self._gc.stop()
 
     def notify(self, message: str, **options: Any) -> None:  # type: ignore[override]
@@ -203,6 +216,10 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         if not self._closed and message.analysis.selection == self.selection:
             self._rendered = message.rendered
             self.analysis = message.analysis
+            if not self._imported_all:  # the other views' modules, once the first view is painted
+                self._imported_all = True
+                self.call_after_refresh(self._painted.set)
+                self.import_statistics(OTHER_VIEWS, after=self._painted)
             self._warm_other_controls(message.analysis)
 
     def _warm_other_controls(self, analysis: Analysis) -> None:

@@ -8,6 +8,7 @@ from tui.view._defaults import default_higher_is_better, default_selection
 from tui.view._effects import TWO_SAMPLE, Letters, PairEffects, effects_table, pair_effects, rejected_pairs
 from tui.view._ellipsis import distinct_cuts, middle_ellipsis
 from tui.view._groups import GROUPING_NAMES, rank_every_chart
+from tui.view._imports import FIRST_VIEW, OTHER_VIEWS, import_modules
 from tui.view._loader import Loader, LoadResult, format_problem
 from tui.view._model import BOUNDED, Model
 from tui.view._spec import load_spec, save_spec, selection_from_spec
@@ -29,6 +30,7 @@ __all__ = [
     "BOUNDED",
     "Analysis",
     "CDView",
+    "FIRST_VIEW",
     "FoldsView",
     "GROUPINGS",
     "GROUPING_NAMES",
@@ -37,6 +39,7 @@ __all__ = [
     "LoadResult",
     "Loader",
     "Model",
+    "OTHER_VIEWS",
     "PROCEDURES",
     "PairEffects",
     "PairsView",
@@ -52,6 +55,7 @@ __all__ = [
     "distinct_cuts",
     "effects_table",
     "format_problem",
+    "import_modules",
     "load_spec",
     "middle_ellipsis",
     "pair_effects",

@@ -15,6 +15,7 @@ from stats import Aggregator, LogProblem, LogWatcher, aggregate_logs
 from stats.logs import Progress
 from stats.names import printable_lines
 from tui.memory import bounded_mode, bounded_note, tune_allocator
+from tui.view._early import EarlyLoad
 from tui.view._model import Model
 from tui.view._types import Selection
 
@@ -58,6 +59,14 @@ class Loader:
         self.aggregator: Aggregator | None = None  # the rows of the logs, following each poll
         self.model: Model | None = None  # the last Model built (its caches carry over to the next)
         self._lock = threading.Lock()
+        self._early: EarlyLoad | None = None  # the first load, begun by start() and not yet asked for
+
+    def start(self) -> None:
+        """Begin the first load (a reload) now, in a thread of its own: the next :meth:`load`,
+        whatever it asks, returns its result (the ``rankboard`` command starts it before
+        Textual is imported, so that the reading overlaps the app's start; tui.view._early)."""
+        if self._early is None and self.watcher is None and self.model is None:
+            self._early = EarlyLoad(lambda **callbacks: self._load(reload=True, **callbacks))
 
     def load(
         self,
@@ -71,7 +80,22 @@ class Loader:
         ``progress(done, total)`` follows the bytes read (and may raise to cancel: the
         exception propagates and the watcher is left as it was); ``phase(text)`` is told when
         reading is over and the summarising starts.
+
+        After :meth:`start`, the first call waits for the load it began (its progress and phases
+        so far replayed to ``progress`` and ``phase``) and returns that.
         """
+        early, self._early = self._early, None
+        if early is not None:
+            return early.join(progress, phase)  # a reload: what any first load is
+        return self._load(reload=reload, progress=progress, phase=phase)
+
+    def _load(
+        self,
+        *,
+        reload: bool,
+        progress: Progress | None = None,
+        phase: Callable[[str], None] | None = None,
+    ) -> LoadResult | None:
         with self._lock:
             if reload or (self.watcher is None and self.bounded is None):
                 over, budget, size = bounded_mode(self.paths, self.memory)

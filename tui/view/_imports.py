@@ -1,0 +1,49 @@
+"""The modules the analyses import, named so that the app can import them ahead of time.
+
+``stats`` imports lazily (PEP 562): a module is imported when one of its names is first used.
+In the app that moment is the first analysis, which comes right after the logs are read, on the
+path to the first view. So the app imports :data:`FIRST_VIEW` in a worker while the logs are read,
+and :data:`OTHER_VIEWS` in a worker once the first view is shown
+(:meth:`tui.app.RankboardApp.import_statistics`): the first analysis finds its modules imported,
+and the reading and the first view do not share the two cores with imports they do not need
+(``scipy.stats`` alone takes 0.5-0.8 s, most of it scipy parsing its docstrings).
+
+No Textual here, and nothing is imported when this module is: only the names.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+
+#: What the first view (the quartile view of the default selection) imports beyond the readers:
+#: the table ranked once for every view (``stats.ranking``), the overall chart
+#: (``stats.quartile_charts``), the Kendall tau of each data set against it (``stats.agreement``),
+#: the Scott-Knott ranks (``stats.scott_knott_ranking``, with ``stats.effect_size`` and
+#: ``scipy.special``) and pandas' ``unstack`` (``pandas.core.reshape``, which pandas imports
+#: lazily). No ``scipy.stats``.
+FIRST_VIEW = (
+    "stats.ranking",
+    "stats.quartile_charts",
+    "stats.agreement",
+    "stats.scott_knott_ranking",
+    "pandas.core.reshape.reshape",
+)
+#: What the other views' statistics import: the omnibus tests, post hoc procedures and
+#: adjustments (``stats.posthoc``), and ``scipy.stats`` (the effect sizes' intervals, the
+#: two-sample and fold-level tests).
+OTHER_VIEWS = ("stats.posthoc", "scipy.stats")
+
+
+def import_modules(names: Iterable[str]) -> None:
+    """Import ``names`` in order (for a thread: a module being imported by another thread is
+    waited for, not imported twice: Python's import lock).
+
+    A pandas module missing here (pandas moves its internals) costs only the time it would have saved.
+    """
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # pragma: no cover - a pandas without this module path
+            if not name.startswith("pandas."):
+                raise
