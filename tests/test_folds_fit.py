@@ -5,6 +5,8 @@ the line under the tables still gives the whole name. Wider panels show the name
 
 from __future__ import annotations
 
+import pytest
+
 from tui.app.widgets._folds import name_cap
 
 
@@ -41,3 +43,36 @@ async def test_at_80_columns_every_column_of_both_tables_is_on_screen() -> None:
         assert "LogisticRegression" in texts  # room enough: whole
 
     await drive(wide, size=LARGE)
+
+
+async def test_the_rows_are_made_once_off_the_event_loop_for_the_width_they_show_at(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Opened from another view, the folds panel is hidden while the worker makes its rows: they
+    must be made for the width the panel will have (its container's), not made again on the
+    event loop once it is shown."""
+    import threading
+
+    from tests.test_app import drive, press
+    from tui.app import _rendered
+    from tui.app.widgets import _folds
+
+    made: list[tuple[str, int | None]] = []
+    original = _folds.folds_rows
+
+    def recorded(view, width=None):  # noqa: ANN001, ANN202
+        made.append((threading.current_thread().name, width))
+        return original(view, width)
+
+    monkeypatch.setattr(_folds, "folds_rows", recorded)
+    monkeypatch.setattr(_rendered, "folds_rows", recorded)
+
+    async def scenario(app, pilot) -> None:  # noqa: ANN001
+        for keys in (("6",), ("1", "a", "6")):  # first from the quartiles; again after a toggle there
+            made.clear()
+            await press(pilot, *keys)
+            panel = app.query_one(_folds.FoldsPanel)
+            assert panel.rows is not None and panel.rows.fit == panel.fit_width is not None
+            assert len(made) == 1 and made[0][0] != threading.main_thread().name, made
+
+    await drive(scenario)

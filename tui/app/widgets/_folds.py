@@ -23,6 +23,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.coordinate import Coordinate
 from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from stats import fmt_p
@@ -330,9 +331,13 @@ class FoldsPanel(Vertical):
         return self._room(True)
 
     def _room(self, scrollbar: bool) -> int | None:
+        # the container's width less this panel's padding: known while the panel is hidden (another
+        # view on screen), so that the rows a worker makes then are made for the width they show at
+        container = self.parent if isinstance(self.parent, Widget) else self
+        inner = container.content_region.width - self.styles.gutter.width
         table = self.query_one("#folds-table", VimTable)
-        width = self.content_region.width - (table.styles.scrollbar_size_vertical if scrollbar else 0)
-        return width if self.content_region.width > 0 and width > 0 else None
+        width = inner - (table.styles.scrollbar_size_vertical if scrollbar else 0)
+        return width if inner > 0 and width > 0 else None
 
     def on_resize(self) -> None:
         if self.rows is not None and self.rows.view is not None and self.rows.fit != self.fit_width:
