@@ -331,9 +331,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             return
         self._stale_views.discard(name)
         if name in ("quartiles", "ranks", "folds"):
-            rendered = self._rendered
-            if rendered is None or rendered.analysis is not analysis:
-                rendered = self._rendered = Rendered(analysis)
+            rendered = self._rendered_of(analysis)
             rendered.build(name, None, self._fit(name), self._warm)  # unless the worker did
             if name == "quartiles":
                 self.query_one(QuartilesPanel).lines = rendered.quartiles
@@ -353,14 +351,18 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
     def _show_early_folds(self, analysis: Analysis) -> None:
         """Show the folds view's first part (its signed-rank probabilities still computing) and have
         finish_folds bring the whole view (once per analysis; Prepared comes back to _fill_view)."""
-        rendered = self._rendered
-        if rendered is None or rendered.analysis is not analysis:
-            rendered = self._rendered = Rendered(analysis)
+        rendered = self._rendered_of(analysis)
         rendered.build("folds", None, self._fit("folds"), self._warm)  # unless a worker did
         self.query_one(FoldsPanel).rows = rendered.folds
         if self._finishing is not analysis:
             self._finishing = analysis
             self.finish_folds(analysis, Rendered(analysis, folds=rendered.folds))
+
+    def _rendered_of(self, analysis: Analysis) -> Rendered:
+        """The render data kept for ``analysis`` (new and kept when it is another analysis's)."""
+        if self._rendered is None or self._rendered.analysis is not analysis:
+            self._rendered = Rendered(analysis)
+        return self._rendered
 
     def _fit(self, view: str) -> int | None:
         """The cells the panel of ``view`` fits its content to (the quartile chart's bars, the folds
