@@ -130,7 +130,6 @@ def fill(model, criterion: str, **options):  # noqa: ANN001, ANN003, ANN201
 
     sel = dataclasses.replace(model.default_selection(criterion), **options)
     analysis = model.analyze(sel)
-    analysis.folds_early  # noqa: B018 (first, as the explorer shows it: its own cache kind)
     for view in VIEWS:
         getattr(analysis, view)
     return analysis

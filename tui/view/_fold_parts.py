@@ -84,7 +84,9 @@ class FoldParts:
         if made is not None:
             return made
         pending = self._pending(sel, datasets, learners, control, start=False)
-        return self._cached("folds-early", key, lambda: folds_view(sel, pending.early, pending=not pending.done))
+        if pending.done:  # made meanwhile by another thread (not cached yet): the whole view
+            return folds_view(sel, pending.result())
+        return folds_view(sel, pending.early, pending=True)  # (its table is the whole view's: rows shared)
 
     def cancel_signed_ranks(self) -> None:
         """Take the signed-rank jobs of the folds views not yet whole out of the pool's queue (a new

@@ -50,7 +50,7 @@ CACHE_SIZE = 16
 #: Entries kept of the caches whose entries are large: the fold cubes (``stats.fold_cube``: about
 #: 35 MB for 500 data sets x 20 learners x 100 folds).
 #: The folds views: one per control of a selection (the app makes the other controls' while idle).
-LARGE_CACHE_SIZE = {"cube": 4, "folds": 48, "folds-early": 48, "folds-pending": 48}
+LARGE_CACHE_SIZE = {"cube": 4, "folds": 48, "folds-pending": 48}
 
 
 #: Why a model of logs aggregated in bounded memory has no raw results.
@@ -171,7 +171,6 @@ class Model(FoldParts):
             "q": OrderedDict(),
             "results": OrderedDict(),
             "folds": OrderedDict(),
-            "folds-early": OrderedDict(),
             "folds-pending": OrderedDict(),
             "cube": OrderedDict(),
         }
