@@ -71,6 +71,17 @@ def _joined(early: EarlyLoad) -> bool:
     return early._progress is not None
 
 
+def _held_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, _Gate, Loader, EarlyLoad]:
+    """A loader of a 4-block log whose early load is started and held at its gate (``gate.go``)."""
+    log = _big_log(tmp_path)
+    gate = _Gate(monkeypatch)
+    loader = Loader([str(log)])
+    loader.start()
+    early = loader._early
+    assert early is not None
+    return log, gate, loader, early
+
+
 def test_a_started_load_finished_before_it_is_asked_for_gives_the_same_result() -> None:
     paths = [str(bundled_cv())]
     loader = Loader(paths)
@@ -88,12 +99,7 @@ def test_a_started_load_finished_before_it_is_asked_for_gives_the_same_result() 
 
 
 def test_joined_before_the_reading_the_caller_gets_every_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    log = _big_log(tmp_path)  # 4 reading blocks
-    gate = _Gate(monkeypatch)
-    loader = Loader([str(log)])
-    loader.start()
-    early = loader._early
-    assert early is not None
+    log, gate, loader, early = _held_start(tmp_path, monkeypatch)  # 4 reading blocks
     calls, progress, phase = _recorder()
     out: list[LoadResult | None] = []
     asker = threading.Thread(target=lambda: out.append(loader.load(reload=True, progress=progress, phase=phase)))
@@ -111,13 +117,8 @@ def test_joined_before_the_reading_the_caller_gets_every_call(tmp_path: Path, mo
 def test_what_the_callers_progress_raises_stops_the_early_reading(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    log = _big_log(tmp_path)
+    log, gate, loader, early = _held_start(tmp_path, monkeypatch)
     total = log.stat().st_size
-    gate = _Gate(monkeypatch)
-    loader = Loader([str(log)])
-    loader.start()
-    early = loader._early
-    assert early is not None
     seen: list[int] = []
 
     def progress(done: int, total: int | None) -> None:  # Esc after the first block
@@ -161,13 +162,8 @@ async def test_the_app_on_a_started_loader_shows_what_it_shows_by_itself() -> No
 
 
 async def test_esc_stops_an_early_load_as_any_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    log = _big_log(tmp_path)
+    log, gate, loader, early = _held_start(tmp_path, monkeypatch)
     total = log.stat().st_size
-    gate = _Gate(monkeypatch)
-    loader = Loader([str(log)])
-    loader.start()
-    early = loader._early
-    assert early is not None
     app = make_app([str(log)], loader=loader)
     async with app.run_test(size=SMALL) as pilot:
         await until(pilot, lambda: _joined(early))  # the app's load worker waits for the early load

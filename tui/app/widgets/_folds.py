@@ -233,12 +233,10 @@ def folds_rows(view: FoldsView | None, width: int | None = None) -> FoldsRows | 
     ]
     # one cell per distinct name (cut to fit ``width``), found by the index's codes (not one dict
     # look-up per row)
-    if isinstance(index, pd.MultiIndex):
-        distinct = [level.tolist() for level in index.levels[:2]]
-        codes = [index.codes[0].tolist(), index.codes[1].tolist()]
-    else:
-        distinct = [list(dict.fromkeys(level0)), list(dict.fromkeys(level1))]
-        codes = [[distinct[0].index(x) for x in level0], [distinct[1].index(x) for x in level1]]
+    if not isinstance(index, pd.MultiIndex):  # (stats.fold_comparison's table always has one)
+        index = pd.MultiIndex.from_tuples(list(index))
+    distinct = [level.tolist() for level in index.levels[:2]]
+    codes = [index.codes[0].tolist(), index.codes[1].tolist()]
     texts = [[printable(x) for x in level] for level in distinct]
     whole = [max((cell_len(t) for t in level), default=0) for level in texts]
     cap = name_cap(whole, sum(w + PADDING for w in numbers), width)
