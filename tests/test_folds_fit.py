@@ -76,3 +76,24 @@ async def test_the_rows_are_made_once_off_the_event_loop_for_the_width_they_show
             assert len(made) == 1 and made[0][0] != threading.main_thread().name, made
 
     await drive(scenario)
+
+
+async def test_at_80_columns_every_column_is_on_screen_whichever_learner_is_the_control() -> None:
+    """The number columns are as wide as their labels when their cells are narrower ("mean diff":
+    9 cells over differences of 8): with DecisionTree as the control, the rows' Bayes column sat
+    behind ``›`` (a user's run at 80x24)."""
+    from dataclasses import replace
+
+    from tests.test_app import drive, settle
+    from tui.app.widgets._table import VimTable
+
+    async def scenario(app, pilot) -> None:  # noqa: ANN001
+        await pilot.press("6")
+        for control in app.selection.learners:
+            app.selection = replace(app.selection, control=control)
+            await settle(pilot)
+            for name in ("#folds-totals", "#folds-table"):
+                table = app.query_one(name, VimTable)
+                assert table.visible_columns()[1] == len(table.columns), (control, name)
+
+    await drive(scenario)

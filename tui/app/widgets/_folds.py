@@ -239,7 +239,9 @@ def folds_rows(view: FoldsView | None, width: int | None = None) -> FoldsRows | 
     codes = [index.codes[0].tolist(), index.codes[1].tolist()]
     texts = [[printable(x) for x in level] for level in distinct]
     whole = [max((cell_len(t) for t in level), default=0) for level in texts]
-    cap = name_cap(whole, sum(w + PADDING for w in numbers), width)
+    # the number columns as wide as DataTable makes them: their widest cell or their label
+    others = sum(max(w, cell_len(label)) + PADDING for w, label in zip(numbers, TABLE_COLUMNS[2:]))
+    cap = name_cap(whole, others, width)
     shown = [_fitted(level, cap) for level in texts]
     by_code = [[Cell(shown[i][t], no_wrap=True) for t in texts[i]] for i in range(2)]
     datasets = [by_code[0][c] for c in codes[0]]
