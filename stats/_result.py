@@ -8,10 +8,12 @@ DataFrame attribute are the table's. Anything that needs a real DataFrame takes 
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # not imported here: stats.read_logs imports pandas in a thread while it reads
+    import pandas as pd
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,7 +107,8 @@ class TableResult:
 
 
 def _short(value: Any) -> str:
-    if isinstance(value, (pd.Series, pd.DataFrame)):
+    pd = sys.modules.get("pandas")  # a Series or DataFrame means pandas is imported
+    if pd is not None and isinstance(value, (pd.Series, pd.DataFrame)):
         return f"<{type(value).__name__} of {len(value)}>"
     if isinstance(value, (list, tuple, dict)) and len(value) > 4:
         return f"<{type(value).__name__} of {len(value)}>"

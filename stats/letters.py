@@ -83,9 +83,7 @@ def compact_letters(names_in_order: Sequence[Any], rejected_pairs: Iterable[tupl
         # antichain with it), so only a new column can be contained in another column.
         grown = list(dict.fromkeys(c & ~bit for c in split for bit in (1 << i, 1 << j)))
         columns = kept + [
-            c
-            for c in grown
-            if not any(c & o == c for o in kept) and not any(c & o == c and c != o for o in grown)
+            c for c in grown if not any(c & o == c for o in kept) and not any(c & o == c and c != o for o in grown)
         ]
     # ordered by their members' positions, lexicographically (the first learner's column is "a")
     members = [[i for i in range(len(names)) if c >> i & 1] for c in columns]

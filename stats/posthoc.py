@@ -236,9 +236,7 @@ def pairwise_test(
 NOT_COMPUTED = "not computed (bergmann=False)"
 
 
-def pairwise_test_from_ranks(
-    ranks: Any, n: int, *, test: Test = "friedman", bergmann: bool = True
-) -> PairwiseTest:
+def pairwise_test_from_ranks(ranks: Any, n: int, *, test: Test = "friedman", bergmann: bool = True) -> PairwiseTest:
     """:func:`pairwise_test` from average ranks as papers print them and N."""
     check_bool("bergmann", bergmann)
     r = _as_rank_series(ranks, n, test)

@@ -1,23 +1,48 @@
 """Log I/O: read cross-validation logs (long and wide format, gzip, stdin; Parquet and Arrow IPC
 tables named as files, :mod:`stats.logs._columnar`) into one tidy frame, naming every problem,
 and follow logs that are still being written.
+
+Imports are lazy (PEP 562), as in :mod:`stats`: :func:`read_logs` is importable without pandas,
+which it imports in a thread while it reads (:mod:`stats._import_ahead`).
 """
 
-from stats.logs._paths import Decompression
-from stats.logs._progress import Progress
-from stats.logs._read import LoadCancelled, LogError, LogProblem, read_logs
-from stats.logs._spill import SpilledLogs, log_size
-from stats.logs._watch import LogWatcher, WatchUpdate
+from __future__ import annotations
 
-__all__ = [
-    "Decompression",
-    "LoadCancelled",
-    "LogError",
-    "LogProblem",
-    "LogWatcher",
-    "Progress",
-    "SpilledLogs",
-    "WatchUpdate",
-    "log_size",
-    "read_logs",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+#: Each public name and the module that defines it.
+_EXPORTS: dict[str, str] = {
+    "Decompression": "stats.logs._paths",
+    "LoadCancelled": "stats.logs._read",
+    "LogError": "stats.logs._read",
+    "LogProblem": "stats.logs._read",
+    "LogWatcher": "stats.logs._watch",
+    "Progress": "stats.logs._progress",
+    "SpilledLogs": "stats.logs._spill",
+    "WatchUpdate": "stats.logs._watch",
+    "log_size": "stats.logs._spill",
+    "read_logs": "stats.logs._read",
+}
+
+__all__ = sorted(_EXPORTS)
+
+if TYPE_CHECKING:  # what type checkers see: the same names, imported eagerly
+    from stats.logs._paths import Decompression  # noqa: F401
+    from stats.logs._progress import Progress  # noqa: F401
+    from stats.logs._read import LoadCancelled, LogError, LogProblem, read_logs  # noqa: F401
+    from stats.logs._spill import SpilledLogs, log_size  # noqa: F401
+    from stats.logs._watch import LogWatcher, WatchUpdate  # noqa: F401
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})

@@ -37,6 +37,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from stats.logs._arrow_numpy import numpy_of
 from stats.logs._formats import LONG, LONG_COLUMNS, BadField, LogProblem, LogSpec, parse_field, parse_header
 from stats.logs._parse import Coded, Part, _first_seen
 from stats.logs._paths import Decompression
@@ -296,23 +297,23 @@ def _field(column: pa.Array, kind: str, label: str, reasons: dict[int, str]) -> 
     if kind in ("int", "value"):
         if pa.types.is_dictionary(column.type):
             column = column.dictionary_decode()
-        nulls = column.is_null().to_numpy(zero_copy_only=False)
+        nulls = column.is_null().to_numpy(zero_copy_only=False) if column.null_count else np.zeros(len(column), bool)
         _note(reasons, np.flatnonzero(nulls), lambda _: f"{label} is missing (null)")
         if kind == "value":
-            values = pc.cast(column, pa.float64(), safe=False).fill_null(0.0).to_numpy(zero_copy_only=False)
-            finite = np.isfinite(values)
-            _note(reasons, np.flatnonzero(~finite), lambda r: f"{label} {float(values[r])!r} is not finite")
-            return values
-        ints = pc.cast(column, pa.int64(), safe=False).fill_null(0).to_numpy(zero_copy_only=False)
+            floats = numpy_of(_filled(pc.cast(column, pa.float64(), safe=False), 0.0))
+            finite = np.isfinite(floats)
+            _note(reasons, np.flatnonzero(~finite), lambda r: f"{label} {float(floats[r])!r} is not finite")
+            return floats
+        ints = numpy_of(_filled(pc.cast(column, pa.int64(), safe=False), 0))
         if pa.types.is_uint64(column.type):  # wraps to negative as int64: say what it was
-            raw = column.fill_null(0).to_numpy(zero_copy_only=False)
+            raw = numpy_of(_filled(column, 0))
             _note(reasons, np.flatnonzero(raw > _MAX_INT), lambda r: f"{label} {int(raw[r])} is out of range")
         _note(reasons, np.flatnonzero(ints < 0), lambda r: f"{label} {int(ints[r])} is negative")
         _note(reasons, np.flatnonzero(ints > _MAX_INT), lambda r: f"{label} {int(ints[r])} is out of range")
         return ints
     coded = column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
     raw_values = coded.dictionary.to_pylist()
-    codes = coded.indices.fill_null(len(raw_values)).to_numpy(zero_copy_only=False).astype(np.int64)
+    codes = numpy_of(_filled(coded.indices, len(raw_values))).astype(np.int64)
     values: list[Any] = []
     wrong: dict[int, str] = {}
     for j, raw in enumerate(raw_values):
@@ -330,6 +331,12 @@ def _field(column: pa.Array, kind: str, label: str, reasons: dict[int, str]) -> 
     return _first_seen(values, codes)
 
 
+def _filled(column: pa.Array, value: float) -> pa.Array:
+    """``column.fill_null(value)``, called only when there are nulls: pyarrow's ``fill_null``
+    imports pandas to check its argument (:mod:`stats.logs._arrow_numpy`)."""
+    return column.fill_null(value) if column.null_count else column
+
+
 def _judge(text: str, kind: str, label: str) -> Any:
     """A distinct name or metadata value, judged as a text field is (``metaint`` values are
     numbers here: only their range is judged)."""
@@ -339,5 +346,3 @@ def _judge(text: str, kind: str, label: str) -> Any:
             raise BadField(f"{label} {number} is {'negative' if number < 0 else 'out of range'}")
         return number
     return parse_field(text, kind, label)  # type: ignore[arg-type]
-
-

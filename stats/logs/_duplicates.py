@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import numpy as np
-import pandas as pd
 
+from stats._import_ahead import wait
 from stats._keys import pack_radix, radix_dtype, radix_space
 from stats.logs._formats import LogProblem
 
@@ -50,7 +50,7 @@ def duplicate_chunks(
     if _increasing(key, bounds):
         return
     if space > max(4 * n, 1 << 20):  # a sparse key space: number the keys that occur instead
-        codes = pd.factorize(key(0, n))[0]
+        codes = wait("pandas").factorize(key(0, n))[0]
         space = int(codes.max()) + 1
 
         def key(s: int, e: int) -> np.ndarray:
@@ -94,7 +94,7 @@ def _keys(columns: dict[str, np.ndarray], n: int) -> tuple[Callable[[int, int], 
     space = radix_space(spans)
     dtype = radix_dtype(space)
     if dtype is None:  # pragma: no cover - needs absurd repeat or fold numbers
-        frame = pd.DataFrame({k: columns[k] for k in KEY})
+        frame = wait("pandas").DataFrame({k: columns[k] for k in KEY})
         codes = frame.groupby(list(KEY), sort=False).ngroup().to_numpy()
         return (lambda s, e: codes[s:e]), int(codes.max()) + 1
     arrays = [columns[k] for k in KEY]

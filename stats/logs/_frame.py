@@ -8,14 +8,18 @@ column. Duplicate results are found by :mod:`stats.logs._duplicates`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
+from stats._import_ahead import wait
 from stats.logs._duplicates import KEY, LABELS, Locate
 from stats.logs._formats import LogProblem, LogSpec
 from stats.logs._parse import Coded, Part
 from stats.names import INVISIBLE, has_controls, printable, show_invisible, without_invisible
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass
@@ -54,7 +58,7 @@ class Labels:
                 ids.popitem()
 
     def categories(self, name: str) -> pd.Index:
-        return pd.Index(list(self.ids[name]), dtype="str")
+        return wait("pandas").Index(list(self.ids[name]), dtype="str")
 
     def names(self, name: str) -> list[str]:
         return list(self.ids[name])

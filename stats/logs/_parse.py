@@ -28,6 +28,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pv
 
+from stats.logs._arrow_numpy import numpy_of
 from stats.logs._formats import BadField, LogSpec, Severity, judge_line, parse_field
 
 _DICT = pa.dictionary(pa.int32(), pa.binary())
@@ -284,7 +285,7 @@ def _column(table: pa.Table | None, i: int, kind: str, label: str, bad: np.ndarr
         if column.null_count:  # an empty field, NA, null...
             bad |= column.is_null().to_numpy()
             column = column.fill_null(0)
-        values = column.to_numpy()
+        values = numpy_of(column)
         bad |= ~np.isfinite(values) if kind == "value" else values < 0
         return values
     array = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
@@ -300,7 +301,7 @@ def _column(table: pa.Table | None, i: int, kind: str, label: str, bad: np.ndarr
         except (UnicodeDecodeError, BadField):
             decoded.append(None)
             wrong.append(j)
-    codes = array.indices.to_numpy()
+    codes = numpy_of(array.indices)
     if wrong:
         bad |= np.isin(codes, wrong)
     if kind in ("value", "int"):

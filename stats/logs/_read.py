@@ -18,12 +18,12 @@ from __future__ import annotations
 import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
+from stats import _import_ahead
 from stats._result import LogRead
 from stats.logs import _sources
 from stats.logs._duplicates import compact, resolve
@@ -33,6 +33,9 @@ from stats.logs._parse import Part
 from stats.logs._paths import DECOMPRESSION, Decompression, Source, expand
 from stats.logs._progress import LoadCancelled, Meter, Progress
 from stats.logs._sources import WORKERS, FileRead, NoPool, read_source, stored_size
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["LoadCancelled", "LogError", "LogProblem", "read_logs"]
 
@@ -126,6 +129,7 @@ def read_logs(
     """
     if on_error not in ("raise", "skip"):
         raise ValueError(f"on_error must be 'raise' or 'skip', got {on_error!r}")
+    _import_ahead.start("pandas")  # for the frame at the end: imported while the blocks are parsed
     sources, problems = expand(paths)
     strict = on_error == "raise"
     _raise_first(problems, strict)
@@ -260,6 +264,7 @@ def to_frame(
     repeat and fold -> int64: taken out of ``columns``, so that the narrow arrays go at once;
     with ``narrow`` they stay as narrow as they were read, no copy), then the columns ``more``
     (not copied either: assigning a column to a frame copies it)."""
+    pd = _import_ahead.wait("pandas")
     data: dict[str, object] = {}
     for name in (*COLUMNS, "goal", "train", "test"):
         if name in ("dataset", "learner", "criterion", "goal") and name in columns:
