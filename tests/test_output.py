@@ -14,8 +14,8 @@ import pytest
 import tui.atomic
 from tests.conftest import SAMPLES
 from tui.cli import main
+from tui.output import OutputRefused, write_output
 from tui.render._csv import write_csv
-from tui.render._output import OutputRefused, write_output
 
 C45 = str(SAMPLES / "c45_demsar.dat")
 
