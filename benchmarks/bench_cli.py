@@ -29,6 +29,16 @@ whole session's). ``--no-app`` leaves it out (no tmux).
 Start-up: ``--help``, ``check TINY`` and ``report TINY`` (TINY: the bundled 56-line C4.5 example),
 ``--startup-reps`` fresh processes each, medians.
 
+Both trees are byte-compiled first (``compileall``), as ``pip install`` leaves an installed
+rankboard: this environment sets ``PYTHONDONTWRITEBYTECODE``, so without it every process would
+compile rankboard's modules again (0.1-0.15 s each, a cost no installed copy pays).
+
+Import floors (``floor ...``): a fresh ``python -c`` that only imports what a command needs
+before it reads a byte of a text log: numpy, pyarrow (csv, compute) and pandas for ``check``, and also
+``scipy.stats`` for ``report``; and ``import duckdb`` for DuckDB. Measured in the same rounds, they
+are the least any command of this design can take: a ratio to DuckDB above 1.0 for a floor means
+the goal cannot be met by reading or computing faster, only by importing less.
+
 ``--before REV`` runs every command also on the tree of git revision REV (``stats``, ``tui`` and
 ``sample_logs`` extracted with ``git archive`` into a temporary directory; ``python -m tui`` from
 there), interleaved with this tree's in the same rounds, and prints both, each against the DuckDB
@@ -54,6 +64,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _trees import export  # noqa: E402
 from bench_load import CRITERIA, PATH, log_complete, write_log  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,6 +127,13 @@ STARTUP = {"--help": ["--help"], "check TINY": ["check", str(TINY)], "report TIN
 #: What the quartile view's header shows once the first analysis is painted (tui/app/widgets).
 FIRST_VIEW = "is better"
 COMMANDS = ("check", "report json", "app")
+_READ_IMPORTS = "import numpy, pyarrow, pyarrow.csv, pyarrow.compute, pandas"
+#: What each command imports before it can read (see the module docstring), as fresh processes.
+FLOORS = {
+    "floor check": [sys.executable, "-c", _READ_IMPORTS],
+    "floor report": [sys.executable, "-c", _READ_IMPORTS + ", scipy.stats"],
+    "floor duckdb": [sys.executable, "-c", "import duckdb"],
+}
 
 
 def run(argv: list[str], cwd: Path = ROOT) -> tuple[float, int]:
@@ -183,15 +201,6 @@ def commands(source: Path, kind: str) -> dict[str, list[str]]:
     }
 
 
-def extract(rev: str, into: Path) -> Path:
-    """``stats``, ``tui`` and ``sample_logs`` of git revision ``rev`` under ``into``."""
-    archive = subprocess.run(
-        ["git", "archive", rev, "stats", "tui", "sample_logs"], cwd=ROOT, capture_output=True, check=True
-    )
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    return into
-
-
 def workloads(sizes: list[str], notes: list[str]) -> dict[str, tuple[Path, str, int]]:
     """name -> (source, kind, bytes as text), the logs written if missing."""
     work: dict[str, tuple[Path, str, int]] = {}
@@ -238,7 +247,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         trees = {"this tree": ROOT}
         if args.before:
-            trees[args.before] = extract(args.before, Path(tmp))
+            trees[args.before] = export(args.before, "stats", "tui", "sample_logs", into=Path(tmp))
+        for cwd in trees.values():  # as installed: byte-compiled (see the module docstring)
+            subprocess.run([sys.executable, "-m", "compileall", "-q", "stats", "tui"], cwd=cwd, check=True)
         for source, kind, _ in work.values():  # warm the file cache and the imports
             run(commands(source, kind)["duckdb"])
         times: dict[tuple[str, str, str], list[float]] = {}  # (tree, work, command) -> seconds
@@ -257,6 +268,10 @@ def main() -> None:
                 seconds, peak = run(argvs["duckdb"])
                 times.setdefault(("duckdb", name, "duckdb"), []).append(seconds)
                 peaks.setdefault(("duckdb", name, "duckdb"), []).append(peak)
+            for floor, argv in FLOORS.items():
+                seconds, peak = run(argv)
+                times.setdefault(("floor", "", floor), []).append(seconds)
+                peaks.setdefault(("floor", "", floor), []).append(peak)
             print(f"round {rep + 1} of {args.reps} done", file=sys.stderr, flush=True)
         startup: dict[tuple[str, str], list[float]] = {}
         for _ in range(args.startup_reps):
@@ -301,6 +316,15 @@ def report(args, work, trees, ours, times, peaks, startup, notes) -> None:  # no
                     for c in ("check",)
                     if max(peaks[(tree, name, c)]) > 1.5 * nbytes
                 ]
+    floors = {f: med[("floor", "", f)] for f in FLOORS}
+    print(f"\nimport floors, medians of {args.reps} fresh processes (peak RSS): the least a command can take")
+    for floor in FLOORS:
+        print(f"{floor:14s} {floors[floor]:6.2f} s  {max(peaks[('floor', '', floor)]) / 1e6:6.0f} MB")
+    print(f"{'work':28s} {'floor check / DuckDB':>22s} {'floor report / DuckDB':>22s} {'1.5 x text':>11s}")
+    for name, (_, _, nbytes) in work.items():
+        duck = med[("duckdb", name, "duckdb")]
+        cells = [f"{floors[f] / duck:.2f}x" for f in ("floor check", "floor report")]
+        print(f"{name:28s} {cells[0]:>22s} {cells[1]:>22s} {1.5 * nbytes / 1e6:8.0f} MB")
     print(f"\nstart-up, medians of {args.startup_reps} fresh processes")
     print(f"{'command':14s} " + " ".join(f"{t:>10s}" for t in trees))
     for command in STARTUP:
