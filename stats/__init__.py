@@ -23,6 +23,8 @@ _EXPORTS: dict[str, str] = {
     "LogRead": "stats._result",
     "kendall_tau": "stats.agreement",
     "CONTROL_METHODS": "stats.apv",
+    "LogCheck": "stats.checks",
+    "check_logs": "stats.checks",
     "PAIRWISE_METHODS": "stats.apv",
     "adjust": "stats.apv",
     "PairwiseEffects": "stats.all_pairs_effects",
@@ -173,6 +175,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
         repeats_folds,
         scores_table,
     )
+    from stats.checks import LogCheck, check_logs  # noqa: F401
     from stats.contrast import contrast_estimation  # noqa: F401
     from stats.critical import critical_difference, q_alpha  # noqa: F401
     from stats.deltas import fold_deltas  # noqa: F401

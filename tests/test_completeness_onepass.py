@@ -162,7 +162,7 @@ def test_a_sparse_design_goes_the_fallback_way_with_the_same_result() -> None:
 def test_a_large_ragged_log_with_duplicates_and_missing_folds() -> None:
     """200,000 rows in chunks of 2**20 rows or less: several chunk boundaries are not at play here,
     so the chunked loops also run with chunks of 7,777 rows."""
-    import stats.cells._completeness as mod
+    import stats.cells._cell_counts as mod
 
     rng = np.random.default_rng(11)
     n = 200_000
@@ -178,7 +178,7 @@ def test_a_large_ragged_log_with_duplicates_and_missing_folds() -> None:
     )
     assert_same(log)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(mod, "_ROWS", 7_777)
+        mp.setattr(mod, "ROWS", 7_777)
         assert_same(log)
 
 

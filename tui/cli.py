@@ -243,17 +243,20 @@ def _bounded(paths: list[str], memory: str | None) -> Any:
 
 
 def run_check(paths: list[str], memory: str | None = None) -> int:
-    from stats import completeness
+    """``rankboard check``: without pandas (``stats.check_logs``), unless the logs exceed the
+    memory budget (then ``stats.aggregate_logs``)."""
+    from stats import check_logs
 
     bounded = _bounded(paths, memory)
     if bounded is not None:
         return _say_check(bounded.files, list(bounded.problems), bounded.completeness if bounded.lines else None)
-    log, problems = _load(paths)
-    return _say_check(log.files, problems, completeness(log) if len(log) else None)
+    found = check_logs(*paths)
+    return _say_check(found.files, list(found.problems), found)
 
 
 def _say_check(files: Any, problems: list[LogProblem], found: Any) -> int:
-    from tui.view import format_problem
+    """Print the problems, the counts and ``found.summary()`` (when it is not None)."""
+    from tui.problems import format_problem
 
     for problem in problems:
         say(format_problem(problem))
@@ -262,8 +265,9 @@ def _say_check(files: Any, problems: list[LogProblem], found: Any) -> int:
     if problems:
         say()
     say(f"{len(files)} file(s), {errors} error(s), {warnings} warning(s)")
-    if found is not None:
-        say(found.summary())
+    summary = found.summary() if found is not None else None
+    if summary is not None:
+        say(summary)
     return 1 if errors else 0
 
 

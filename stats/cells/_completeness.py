@@ -13,7 +13,6 @@ incomplete cell is used (the statistic of what exists) and flagged, unless
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -23,6 +22,16 @@ import pandas as pd
 from stats._keys import unpack_run
 from stats._result import LogRead, table_of
 from stats.cells._aggregate import KEYS, _check_log, _codes, _index, aggregate
+from stats.cells._cell_counts import (
+    NO_RESULTS,
+    Rows,
+    code_rows,
+    count_grid,
+    designs,
+    policy_cells,
+    reason,
+    summary_text,
+)
 from stats.cells._incremental import Aggregator
 
 
@@ -82,40 +91,25 @@ class Completeness:
 
         Lists are cut after ``max_lines`` entries ("... and N more").
         """
-        crit, nd, nl = self.criteria, len(self.datasets), len(self.learners)
-        criteria = f"{len(crit)} criteri{'on' if len(crit) == 1 else 'a'} ({', '.join(map(str, crit))})"
-        size = f"{self.lines} lines"
-        if self.file_lines is not None and self.file_lines != self.lines:  # wide lines: a result per criterion
-            size = f"{self.file_lines} lines, {self.lines} results"
-        out = [f"{size}: {nd} data sets, {nl} learners, {criteria}"]
-        if self.design is None:
-            out.append("repeats x folds: unknown (summarised from an aggregate, not a log)")
-        else:
-            text = pd.Series("no results", pd.MultiIndex.from_product([self.datasets, self.learners]))
+        datasets, learners = self.datasets, self.learners
+        pair_text = None
+        if self.design is not None:
+            text = pd.Series(NO_RESULTS, pd.MultiIndex.from_product([datasets, learners]))
             text.loc[self.design.index] = self.design["design"].to_numpy()
-            usual = text.value_counts()
-            if len(usual) == 1:
-                out.append(f"repeats x folds: all {nd} data sets x {nl} learners: {usual.index[0]}")
-            else:
-                out.append(
-                    f"repeats x folds: {usual.index[0]} for {usual.iloc[0]} of {nd * nl} data set x "
-                    "learner pairs; otherwise:"
-                )
-                odd = text[text != usual.index[0]]
-                ds, ls = odd.index.get_level_values(0), odd.index.get_level_values(1)
-                out += _cut([f"  {d} / {lrn}: {t}" for d, lrn, t in zip(ds, ls, odd)], max_lines)
-        if self.complete:
-            out.append("complete: no missing or incomplete cells")
-        else:
-            n_missing = int((self.cells["status"] == "missing").sum())
-            out.append(
-                f"{n_missing} missing and {len(self.cells) - n_missing} incomplete cells "
-                "(expected: the modal count over the learners of a data set):"
-            )
-            flat = self.cells.reset_index()
-            listed = zip(flat["criterion"], flat["dataset"], flat["learner"], flat["reason"])
-            out += _cut([f"  {c} / {d} / {lrn}: {r}" for c, d, lrn, r in listed], max_lines)
-        return "\n".join(out)
+            pair_text = text.tolist()
+        flat = self.cells.reset_index()
+        short = list(zip(flat["criterion"], flat["dataset"], flat["learner"], flat["reason"]))
+        return summary_text(
+            criteria=list(self.criteria),
+            datasets=list(datasets),
+            learners=list(learners),
+            lines=self.lines,
+            file_lines=self.file_lines,
+            pair_text=pair_text,
+            short=short,
+            n_missing=int((self.cells["status"] == "missing").sum()),
+            max_lines=max_lines,
+        )
 
     def __str__(self) -> str:
         return self.summary()
@@ -125,10 +119,6 @@ def _labels(index: pd.Index, k: int) -> pd.Index:
     """The labels of level ``k`` that occur in the MultiIndex ``index``, in label order."""
     multi = cast(pd.MultiIndex, index)
     return multi.levels[k][np.unique(multi.codes[k])]
-
-
-def _cut(lines: list[str], max_lines: int) -> list[str]:
-    return lines if len(lines) <= max_lines else [*lines[:max_lines], f"  ... and {len(lines) - max_lines} more"]
 
 
 def _as_aggregate(obj: Any) -> pd.DataFrame:
@@ -156,13 +146,6 @@ def _is_log(obj: Any) -> bool:
     return "value" in obj.columns
 
 
-def _mode(keys: list[np.ndarray], n: np.ndarray) -> pd.DataFrame:
-    """Modal ``n`` per combination of ``keys`` (ties: the larger ``n``), as columns k0, k1, ..., n."""
-    frame = pd.DataFrame({**{f"k{i}": k for i, k in enumerate(keys)}, "n": n})
-    freq = frame.value_counts().rename("freq").reset_index()
-    return freq.sort_values(["freq", "n"]).drop_duplicates([f"k{i}" for i in range(len(keys))], keep="last")
-
-
 def _counts(agg: pd.DataFrame) -> pd.DataFrame:
     """Count and expected count of every cell (the module's policy), missing ones included."""
     index = cast(pd.MultiIndex, agg.index)
@@ -174,21 +157,9 @@ def _counts(agg: pd.DataFrame) -> pd.DataFrame:
 
 def _counts_of(grid: np.ndarray, levels: list[pd.Index]) -> pd.DataFrame:
     """:func:`_counts` from the (criterion, dataset, learner) grid of counts (0: no result)."""
-    c, d, lrn = np.nonzero(grid)  # the observed cells, in the order of their codes (an aggregate's)
-    n = grid[c, d, lrn]
-    has_dataset = np.zeros(grid.shape[1], bool)
-    has_dataset[d] = True
-    learner_for = np.zeros((grid.shape[0], grid.shape[2]), bool)
-    learner_for[c, lrn] = True
-    by_criterion, by_cell = np.zeros(grid.shape[0], np.int64), np.zeros(grid.shape[:2], np.int64)
-    m = _mode([c], n)
-    by_criterion[m["k0"].to_numpy()] = m["n"].to_numpy()
-    m = _mode([c, d], n)
-    by_cell[m["k0"].to_numpy(), m["k1"].to_numpy()] = m["n"].to_numpy()
-    expected = np.where(by_cell > 0, by_cell, by_criterion[:, None])
-    ci, di, li = np.nonzero(has_dataset[None, :, None] & learner_for[:, None, :])
-    cells = _index(levels, [ci, di, li], KEYS)
-    return pd.DataFrame({"count": grid[ci, di, li], "expected": expected[ci, di]}, cells)
+    cells = policy_cells(grid)
+    index = _index(levels, [cells.criterion, cells.dataset, cells.learner], KEYS)
+    return pd.DataFrame({"count": cells.count, "expected": cells.expected}, index)
 
 
 def _log_counts(log: pd.DataFrame) -> tuple[pd.DataFrame, list[np.ndarray], int]:
@@ -197,94 +168,26 @@ def _log_counts(log: pd.DataFrame) -> tuple[pd.DataFrame, list[np.ndarray], int]
     Checks the log as :func:`stats.cells._aggregate.aggregate` does (same errors)."""
     _check_log(log)
     codes, levels = (list(x) for x in zip(*(_codes(log[k]) for k in KEYS), strict=True))
-    shape = [len(level) for level in levels]
-    space = int(np.prod(shape, dtype=np.int64))
-    grid = np.zeros(space, np.int64)
-    n = len(log)
-    for s in range(0, n, _ROWS):
-        key = codes[0][s : s + _ROWS].astype(np.int64)
-        for x, span in zip(codes[1:], shape[1:]):
-            key *= span
-            key += x[s : s + _ROWS]
-        grid += np.bincount(key, minlength=space)
-    return _counts_of(grid.reshape(shape), levels), codes, n
-
-
-def _reason(criterion: Any, learner: Any, count: int, expected: int) -> str:
-    if count == 0:
-        return f"no {criterion} result for learner {learner}"
-    return f"learner {learner} has {int(count)} of {int(expected)} results"
-
-
-def _distinct(pair: np.ndarray, n_pairs: int, x: np.ndarray) -> np.ndarray:
-    """Number of distinct ``x`` per ``pair`` (for designs too sparse for :func:`_design`'s grid)."""
-    first = pd.DataFrame({"p": pair, "x": x}).drop_duplicates()["p"].to_numpy()
-    return np.bincount(first, minlength=n_pairs)
-
-
-#: Rows per chunk of the passes over a log (its work space: a few int64 arrays of this length).
-_ROWS = 1 << 18
-#: Rows -> (pair, repeat, fold) of rows ``s:e``: the (dataset, learner) pair is
-#: ``dataset code * learners + learner code``.
-Rows = Callable[[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
+    grid = count_grid(codes, [len(level) for level in levels])
+    return _counts_of(grid, levels), codes, len(log)
 
 
 def _design(rows: Rows, n: int, levels: list[pd.Index]) -> pd.DataFrame:
-    """Repeats x folds of each (dataset, learner) pair with results.
-
-    One boolean grid over (pair, repeat, fold), filled a chunk of rows at a time: a pair's
-    repeats are the repeats with a run, its folds the folds with a run, its runs the cells set
-    (no sort, no copy of the columns). A grid much larger than the log (repeat or fold numbers
-    spread far apart) falls back to counting distinct values with pandas.
-    """
-    n_pairs, n_learners = len(levels[0]) * len(levels[1]), len(levels[1])
-    lows, highs = [0, 0], [0, 0]
-    for s in range(0, n, _ROWS):
-        _, repeat, fold = rows(s, min(s + _ROWS, n))
-        for k, x in enumerate((repeat, fold)):
-            lo, hi = int(x.min()), int(x.max())
-            lows[k], highs[k] = (lo, hi) if s == 0 else (min(lows[k], lo), max(highs[k], hi))
-    spans = [hi - lo + 1 for lo, hi in zip(lows, highs)]
-    if n and n_pairs * spans[0] * spans[1] <= max(4 * n, 1 << 22):
-        grid = np.zeros(n_pairs * spans[0] * spans[1], bool)
-        for s in range(0, n, _ROWS):
-            at, repeat, fold = rows(s, min(s + _ROWS, n))  # ``at``: the pair, made the grid's index in place
-            at *= spans[0]
-            at += repeat
-            at -= lows[0]
-            at *= spans[1]
-            at += fold
-            at -= lows[1]
-            grid[at] = True
-        cube = grid.reshape(n_pairs, spans[0], spans[1])
-        got = [cube.any(axis=2).sum(axis=1), cube.any(axis=1).sum(axis=1), cube.sum(axis=(1, 2))]
-    elif n:
-        pair, repeat, fold = rows(0, n)
-        pair = pair.astype(np.int64)
-        repeat, fold = repeat.astype(np.int64) - lows[0], fold.astype(np.int64) - lows[1]
-        got = [_distinct(pair, n_pairs, x) for x in (repeat, fold, repeat * spans[1] + fold)]
-    else:
-        got = [np.zeros(n_pairs, np.int64)] * 3
-    where = np.flatnonzero(got[0])
-    r, f, runs = (np.asarray(g[where], np.int64) for g in got)
-    text = [f"{a} x {b}" if k == a * b else f"{a} x {b} ({k} of {a * b} runs)" for a, b, k in zip(r, f, runs)]
+    """Repeats x folds of each (dataset, learner) pair with results
+    (:func:`stats.cells._cell_counts.designs`), as a frame over the pairs."""
+    n_learners = len(levels[1])
+    found = designs(rows, n, len(levels[0]) * n_learners)
+    where = found.pairs
     index = _index(levels, [where // n_learners, where % n_learners], ("dataset", "learner"))
-    return pd.DataFrame({"repeats": r, "folds": f, "runs": runs, "design": text}, index)
+    return pd.DataFrame(
+        {"repeats": found.repeats, "folds": found.folds, "runs": found.runs, "design": found.text}, index
+    )
 
 
 def _log_rows(log: pd.DataFrame, dataset: np.ndarray, learner: np.ndarray, n_learners: int) -> Rows:
     """:data:`Rows` of a log (its columns as they are: no copy)."""
     repeat, fold = (log[k].to_numpy() for k in ("repeat", "fold"))
-    if repeat.dtype.kind != "i" or fold.dtype.kind != "i":  # signed integers are used as they are
-        repeat, fold = repeat.astype(np.int64), fold.astype(np.int64)
-
-    def rows(s: int, e: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        pair = dataset[s:e].astype(np.int64)
-        pair *= n_learners
-        pair += learner[s:e]
-        return pair, repeat[s:e], fold[s:e]
-
-    return rows
+    return code_rows(dataset, learner, repeat, fold, n_learners)
 
 
 def _aggregator_rows(aggregator: Aggregator) -> tuple[Rows, int]:
@@ -362,6 +265,6 @@ def completeness(log_or_agg: Any) -> Completeness:
     cells = counts[counts["count"] < counts["expected"]].copy()
     cells["status"] = np.where(cells["count"] == 0, "missing", "incomplete")
     triples = zip(cells.index, cells["count"], cells["expected"])
-    cells["reason"] = [_reason(c, lrn, n, e) for (c, _, lrn), n, e in triples]
+    cells["reason"] = [reason(c, lrn, n, e) for (c, _, lrn), n, e in triples]
     file_lines = log_or_agg.lines if isinstance(log_or_agg, LogRead) else None
     return Completeness(counts=counts, cells=cells, design=design, lines=lines, file_lines=file_lines)

@@ -13,7 +13,8 @@ import pandas as pd
 from stats._result import TableResult
 from stats._table import check_choice
 from stats.cells._aggregate import COLUMNS
-from stats.cells._completeness import _as_aggregate, _counts, _labels, _reason
+from stats.cells._cell_counts import reason
+from stats.cells._completeness import _as_aggregate, _counts, _labels
 
 
 def _select(kind: str, requested: Sequence[Any] | None, valid: pd.Index, where: str) -> list[Any]:
@@ -116,8 +117,8 @@ def scores_table(
         elif lacking:
             excluded[rows[i]] = f"no {criterion} result for learner{'s' * (len(lacking) > 1)} {', '.join(lacking)}"
         else:
-            reason = "; ".join(_reason(criterion, cols[j], n[i, j], e[i, j]) for j in np.flatnonzero(n[i] < e[i]))
-            (excluded if incomplete == "exclude" else flagged)[rows[i]] = reason
+            why = "; ".join(reason(criterion, cols[j], n[i, j], e[i, j]) for j in np.flatnonzero(n[i] < e[i]))
+            (excluded if incomplete == "exclude" else flagged)[rows[i]] = why
     values = agg.xs(criterion, level="criterion")[statistic].unstack().reindex(index=rows, columns=cols)
     table = values.drop(index=list(excluded))
     table.index.name, table.columns.name = "dataset", None

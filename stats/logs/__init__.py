@@ -15,23 +15,29 @@ from typing import TYPE_CHECKING, Any
 _EXPORTS: dict[str, str] = {
     "Decompression": "stats.logs._paths",
     "LoadCancelled": "stats.logs._read",
+    "LogColumns": "stats.logs._read",
     "LogError": "stats.logs._read",
-    "LogProblem": "stats.logs._read",
+    "LogProblem": "stats.logs._formats",
     "LogWatcher": "stats.logs._watch",
     "Progress": "stats.logs._progress",
     "SpilledLogs": "stats.logs._spill",
     "WatchUpdate": "stats.logs._watch",
-    "log_size": "stats.logs._spill",
+    "log_size": "stats.logs._paths",
+    "read_columns": "stats.logs._read",
     "read_logs": "stats.logs._read",
 }
 
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see: the same names, imported eagerly
-    from stats.logs._paths import Decompression  # noqa: F401
+    from stats.logs._formats import LogProblem  # noqa: F401
+    from stats.logs._paths import (
+        Decompression,  # noqa: F401
+        log_size,  # noqa: F401
+    )
     from stats.logs._progress import Progress  # noqa: F401
-    from stats.logs._read import LoadCancelled, LogError, LogProblem, read_logs  # noqa: F401
-    from stats.logs._spill import SpilledLogs, log_size  # noqa: F401
+    from stats.logs._read import LoadCancelled, LogColumns, LogError, read_columns, read_logs  # noqa: F401
+    from stats.logs._spill import SpilledLogs  # noqa: F401
     from stats.logs._watch import LogWatcher, WatchUpdate  # noqa: F401
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -127,9 +128,37 @@ def read_logs(
     >>> log.shape, list(log["learner"].cat.categories)
     ((56, 6), ['C4.5', 'C4.5+m', 'C4.5+cf', 'C4.5+m+cf'])
     """
+    _import_ahead.start("pandas")  # for the frame at the end: imported while the blocks are parsed
+    read = read_columns(*paths, on_error=on_error, progress=progress, decompression=decompression)
+    return LogRead(to_frame(read.labels, read.columns), problems=read.problems, files=read.files, lines=read.lines)
+
+
+@dataclass(frozen=True, eq=False)
+class LogColumns:
+    """:func:`read_columns`' result: the columns of the tidy frame before it is made (label
+    codes, repeat and fold as narrow as they were read, values; duplicates resolved) and what
+    the read found, as in :class:`stats.LogRead`."""
+
+    columns: dict[str, np.ndarray]
+    labels: Labels
+    problems: tuple[LogProblem, ...]
+    files: tuple[str, ...]
+    lines: int
+
+    def __len__(self) -> int:
+        return len(self.columns["value"])
+
+
+def read_columns(
+    *paths: str | os.PathLike[str],
+    on_error: OnError = "raise",
+    progress: Progress | None = None,
+    decompression: Decompression = DECOMPRESSION,
+) -> LogColumns:
+    """:func:`read_logs` up to its frame, which it does not make: no pandas is imported (for
+    ``rankboard check``, :func:`stats.check_logs`). The same arguments, problems and rows."""
     if on_error not in ("raise", "skip"):
         raise ValueError(f"on_error must be 'raise' or 'skip', got {on_error!r}")
-    _import_ahead.start("pandas")  # for the frame at the end: imported while the blocks are parsed
     sources, problems = expand(paths)
     strict = on_error == "raise"
     _raise_first(problems, strict)
@@ -171,7 +200,7 @@ def read_logs(
         for future in ahead.values():  # cancelled, or an error raised: nothing more is read
             future.cancel()
         pa.default_memory_pool().release_unused()  # pyarrow's allocator keeps freed blocks otherwise
-    return _frame(table, [s.name for s in sources], problems)
+    return _resolved(table, [s.name for s in sources], problems)
 
 
 #: Small files (one block) read and parsed ahead of the one being added, at most this many.
@@ -240,8 +269,8 @@ def _raise_first(problems: list[LogProblem], strict: bool) -> None:
             raise LogError(min(errors, key=_line_order))
 
 
-def _frame(table: Columns, files: list[str], problems: list[LogProblem]) -> pd.DataFrame:
-    """Columns -> DataFrame, after resolving duplicates (the later row wins, :mod:`stats.logs._duplicates`)."""
+def _resolved(table: Columns, files: list[str], problems: list[LogProblem]) -> LogColumns:
+    """The filled columns, after resolving duplicates (the later row wins, :mod:`stats.logs._duplicates`)."""
     columns = table.finish()
     names = {k: table.labels.names(k) for k in ("dataset", "learner", "criterion")}
     keep, repeated = resolve(columns, names, table.locate, files)
@@ -254,7 +283,7 @@ def _frame(table: Columns, files: list[str], problems: list[LogProblem]) -> pd.D
         problems = sorted(problems + found, key=lambda p: (rank.get(p.file, -1), p.line or 0))
     if keep is not None:
         compact(columns, keep)  # in place: no second copy of the columns
-    return LogRead(to_frame(table.labels, columns), problems=tuple(problems), files=tuple(files), lines=lines)
+    return LogColumns(columns, table.labels, tuple(problems), tuple(files), lines)
 
 
 def to_frame(

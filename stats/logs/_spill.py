@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import stat
 import tempfile
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -39,7 +38,7 @@ from stats.logs._duplicates import KEY, resolve
 from stats.logs._formats import LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels, name_problems
 from stats.logs._parse import Part
-from stats.logs._paths import DECOMPRESSION, Decompression, expand
+from stats.logs._paths import DECOMPRESSION, Decompression, expand, log_size
 from stats.logs._progress import Meter, Progress
 from stats.logs._sources import WORKERS, NoPool, read_source, stored_size
 
@@ -62,37 +61,6 @@ ROW_COST = 160
 #: The fewest bytes a result line takes (``a,1,1,b,c,1\n``): a text log of n bytes holds at most n / 12.
 _SHORTEST_LINE = 12
 MAX_PARTITIONS = 4096
-
-
-def log_size(*paths: str | os.PathLike[str]) -> int:
-    """The logs' total size as text, in bytes (an estimate for compressed files).
-
-    Plain files count their size; gzip files the uncompressed size their trailer records (ISIZE,
-    modulo 2**32, RFC 1952 section 2.3.1: at least the compressed size); Parquet and Arrow files
-    ten times their size (their text would be several times larger: columns compress well).
-    Standard input and paths that are not regular files (a FIFO is never opened) count 0.
-    """
-    sources, _ = expand(tuple(paths))
-    total = 0
-    for source in sources:
-        if source.path is None:
-            continue
-        try:
-            st = source.path.stat()
-            if not stat.S_ISREG(st.st_mode):  # a FIFO would block the open: the readers say what it is
-                continue
-            size = st.st_size
-            with open(source.path, "rb") as f:
-                head = f.read(8)
-                if head[:2] == b"\x1f\x8b" and size >= 18:
-                    f.seek(-4, os.SEEK_END)
-                    size = max(size, int.from_bytes(f.read(4), "little"))
-                elif head[:4] in (b"PAR1", b"ARRO"):
-                    size *= 10
-        except OSError:
-            continue
-        total += size
-    return total
 
 
 class SpilledLogs:
@@ -280,4 +248,4 @@ class SpilledLogs:
         self.close()
 
 
-__all__: Sequence[str] = ["SpilledLogs", "log_size"]
+__all__: Sequence[str] = ["SpilledLogs"]

@@ -24,8 +24,6 @@ from stats.labels import EFFECT_COLUMNS
 TWO_SAMPLE = {"wilcoxon-holm": "wilcoxon", "sign-holm": "sign"}
 
 
-
-
 def two_sample_table(
     scores: stats.ScoresTable | stats.RankedTable, procedure: str, higher: bool
 ) -> stats.PairwiseTwoSample:

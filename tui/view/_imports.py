@@ -20,9 +20,11 @@ from collections.abc import Iterable
 #: the table ranked once for every view (``stats.ranking``), the overall chart
 #: (``stats.quartile_charts``), the Kendall tau of each data set against it (``stats.agreement``),
 #: the Scott-Knott ranks (``stats.scott_knott_ranking``, with ``stats.effect_size`` and
-#: ``scipy.special``) and pandas' ``unstack`` (``pandas.core.reshape``, which pandas imports
-#: lazily). No ``scipy.stats``.
+#: ``scipy.special``), pandas' ``unstack`` (``pandas.core.reshape``, which pandas imports
+#: lazily) and the scores table of a selection (``stats.cells._scores``: ``stats.cells`` imports
+#: lazily too). No ``scipy.stats``.
 FIRST_VIEW = (
+    "stats.cells._scores",
     "stats.ranking",
     "stats.quartile_charts",
     "stats.agreement",

@@ -11,21 +11,13 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from stats import Aggregator, LogProblem, LogWatcher, aggregate_logs
+from stats import Aggregator, LogWatcher, aggregate_logs
 from stats.logs import Progress
-from stats.names import printable_lines
 from tui.memory import bounded_mode, bounded_note, tune_allocator
+from tui.problems import format_problem
 from tui.view._early import EarlyLoad
 from tui.view._model import Model
 from tui.view._types import Selection
-
-
-def format_problem(problem: LogProblem) -> str:
-    """``file:line: reason`` for an error, ``file:line: warning: reason`` for a warning."""
-    if problem.severity == "error":
-        return str(problem)  # escaped (stats.names)
-    where = f"{problem.file}:{problem.line}" if problem.line is not None else problem.file
-    return printable_lines(f"{where}: warning: {problem.reason}")
 
 
 @dataclass(frozen=True)
