@@ -304,3 +304,28 @@ def test_watcher_rewritten_in_place_is_read_again(tmp_path: Path) -> None:
     os.utime(path, ns=(os.stat(path).st_atime_ns, os.stat(path).st_mtime_ns + 10**9))
     update = watcher.poll()
     assert update.reloaded == [str(path)] and len(update.rows) == 3
+
+
+def test_a_parquet_row_group_is_read_in_batches_with_the_rows_named_as_before(tmp_path: Path) -> None:
+    """Parquet is read BATCH rows at a time, not a row group (a million rows) at a time: the
+    work space of a 5,000,000-line file's check fell from 305 to ~240 MB. Here one row group of
+    40 rows is read in batches of 7: the same frame and the same problems, by row, as in one go."""
+    import stats.logs._columnar as columnar
+
+    rows = [(f"d{i % 5}", 1 + i // 10, 1 + i % 10, f"l{i % 3}", "acc", i / 40) for i in range(40)]
+    table = long_table(rows)
+    values = table.column("value").to_pylist()
+    values[8] = float("nan")  # row 9 of the file, in the second batch of 7
+    values[33] = float("inf")  # row 34, in the fifth
+    path = tmp_path / "one_group.parquet"
+    pq.write_table(table.set_column(5, "value", pa.array(values)), path, row_group_size=40)
+    whole = read_logs(path, on_error="skip")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(columnar, "BATCH", 7)
+        batched = read_logs(path, on_error="skip")
+    frames_equal(batched.table, whole.table)
+    assert [str(p) for p in batched.problems] == [str(p) for p in whole.problems] == [
+        f"{path}:9: value nan is not finite",
+        f"{path}:34: value inf is not finite",
+    ]
+    assert len(batched) == 38

@@ -46,6 +46,8 @@ PARQUET, ARROW_FILE, ARROW_STREAM = "Parquet", "Arrow IPC", "Arrow IPC stream"
 _MAGIC = ((b"PAR1", PARQUET), (b"ARROW1", ARROW_FILE), (b"\xff\xff\xff\xff", ARROW_STREAM))
 #: Bytes a result takes at least as text (``a,1,1,b,c,1\n``): the row bound of a columnar file.
 ROW_BYTES = 12
+#: Rows per batch read from a Parquet file.
+BATCH = 1 << 18
 #: pandas' index, written by ``DataFrame.to_parquet``: not a column of the log, never warned about.
 _INDEX = "__index_level_0__"
 _MAX_INT = 2**31 - 1
@@ -193,8 +195,14 @@ class _open:
             meta = reader.metadata
 
             def groups(columns: list[str]) -> Iterator[pa.RecordBatch]:
-                for i in range(reader.num_row_groups):
-                    yield from reader.read_row_group(i, columns=columns).to_batches() or [_empty(reader, columns)]
+                # Batches of BATCH rows, not whole row groups (a million rows each as pyarrow writes
+                # them): the work space of a batch's columns is a quarter of a group's.
+                empty = True
+                for batch in reader.iter_batches(batch_size=BATCH, columns=columns):
+                    empty = False
+                    yield batch
+                if empty:
+                    yield _empty(reader, columns)
 
             return _Table(reader.schema_arrow, meta.num_rows, groups)
         if self.kind == ARROW_FILE:
