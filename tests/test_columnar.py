@@ -324,8 +324,12 @@ def test_a_parquet_row_group_is_read_in_batches_with_the_rows_named_as_before(tm
         mp.setattr(columnar, "BATCH", 7)
         batched = read_logs(path, on_error="skip")
     frames_equal(batched.table, whole.table)
-    assert [str(p) for p in batched.problems] == [str(p) for p in whole.problems] == [
-        f"{path}:9: value nan is not finite",
-        f"{path}:34: value inf is not finite",
-    ]
+    assert (
+        [str(p) for p in batched.problems]
+        == [str(p) for p in whole.problems]
+        == [
+            f"{path}:9: value nan is not finite",
+            f"{path}:34: value inf is not finite",
+        ]
+    )
     assert len(batched) == 38

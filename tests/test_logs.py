@@ -338,7 +338,11 @@ def test_directory_reads_every_dat_below_sorted(tmp_path: Path) -> None:
     write(tmp_path, "b/notes.txt", "not a log\n")
     log = read_logs(tmp_path)
     assert list(log["dataset"]) == ["a", "c", "z"]
-    assert log.files == (str(tmp_path / "a.dat"), str(tmp_path / "b/c.dat.gz"), str(tmp_path / "b/z.dat"),)
+    assert log.files == (
+        str(tmp_path / "a.dat"),
+        str(tmp_path / "b/c.dat.gz"),
+        str(tmp_path / "b/z.dat"),
+    )
 
 
 def test_glob_patterns_are_expanded_here(tmp_path: Path) -> None:

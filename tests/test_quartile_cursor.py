@@ -34,6 +34,7 @@ async def test_the_quartile_view_has_a_cursor_and_c_and_space_act_on_its_learner
         assert app.focused is panel
         overall = list(app.analysis.quartiles.rows)[:5]  # the overall chart, best first
         first, second = (str(r.learner) for r in overall[:2])
+
         def shows(name: str) -> bool:  # the name after the SK rank, whole or cut in the middle
             shown = _cursor_line(app)[1:].split()[1]
             return shown[:3] == name[:3] and shown[-3:] == name[-3:]

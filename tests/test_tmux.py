@@ -176,8 +176,10 @@ def test_at_80x24_without_colour_names_are_distinct_and_only_rejected_apvs_are_m
         term.keys("1")
         term.wait_text("SK learner")
         term.keys("Tab", "Tab", "Tab")  # into the learners list: the sidebar widens
-        term.wait(lambda: all(f"[x] {n}" in term.screen() or f"[c] {n}" in term.screen() for n in learners),
-                  "the learners' whole names in the sidebar")
+        term.wait(
+            lambda: all(f"[x] {n}" in term.screen() or f"[c] {n}" in term.screen() for n in learners),
+            "the learners' whole names in the sidebar",
+        )
         term.keys("q")
         term.wait(lambda: not term.alive(), "rankboard to quit")
     finally:
