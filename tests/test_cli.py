@@ -179,6 +179,16 @@ def test_check_imports_neither_scipy_nor_pandas() -> None:
     assert _heavy("check", str(example)) == {"numpy", "pyarrow"}  # no pandas either (stats.check_logs)
 
 
+def test_a_refused_report_output_imports_nothing_heavy(tmp_path: Path) -> None:
+    """``-o FILE`` that exists (no ``--force``) is refused before any work: the check lives in
+    ``tui.output``, which imports no pandas (it was in ``tui.render``, which imports pandas)."""
+    example = Path(__file__).resolve().parents[1] / "sample_logs" / "c45_demsar.dat"
+    taken = tmp_path / "taken.md"
+    taken.write_text("mine\n")
+    assert _heavy("report", str(example), "-o", str(taken)) == set()
+    assert taken.read_text() == "mine\n"
+
+
 def test_report_imports_scipy_and_convert_does_not(tmp_path: Path) -> None:
     """Issue 17, item 1: what each command imports, in a fresh interpreter."""
     example = Path(__file__).resolve().parents[1] / "sample_logs" / "c45_demsar.dat"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import threading
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -301,23 +300,8 @@ def _report_spec(args: argparse.Namespace, model: Model) -> dict[str, object]:
     return spec
 
 
-def _import_report_modules() -> None:
-    """Import what a report needs beyond the readers: pandas, the renderers and the view model,
-    the first view's statistics and ``scipy.stats`` (~1 s of Python, :data:`tui.view.FIRST_VIEW`
-    and :data:`tui.view.OTHER_VIEWS`). Run in a thread while the logs are read; a failed import
-    is raised again where the module is used."""
-    try:
-        import tui.render  # noqa: F401
-        from tui.view import FIRST_VIEW, OTHER_VIEWS, import_modules
-
-        import_modules((*FIRST_VIEW, *OTHER_VIEWS))
-    except BaseException:  # noqa: BLE001, S110 - the import in run_report raises it again
-        pass
-
-
 def run_report(args: argparse.Namespace) -> int:
-    from stats import read_logs  # noqa: F401 - imported before the thread below starts importing
-    from tui.output import OutputRefused, check_output, write_output
+    from tui.output import OutputRefused, check_output, write_output  # no pandas: a refusal comes at once
 
     paths = args.paths or [str(bundled_example())]
     if args.force and not args.output:
@@ -329,11 +313,8 @@ def run_report(args: argparse.Namespace) -> int:
         except OutputRefused as exc:
             say(f"rankboard: {exc}", file=sys.stderr)
             return 1
-    ahead = threading.Thread(target=_import_report_modules, name="rankboard-report-imports")
-    ahead.start()  # the imports overlap the reading: pyarrow parses outside the GIL
     bounded = _bounded(paths, args.memory)
     log, problems = (None, list(bounded.problems)) if bounded is not None else _load(paths)
-    ahead.join()
     from tui.render import render_report
     from tui.view import Model, format_problem, selection_from_spec
 
