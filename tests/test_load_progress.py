@@ -394,3 +394,18 @@ def test_load_cancelled_is_exported_and_an_exception() -> None:
     assert not issubclass(stats.LoadCancelled, OSError | ValueError)  # not taken for a read or log error
     with pytest.raises(TypeError):
         LogWatcher("x.dat").poll(print)  # type: ignore[misc]  # keyword-only, as in read_logs
+
+
+def test_a_gzip_log_is_parsed_in_full_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A gzip stream reads short (one inflated 64 KB chunk, ~0.5 MB of text, at a time): each was
+    a block of its own, 407 parts for a 204 MB log instead of 50 (gzip check 1.53 -> 1.30 s).
+    Blocks are now filled to their size; only the last is shorter."""
+    rows = ((i // 910, i % 910 // 130 + 1, i % 130 // 13 + 1, i % 13) for i in range(250_000))  # distinct keys
+    text = "".join(f"data{d},{r},{f},learner{lrn},accuracy,0.{d:07d}\n" for d, r, f, lrn in rows)
+    write(tmp_path / "big.dat.gz", gzip.compress(text.encode(), compresslevel=1))
+    size = 1 << 22  # the reader's own block size, not this module's small one
+    monkeypatch.setattr(stats.logs._sources, "BLOCK", size)
+    read = counting_blocks(monkeypatch)
+    log = read_logs(tmp_path / "big.dat.gz")
+    assert len(log) == 250_000 and sum(read) == len(text)
+    assert len(read) == -(-len(text) // size) and all(n > size - 64 for n in read[:-1])
