@@ -66,9 +66,16 @@ def blocks(stream: Any, size: int = BLOCK, buffers: int = 2) -> Iterator[tuple[b
         ring.append(buf)
         buf[: len(carry)] = carry
         n, full = len(carry), len(carry) + size
+        failed: Exception | None = None
         with memoryview(buf) as view:
             while n < full:  # a short read is not the end: a gzip stream gives ~0.5 MB at a time
-                got = stream.readinto(view[n:full])
+                try:
+                    got = stream.readinto(view[n:full])
+                except Exception as exc:  # a torn gzip file, a decompression limit: the lines read
+                    if n == len(carry):  # before it are a block, handed out first
+                        raise
+                    failed = exc
+                    break
                 if not got:
                     break
                 n += got
@@ -76,6 +83,8 @@ def blocks(stream: Any, size: int = BLOCK, buffers: int = 2) -> Iterator[tuple[b
             break
         cut = buf.rfind(b"\n", 0, n) + 1
         if cut == 0:
+            if failed is not None:
+                raise failed
             carry = bytes(buf[:n])
             continue
         carry = b""
@@ -85,6 +94,8 @@ def blocks(stream: Any, size: int = BLOCK, buffers: int = 2) -> Iterator[tuple[b
             else:
                 carry = bytes(buf[cut:n])
         yield buf, 0, cut
+        if failed is not None:
+            raise failed  # the line it cut short is dropped, as before
     if carry:
         yield bytearray(carry), 0, len(carry)
 
