@@ -7,8 +7,9 @@ Imports are lazy (PEP 562), as in :mod:`stats`: :mod:`stats.cells._cell_counts` 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from stats._lazy import lazy
 
 #: Each public name and the module that defines it.
 _EXPORTS: dict[str, str] = {
@@ -35,14 +36,4 @@ if TYPE_CHECKING:  # what type checkers see: the same names, imported eagerly
     from stats.cells._values import CellValues  # noqa: F401
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+__getattr__, __dir__ = lazy(__name__, _EXPORTS, globals())

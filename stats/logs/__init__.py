@@ -8,8 +8,9 @@ which it imports in a thread while it reads (:mod:`stats._import_ahead`).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from stats._lazy import lazy
 
 #: Each public name and the module that defines it.
 _EXPORTS: dict[str, str] = {
@@ -41,14 +42,4 @@ if TYPE_CHECKING:  # what type checkers see: the same names, imported eagerly
     from stats.logs._watch import LogWatcher, WatchUpdate  # noqa: F401
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+__getattr__, __dir__ = lazy(__name__, _EXPORTS, globals())
