@@ -23,14 +23,15 @@ from stats._keys import unpack_run
 from stats._result import LogRead, table_of
 from stats.cells._aggregate import KEYS, _check_log, _codes, _index, aggregate
 from stats.cells._cell_counts import (
-    NO_RESULTS,
+    CellCounts,
+    Cells,
+    Designs,
     Rows,
     code_rows,
     count_grid,
     designs,
     policy_cells,
     reason,
-    summary_text,
 )
 from stats.cells._incremental import Aggregator
 
@@ -91,25 +92,22 @@ class Completeness:
 
         Lists are cut after ``max_lines`` entries ("... and N more").
         """
-        datasets, learners = self.datasets, self.learners
-        pair_text = None
+        return self.cell_counts().summary(max_lines)
+
+    def cell_counts(self) -> CellCounts:
+        """These counts as the arrays of :class:`~stats.cells.CellCounts` (what ``rankboard check``
+        reads from a log's codes): one summary text for both."""
+        index = cast(pd.MultiIndex, self.counts.index)
+        codes = [np.asarray(c, np.int64) for c in index.codes]
+        cells = Cells(*codes, self.counts["count"].to_numpy(), self.counts["expected"].to_numpy())
+        found = None
         if self.design is not None:
-            text = pd.Series(NO_RESULTS, pd.MultiIndex.from_product([datasets, learners]))
-            text.loc[self.design.index] = self.design["design"].to_numpy()
-            pair_text = text.tolist()
-        flat = self.cells.reset_index()
-        short = list(zip(flat["criterion"], flat["dataset"], flat["learner"], flat["reason"]))
-        return summary_text(
-            criteria=list(self.criteria),
-            datasets=list(datasets),
-            learners=list(learners),
-            lines=self.lines,
-            file_lines=self.file_lines,
-            pair_text=pair_text,
-            short=short,
-            n_missing=int((self.cells["status"] == "missing").sum()),
-            max_lines=max_lines,
-        )
+            pair = cast(pd.MultiIndex, self.design.index)
+            d, lrn = (np.asarray(index.levels[k].get_indexer(pair.get_level_values(k - 1)), np.int64) for k in (1, 2))
+            runs = [self.design[k].to_numpy(np.int64) for k in ("repeats", "folds", "runs")]
+            found = Designs(d * len(index.levels[2]) + lrn, *runs)
+        names = (list(index.levels[0]), list(index.levels[1]), list(index.levels[2]))
+        return CellCounts(names, cells, found, self.lines, self.file_lines)
 
     def __str__(self) -> str:
         return self.summary()
