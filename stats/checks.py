@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from stats.cells import CellCounts
-from stats.logs import read_columns
+from stats.logs import Decompression, read_columns
 
 if TYPE_CHECKING:
-    from stats.logs import Decompression, LogProblem
+    from stats.logs import LogProblem
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,7 +35,7 @@ class LogCheck:
 
 def check_logs(*paths: str | os.PathLike[str], decompression: Decompression | None = None) -> LogCheck:
     """Read the logs as ``read_logs(*paths, on_error="skip")`` does and count their cells
-    (``decompression``: as :func:`stats.read_logs`' own, its default when None).
+    (``decompression``: as :func:`stats.read_logs`' own; ``Decompression()`` when None).
 
     ``check_logs(*paths).summary()`` is ``completeness(read_logs(*paths, on_error="skip")).summary()``
     and the problems are the read's.
@@ -47,8 +47,7 @@ def check_logs(*paths: str | os.PathLike[str], decompression: Decompression | No
     repeats x folds: all 14 data sets x 4 learners: 1 x 1
     complete: no missing or incomplete cells
     """
-    options = {} if decompression is None else {"decompression": decompression}
-    read = read_columns(*paths, on_error="skip", **options)
+    read = read_columns(*paths, on_error="skip", decompression=decompression or Decompression())
     counts = None
     if len(read):
         names = {k: read.labels.names(k) for k in ("criterion", "dataset", "learner")}
