@@ -1,11 +1,12 @@
-"""pyarrow arrays as numpy arrays, without pyarrow's pandas shim.
+"""pyarrow arrays as numpy arrays, and their nulls filled, without pyarrow's pandas shim.
 
 ``pyarrow.Array.to_numpy`` goes through ``ConvertArrayToPandas``, which imports pandas the first
 time it runs (pyarrow 26: ~0.3 s, in whichever thread converts first, the others waiting on the
 import lock). The readers convert primitive columns only, so they view their data buffer
 instead, as ``to_numpy(zero_copy_only=True)`` does: the same values, read-only, no copy, and
 no pandas (which :func:`stats.read_logs` imports in a thread of its own meanwhile:
-:mod:`stats._import_ahead`).
+:mod:`stats._import_ahead`). ``fill_null`` imports pandas too, to check its argument: it is called
+only on arrays that have nulls (:func:`filled`, :func:`nulls`).
 """
 
 from __future__ import annotations
@@ -45,3 +46,13 @@ def numpy_of(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
     if data is None:  # an empty array may have no buffer
         return np.empty(0, dtype)
     return np.frombuffer(data, dtype, len(array), array.offset * np.dtype(dtype).itemsize)
+
+
+def filled(array: pa.Array, value: float) -> pa.Array:
+    """``array.fill_null(value)``; the array itself when it has no null (no pandas imported)."""
+    return array.fill_null(value) if array.null_count else array
+
+
+def nulls(array: pa.Array) -> np.ndarray:
+    """Which entries are null, as a numpy bool array (all False, at once, when there is none)."""
+    return array.is_null().to_numpy(zero_copy_only=False) if array.null_count else np.zeros(len(array), bool)

@@ -37,7 +37,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from stats.logs._arrow_numpy import numpy_of
+from stats.logs._arrow_numpy import filled, nulls, numpy_of
 from stats.logs._formats import LONG, LONG_COLUMNS, BadField, LogProblem, LogSpec, parse_field, parse_header
 from stats.logs._parse import Coded, Part, _first_seen
 from stats.logs._paths import Decompression
@@ -305,23 +305,22 @@ def _field(column: pa.Array, kind: str, label: str, reasons: dict[int, str]) -> 
     if kind in ("int", "value"):
         if pa.types.is_dictionary(column.type):
             column = column.dictionary_decode()
-        nulls = column.is_null().to_numpy(zero_copy_only=False) if column.null_count else np.zeros(len(column), bool)
-        _note(reasons, np.flatnonzero(nulls), lambda _: f"{label} is missing (null)")
+        _note(reasons, np.flatnonzero(nulls(column)), lambda _: f"{label} is missing (null)")
         if kind == "value":
-            floats = numpy_of(_filled(pc.cast(column, pa.float64(), safe=False), 0.0))
+            floats = numpy_of(filled(pc.cast(column, pa.float64(), safe=False), 0.0))
             finite = np.isfinite(floats)
             _note(reasons, np.flatnonzero(~finite), lambda r: f"{label} {float(floats[r])!r} is not finite")
             return floats
-        ints = numpy_of(_filled(pc.cast(column, pa.int64(), safe=False), 0))
+        ints = numpy_of(filled(pc.cast(column, pa.int64(), safe=False), 0))
         if pa.types.is_uint64(column.type):  # wraps to negative as int64: say what it was
-            raw = numpy_of(_filled(column, 0))
+            raw = numpy_of(filled(column, 0))
             _note(reasons, np.flatnonzero(raw > _MAX_INT), lambda r: f"{label} {int(raw[r])} is out of range")
         _note(reasons, np.flatnonzero(ints < 0), lambda r: f"{label} {int(ints[r])} is negative")
         _note(reasons, np.flatnonzero(ints > _MAX_INT), lambda r: f"{label} {int(ints[r])} is out of range")
         return ints
     coded = column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
     raw_values = coded.dictionary.to_pylist()
-    codes = numpy_of(_filled(coded.indices, len(raw_values))).astype(np.int64)
+    codes = numpy_of(filled(coded.indices, len(raw_values))).astype(np.int64)
     values: list[Any] = []
     wrong: dict[int, str] = {}
     for j, raw in enumerate(raw_values):
@@ -337,12 +336,6 @@ def _field(column: pa.Array, kind: str, label: str, reasons: dict[int, str]) -> 
         bad = np.flatnonzero(np.isin(codes, list(wrong)))
         _note(reasons, bad, lambda r: wrong[int(codes[r])])
     return _first_seen(values, codes)
-
-
-def _filled(column: pa.Array, value: float) -> pa.Array:
-    """``column.fill_null(value)``, called only when there are nulls: pyarrow's ``fill_null``
-    imports pandas to check its argument (:mod:`stats.logs._arrow_numpy`)."""
-    return column.fill_null(value) if column.null_count else column
 
 
 def _judge(text: str, kind: str, label: str) -> Any:

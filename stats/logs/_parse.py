@@ -28,7 +28,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pv
 
-from stats.logs._arrow_numpy import numpy_of
+from stats.logs._arrow_numpy import filled, nulls, numpy_of
 from stats.logs._formats import BadField, LogSpec, Severity, judge_line, parse_field
 
 _DICT = pa.dictionary(pa.int32(), pa.binary())
@@ -282,10 +282,8 @@ def _column(table: pa.Table | None, i: int, kind: str, label: str, bad: np.ndarr
         return np.empty(0) if kind == "value" else np.empty(0, np.int32) if kind == "int" else Coded([], np.empty(0))
     column = table.column(i)
     if not pa.types.is_dictionary(column.type):
-        if column.null_count:  # an empty field, NA, null...
-            bad |= column.is_null().to_numpy()
-            column = column.fill_null(0)
-        values = numpy_of(column)
+        bad |= nulls(column)  # an empty field, NA, null...
+        values = numpy_of(filled(column, 0))
         bad |= ~np.isfinite(values) if kind == "value" else values < 0
         return values
     array = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
