@@ -55,10 +55,21 @@ class VimTable(DataTable):
     def _update_dimensions(self, new_rows) -> None:  # noqa: ANN001
         """Textual keeps the cells it drew before the column widths were measured (its cell cache
         does not key on the width): a header painted between ``add_column`` and this update stayed
-        at its label's width above rows at their numbers' width. Drawn again from here on."""
+        at its label's width above rows at their numbers' width. Drawn again from here on.
+
+        And laid out at its new height: Textual caches a widget's box model under its
+        ``_layout_updates``, which ``refresh(layout=True)`` bumps only when no layout is pending.
+        A table shown and filled that the screen laid out before this update had its empty
+        height cached under the same key, and an auto-height table stayed 0 rows high (the
+        tests view's sign and win/loss/tie tables, on a busy machine; tests/test_table_layout.py)."""
+        before = self.virtual_size
         super()._update_dimensions(new_rows)
         self._clear_caches()
-        self.refresh()
+        if self.virtual_size != before:
+            self._layout_updates += 1
+            self.refresh(layout=True)
+        else:
+            self.refresh()
 
     def exact_under_cursor(self) -> str | None:
         """The value under the cursor at full precision (what ``y`` copies), or None."""
