@@ -7,7 +7,8 @@ format of seed 004 (a ``#data, learner, goal, train, test, repeats, bin,
 taken from its first non-blank line: ``#`` starts a wide header.
 
 How it is fast: files are read in 4 MB blocks parsed by ``pyarrow.csv`` in a
-thread pool (:mod:`stats.logs._parse`), names and repeat/fold numbers are read as
+thread pool (:mod:`stats.logs._parse`), small files several to a block
+(:mod:`stats.logs._group`), names and repeat/fold numbers are read as
 dictionaries and checked once per distinct value, and only the lines that fail
 go through Python. Duplicates are found on packed integer keys
 (:mod:`stats.logs._frame`).
@@ -16,7 +17,7 @@ go through Python. Duplicates are found on packed integer keys
 from __future__ import annotations
 
 import os
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -26,14 +27,14 @@ import pyarrow as pa
 
 from stats import _import_ahead
 from stats._result import LogRead
-from stats.logs import _sources
 from stats.logs._duplicates import compact, resolve
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels, name_problems
+from stats.logs._group import Ahead
 from stats.logs._parse import Part
-from stats.logs._paths import DECOMPRESSION, Decompression, Source, expand
+from stats.logs._paths import DECOMPRESSION, Decompression, expand
 from stats.logs._progress import LoadCancelled, Meter, Progress
-from stats.logs._sources import WORKERS, FileRead, NoPool, read_source, stored_size
+from stats.logs._sources import WORKERS, NoPool, read_source, stored_size
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -171,20 +172,21 @@ def read_columns(
     ]
     table.reserve(sum(text) // _SHORTEST_LINE + 1)  # for gzip too: no arrays grown by doubling
     meter = Meter(progress, stored)
-    ahead: dict[int, Future[tuple[FileRead, list[tuple[int, LogSpec, Part]]]]] = {}
+    ahead: Ahead | None = None
     try:
         meter.report(0)
         with ThreadPoolExecutor(WORKERS) if WORKERS > 1 else NoPool() as pool:
+            if pool is not None:  # small files read and parsed in the pool, several at a time, ahead
+                ahead = Ahead(pool, sources, sizes, strict, decompression, runs=AHEAD)
             for index, (source, size) in enumerate(zip(sources, sizes)):
 
                 def sink(first_line: int, spec: LogSpec, part: Part, index: int = index) -> None:
                     table.add(index, first_line, spec, part)
 
                 report = meter.source(stored[index])
-                if pool is not None:  # small files read and parsed in the pool, a few ahead
-                    _read_ahead(pool, ahead, sources, sizes, index, strict, decompression)
-                if index in ahead:
-                    got, parts = ahead.pop(index).result()
+                read = ahead.take(index) if ahead is not None else None
+                if read is not None:
+                    got, parts = read
                     if report is not None and size:
                         report(size)  # its one block, read (and parsed) in a worker
                     for first_line, spec, part in parts:
@@ -197,49 +199,14 @@ def read_columns(
                 _raise_first(got.problems, strict)
                 meter.next(stored[index])
     finally:
-        for future in ahead.values():  # cancelled, or an error raised: nothing more is read
-            future.cancel()
+        if ahead is not None:
+            ahead.cancel()
         pa.default_memory_pool().release_unused()  # pyarrow's allocator keeps freed blocks otherwise
     return _resolved(table, [s.name for s in sources], problems)
 
 
-#: Small files (one block) read and parsed ahead of the one being added, at most this many.
+#: Runs of small files (stats.logs._group) read and parsed ahead of the one being added, at most this many.
 AHEAD = 2 * WORKERS
-
-
-def _read_ahead(
-    pool: ThreadPoolExecutor,
-    ahead: dict[int, Future[tuple[FileRead, list[tuple[int, LogSpec, Part]]]]],
-    sources: list[Source],
-    sizes: list[int | None],
-    index: int,
-    strict: bool,
-    limits: Decompression,
-) -> None:
-    """Hand the pool the small files from ``index`` on (files of one block: a directory of many
-    small logs would otherwise be parsed one at a time on this thread, with the pool idle), at
-    most :data:`AHEAD` of them waiting; each is read whole by :func:`_read_whole`."""
-    for j in range(index, min(len(sources), index + AHEAD)):  # from index on, none was added yet
-        size = sizes[j]
-        if j not in ahead and size is not None and size <= _sources.BLOCK:  # read_source's one block
-            ahead[j] = pool.submit(_read_whole, sources[j], size, strict, limits)
-
-
-def _read_whole(
-    source: Source, size: int, strict: bool, limits: Decompression
-) -> tuple[FileRead, list[tuple[int, LogSpec, Part]]]:
-    """:func:`read_source` of a one-block file in a worker: its parts kept (in order) for the
-    reading thread to add, and no progress reported (the reading thread reports it)."""
-    parts: list[tuple[int, LogSpec, Part]] = []
-    got = read_source(
-        source,
-        lambda line, spec, part: parts.append((line, spec, part)),
-        pool=None,
-        stop_at_error=strict,
-        size=size,
-        limits=limits,
-    )
-    return got, parts
 
 
 def _gzip_text_size(path: Path | None, stored: int | None, limits: Decompression) -> int:
