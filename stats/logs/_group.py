@@ -22,7 +22,7 @@ import numpy as np
 
 from stats.logs import _sources
 from stats.logs._columnar import sniff
-from stats.logs._formats import LONG, LogProblem, LogSpec
+from stats.logs._formats import LONG, LogProblem, LogSpec, Severity
 from stats.logs._parse import Coded, Part, _first_seen, parse_block
 from stats.logs._paths import _GZIP_MAGIC, Decompression, Source, _open_regular
 from stats.logs._sources import _BOM, FileRead, read_source
@@ -166,10 +166,11 @@ def _parse_together(names: list[str], texts: list[bytes]) -> list[Read]:
         row_starts = starts
     else:
         row_starts = np.searchsorted(part.lines, starts)
-    by_file: list[list[tuple[int, str, str]]] = [[] for _ in texts]
+    first_lines = starts.tolist()
+    by_file: list[list[tuple[int, str, Severity]]] = [[] for _ in texts]
     for line, reason, severity in part.problems:
-        f = bisect.bisect_right(starts.tolist(), line) - 1
-        by_file[f].append((line - int(starts[f]), reason, severity))
+        f = bisect.bisect_right(first_lines, line) - 1
+        by_file[f].append((line - first_lines[f], reason, severity))
     names_seen = [_first_rows(field) for field in part.fields]
     reads: list[Read] = []
     for f, name in enumerate(names):
@@ -179,7 +180,7 @@ def _parse_together(names: list[str], texts: list[bytes]) -> list[Read]:
         if part.lines is not None and r1 - r0 != n_lines:  # some of its lines are not rows
             lines = part.lines[r0:r1] - starts[f]
         fields = [_rows(field, r0, r1, seen) for field, seen in zip(part.fields, names_seen)]
-        own = Part(fields, lines, n_lines, by_file[f])  # type: ignore[arg-type]
+        own = Part(fields, lines, n_lines, by_file[f])
         got = FileRead([LogProblem(name, 1 + i, reason, severity) for i, reason, severity in own.problems])
         got.spec, got.next_line, got.rows = LONG, 1 + n_lines, own.n_rows
         if not got.rows and not any(p.severity == "error" for p in got.problems):
