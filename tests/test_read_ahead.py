@@ -92,3 +92,42 @@ def test_gzip_text_size_reserves_the_rows_at_once(tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(stats.logs._read.Columns, "reserve", spy)
     assert len(read_logs(gz)) == 5000
     assert reserved[0] >= 5000  # the first reservation holds every row: the arrays never grow
+
+
+def test_parquet_rows_reserved_from_its_footer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Parquet log's rows are reserved at once from its footer (~2 bytes a row on disk: the
+    text's 12 bytes a row reserved a sixth and the arrays grew by doubling); a footer declaring
+    more rows than the limits allow reserves nothing more (the read refuses the file)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    n = 60_000
+    table = pa.table(
+        {
+            "dataset": [f"d{i // 600}" for i in range(n)],
+            "repeat": [1] * n,
+            "fold": [i % 600 + 1 for i in range(n)],
+            "learner": ["nb"] * n,
+            "criterion": ["acc"] * n,
+            "value": [0.5] * n,
+        }
+    )
+    path = tmp_path / "log.parquet"
+    pq.write_table(table, path)
+    assert path.stat().st_size * 6 < n * 12  # the text's estimate would reserve far fewer rows
+    reserved: list[int] = []
+    original = stats.logs._read.Columns.reserve
+
+    def spy(self: object, rows: int) -> None:
+        reserved.append(rows)
+        original(self, rows)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(stats.logs._read.Columns, "reserve", spy)
+    monkeypatch.setattr(stats.logs._read, "_ASK_ROWS", 0)  # (a small file: asked all the same)
+    assert len(read_logs(path)) == n
+    assert reserved[0] >= n and reserved[0] < 2 * n
+    reserved.clear()
+    tight = stats.Decompression(max_ratio=1.0, max_bytes=n * 12 - 1, min_bytes=0)
+    with pytest.raises(LogError, match="bomb"):
+        read_logs(path, decompression=tight)
+    assert reserved[0] <= path.stat().st_size // 12 + 1

@@ -27,12 +27,13 @@ import pyarrow as pa
 
 from stats import _import_ahead
 from stats._result import LogRead
+from stats.logs._columnar import declared_rows
 from stats.logs._duplicates import compact, resolve
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels, name_problems
 from stats.logs._group import Ahead
 from stats.logs._parse import Part
-from stats.logs._paths import DECOMPRESSION, Decompression, expand
+from stats.logs._paths import DECOMPRESSION, Decompression, Source, expand
 from stats.logs._progress import LoadCancelled, Meter, Progress
 from stats.logs._sources import WORKERS, NoPool, read_source, stored_size
 
@@ -170,7 +171,7 @@ def read_columns(
         _gzip_text_size(s.path, n, decompression) if size is None else size
         for s, n, size in zip(sources, stored, sizes)
     ]
-    table.reserve(sum(text) // _SHORTEST_LINE + 1)  # for gzip too: no arrays grown by doubling
+    table.reserve(sum(_rows_hint(s, n, decompression) for s, n in zip(sources, text)) + 1)  # no growth by doubling
     meter = Meter(progress, stored)
     ahead: Ahead | None = None
     try:
@@ -207,6 +208,21 @@ def read_columns(
 
 #: Runs of small files (stats.logs._group) read and parsed ahead of the one being added, at most this many.
 AHEAD = 2 * WORKERS
+
+
+#: Files from this size on are asked whether they are Parquet (its footer gives the rows); below
+#: it the text's estimate serves (an array grown from a small file's estimate costs little).
+_ASK_ROWS = 1 << 20
+
+
+def _rows_hint(source: Source, text: int, limits: Decompression) -> int:
+    """The rows to reserve for a source of ``text`` bytes (as text, or as stored): what a Parquet
+    file declares, else the most a long-format text of that size holds."""
+    if source.path is not None and text >= _ASK_ROWS:
+        declared = declared_rows(source.path, text, limits)
+        if declared is not None:
+            return declared
+    return text // _SHORTEST_LINE
 
 
 def _gzip_text_size(path: Path | None, stored: int | None, limits: Decompression) -> int:
