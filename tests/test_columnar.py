@@ -333,3 +333,17 @@ def test_a_parquet_row_group_is_read_in_batches_with_the_rows_named_as_before(tm
         ]
     )
     assert len(batched) == 38
+
+
+def test_a_file_refused_part_way_keeps_the_batches_before(tmp_path: Path) -> None:
+    """Batches are made into parts in a thread while the next is decoded (_pipelined): when the
+    file fails part-way, here an Arrow file whose third batch of 8 takes it past the limits'
+    rows, the two batches before are handed on all the same, and the problem says so."""
+    rows = [(f"d{i % 5}", 1, 1 + i, "nb", "acc", i / 40) for i in range(40)]
+    path = tmp_path / "batches.arrow"
+    feather.write_feather(long_table(rows), path, chunksize=8, compression="uncompressed")
+    limits = Decompression(max_ratio=1e9, max_bytes=20 * 12, min_bytes=0)  # 20 rows at most
+    log = read_logs(path, on_error="skip", decompression=limits)
+    assert log.table["fold"].tolist() == list(range(1, 17))
+    [problem] = log.problems
+    assert problem.severity == "error" and problem.reason.endswith("the 16 results before are kept")

@@ -28,7 +28,9 @@ import csv
 import io
 import os
 import stat
+from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -126,20 +128,20 @@ def read_columnar(
             declared = table.rows
             if declared is not None:
                 _bound(declared, size, limits)
-            done = 0
-            for batch in table.batches(columns):
-                done += batch.num_rows
-                _bound(done, size, limits)
-                part = _part(batch, spec)
+
+            def hand(rows: int, done: int, part: Part) -> bool:
+                """Hand a batch's part on (True: stop, at an error in strict mode)."""
                 out.problems.extend(LogProblem(name, out.next_line + i, r, s) for i, r, s in part.problems)
                 out.rows += part.n_rows
                 if part.n_rows:
                     sink(out.next_line, spec, part)
-                out.next_line += batch.num_rows
+                out.next_line += rows
                 if progress is not None:
                     progress(size if declared is None or not declared else size * min(done, declared) // declared)
-                if stop_at_error and part.problems:
-                    return out
+                return stop_at_error and bool(part.problems)
+
+            if _pipelined(table.batches(columns), spec, size, limits, hand):
+                return out
             if progress is not None:
                 progress(size)
     except _Refused as exc:
@@ -151,6 +153,43 @@ def read_columnar(
             LogProblem(name, None, f"unreadable {kind} file (truncated or corrupt?): {_short(exc)}{kept}")
         )
     return out
+
+
+def _pipelined(
+    batches: Iterator[pa.RecordBatch],
+    spec: LogSpec,
+    size: int,
+    limits: Decompression,
+    hand: Callable[[int, int, Part], bool],
+) -> bool:
+    """Each batch made a part (:func:`_part`) in a thread of its own while the next batch is
+    decoded and the one before handed on (``hand(rows, rows so far, part)``) on this thread: the
+    three overlap (pyarrow's decoding and most of numpy's work release the GIL). In file order;
+    True when ``hand`` stops. When the file fails part-way (too many rows, a corrupt page), the
+    batches made before are handed on first, as read one at a time."""
+    waiting: deque[tuple[int, int, Future[Part]]] = deque()
+    with ThreadPoolExecutor(1) as pool:
+        try:
+            done = 0
+            for batch in batches:
+                done += batch.num_rows
+                _bound(done, size, limits)
+                waiting.append((batch.num_rows, done, pool.submit(_part, batch, spec)))
+                if len(waiting) > 1:
+                    rows, upto, future = waiting.popleft()
+                    if hand(rows, upto, future.result()):
+                        return True
+        except (_Refused, pa.ArrowException, OSError, ValueError):
+            while waiting:
+                rows, upto, future = waiting.popleft()
+                if hand(rows, upto, future.result()):
+                    break
+            raise
+        while waiting:
+            rows, upto, future = waiting.popleft()
+            if hand(rows, upto, future.result()):
+                return True
+    return False
 
 
 def _short(exc: BaseException) -> str:
