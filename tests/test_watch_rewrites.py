@@ -57,6 +57,28 @@ def test_a_file_vanishing_between_plan_and_read_is_no_error(tmp_path: Path, monk
     assert update.added == [str(tmp_path / "b.dat")] and values(watcher) == [0.8, 0.9]
 
 
+def test_a_vanished_file_between_new_ones_leaves_theirs_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: the new files' indices are given before the read, and only the files read got names
+    after it: with b.dat gone, c.dat's rows pointed one past the names (IndexError in poll)."""
+    for name, value in (("a", 0.9), ("b", 0.8), ("c", 0.7)):
+        (tmp_path / f"{name}.dat").write_text(f"iris,1,1,{name},accuracy,{value}\n")
+    monkeypatch.setattr(stats.logs._watch, "WORKERS", 1)  # every file read by _read, in order
+    real_window = stats.logs._watch._Window
+
+    def window(path, start, stop):  # noqa: ANN001, ANN202
+        if Path(path).name == "b.dat":
+            raise FileNotFoundError(2, "No such file or directory", str(path))
+        return real_window(path, start, stop)
+
+    monkeypatch.setattr(stats.logs._watch, "_Window", window)
+    watcher = Follow(tmp_path)
+    update = watcher.poll()
+    assert update.problems == () and values(watcher) == [0.7, 0.9]
+    assert watcher.frame().set_index("learner")["value"].to_dict() == {"a": 0.9, "c": 0.7}
+    monkeypatch.setattr(stats.logs._watch, "_Window", real_window)
+    assert watcher.poll().added == [str(tmp_path / "b.dat")] and values(watcher) == [0.7, 0.8, 0.9]
+
+
 def _touch_later(path: Path) -> None:
     st = path.stat()
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))

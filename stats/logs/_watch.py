@@ -250,16 +250,17 @@ class LogWatcher:
         finally:
             pa.default_memory_pool().release_unused()  # pyarrow's allocator keeps freed blocks otherwise
         self._reported = {str(p): p for p in path_problems}
+        for plan in plans:  # each new file's name gets the index its rows were read with, in order:
+            name = plan.source.name  # a vanished file's too, or the files after it would point past
+            if name not in self._index:  # their names (it keeps the index for when it is back)
+                self._index[name] = len(self._names)
+                self._names.append(name)
         gone = {plan.source.name for plan in vanished}
         plans = [plan for plan in plans if plan.source.name not in gone]
         added = [name for name in added if name not in gone]
         self._held.drop_files([self._files.pop(name).index for name in removed + reloaded])
         for plan in plans:
-            name = plan.source.name
-            if name not in self._index:
-                self._index[name] = len(self._names)
-                self._names.append(name)
-            self._files[name] = plan.state
+            self._files[plan.source.name] = plan.state
         problems.extend(LogProblem(self._names[f], line, reason, "warning") for f, line, reason in table.notes)
         new, superseded, duplicates = self._resolve(new, locs)
         problems = _ordered(problems + duplicates, self._names)
