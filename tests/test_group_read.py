@@ -131,9 +131,9 @@ def test_the_files_are_parsed_together(tmp_path: Path, monkeypatch: pytest.Monke
     together: list[int] = []
     original = stats.logs._group._parse_together
 
-    def spy(names: list[str], texts: list[bytes]):  # noqa: ANN202
+    def spy(names: list[str], texts: list[bytes], final: bool = True):  # noqa: ANN202
         together.append(len(names))
-        return original(names, texts)
+        return original(names, texts, final)
 
     monkeypatch.setattr(stats.logs._group, "_parse_together", spy)
     _with_workers(2, lambda: read_logs(folder, on_error="skip"))
@@ -183,3 +183,46 @@ def test_a_files_names_are_those_its_rows_use_in_their_order() -> None:
     two = _rows(shuffled, 2, 4, None)
     assert (two.values, two.codes.tolist()) == (["a", "c"], [0, 1])
     assert _rows(np.arange(4.0), 1, 3, None).tolist() == [1.0, 2.0]
+
+
+def _polls(folder: Path, workers: int, grow: int) -> list[tuple]:
+    """Two polls of a LogWatcher (the app's load, then a live tick after ``grow`` files grew or
+    were added): each poll's rows and the update's other fields."""
+    import stats.logs._watch
+
+    old = stats.logs._watch.WORKERS
+    stats.logs._watch.WORKERS = workers
+    try:
+        watcher = stats.LogWatcher(folder, on_error="skip")
+        first = watcher.poll()
+        for i in range(grow):
+            with open(folder / f"run_{i:03d}.dat", "a", encoding="utf-8") as f:
+                f.write(f"d9,1,{i + 1},l9,acc,0.5\n")
+        (folder / "zz_new.dat").write_text("d8,1,1,l1,acc,0.25\nd8,1,2,l1,acc,bad\n")
+        second = watcher.poll()
+    finally:
+        stats.logs._watch.WORKERS = old
+    return [
+        (u.rows.reset_index(drop=True), u.problems, u.added, u.reloaded, u.removed, u.superseded)
+        for u in (first, second)
+    ]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 24), st.sampled_from([0.0, 0.3, 1.0]))
+def test_the_watchers_new_small_files_read_together_read_as_each_alone(seed: int, n_files: int, odd: float) -> None:
+    """The watcher reads its new small files ahead, the plain ones several to a parse (never a
+    file it follows from an offset): its updates are those of reading each file alone."""
+    with tempfile.TemporaryDirectory() as tmp:
+        results = []
+        for workers in (1, 2):
+            folder = _directory(Path(tmp) / f"logs{workers}", seed, n_files, odd)
+            results.append(_polls(folder, workers, grow=min(3, n_files)))
+        for alone, together in zip(*results):
+            pd.testing.assert_frame_equal(together[0], alone[0].assign(file=together[0]["file"]))
+            assert (
+                together[0]["file"].astype(str).str.replace("logs2", "logs1").tolist()
+                == alone[0]["file"].astype(str).tolist()
+            )
+            assert [str(p).replace("logs2", "logs1") for p in together[1]] == [str(p) for p in alone[1]]
+            assert [str(x).replace("logs2", "logs1") for x in together[2:]] == [str(x) for x in alone[2:]]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import stats
+import stats.logs._group
 import stats.logs._watch
 from stats.logs._paths import Source
 from tests.follow import Follow
@@ -49,10 +50,19 @@ def test_a_file_vanishing_between_plan_and_read_is_no_error(tmp_path: Path, monk
             raise FileNotFoundError(2, "No such file or directory", str(path))
         return real_window(path, start, stop)
 
+    real_open = stats.logs._group._open_regular
+
+    def open_regular(path):  # noqa: ANN001, ANN202 - new small files are read ahead (stats.logs._group)
+        if Path(path).name == "b.dat":
+            raise FileNotFoundError(2, "No such file or directory", str(path))
+        return real_open(path)
+
     monkeypatch.setattr(stats.logs._watch, "_Window", window)
+    monkeypatch.setattr(stats.logs._group, "_open_regular", open_regular)
     update = watcher.poll()
     assert update.problems == () and update.added == [str(tmp_path / "a.dat")] and values(watcher) == [0.9]
     monkeypatch.setattr(stats.logs._watch, "_Window", real_window)
+    monkeypatch.setattr(stats.logs._group, "_open_regular", real_open)
     update = watcher.poll()  # b.dat is there after all: read now
     assert update.added == [str(tmp_path / "b.dat")] and values(watcher) == [0.8, 0.9]
 
@@ -76,6 +86,29 @@ def test_a_vanished_file_between_new_ones_leaves_theirs_whole(tmp_path: Path, mo
     assert update.problems == () and values(watcher) == [0.7, 0.9]
     assert watcher.frame().set_index("learner")["value"].to_dict() == {"a": 0.9, "c": 0.7}
     monkeypatch.setattr(stats.logs._watch, "_Window", real_window)
+    assert watcher.poll().added == [str(tmp_path / "b.dat")] and values(watcher) == [0.7, 0.8, 0.9]
+
+
+def test_a_file_read_ahead_then_gone_adds_no_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """New small files are read ahead in the pool (stats.logs._group); one gone before its state
+    is taken (its last bytes read again) is as if not listed: none of its rows, no error."""
+    (tmp_path / "a.dat").write_text("iris,1,1,nb,accuracy,0.9\n")
+    (tmp_path / "b.dat").write_text("iris,1,1,knn,accuracy,0.8\n")
+    (tmp_path / "c.dat").write_text("iris,1,1,lr,accuracy,0.7\n")
+    monkeypatch.setattr(stats.logs._watch, "WORKERS", 2)
+    watcher = Follow(tmp_path)
+    real_tail = stats.logs._watch._tail
+
+    def tail(path, stop):  # noqa: ANN001, ANN202
+        if Path(path).name == "b.dat":
+            raise FileNotFoundError(2, "No such file or directory", str(path))
+        return real_tail(path, stop)
+
+    monkeypatch.setattr(stats.logs._watch, "_tail", tail)
+    update = watcher.poll()
+    assert update.problems == () and values(watcher) == [0.7, 0.9]
+    assert update.added == [str(tmp_path / "a.dat"), str(tmp_path / "c.dat")]
+    monkeypatch.setattr(stats.logs._watch, "_tail", real_tail)
     assert watcher.poll().added == [str(tmp_path / "b.dat")] and values(watcher) == [0.7, 0.8, 0.9]
 
 

@@ -11,6 +11,10 @@ file read alone (tests/test_group_read.py compares the two on random directories
 Any file that is not that simple -- gzip, Parquet or Arrow, a wide header, a byte-order mark,
 blank lines or a quote in it, no newline at its end, unreadable, not a regular file -- is read
 alone by :func:`stats.logs._sources.read_source`, exactly as before.
+
+:func:`stats.read_logs` (and ``rankboard check`` and ``report``) reads every small file this way;
+:class:`stats.LogWatcher` (the app's load) its new files, read from their start, and leaves the
+others to its own reading (``alone=False``), as it does every file it follows from an offset.
 """
 
 from __future__ import annotations
@@ -60,14 +64,16 @@ class Ahead:
         strict: bool,
         limits: Decompression,
         runs: int,
+        **options: bool,
     ) -> None:
         self.pool, self.sources, self.sizes, self.runs = pool, sources, sizes, runs
-        self.strict, self.limits = strict, limits
+        self.strict, self.limits, self.options = strict, limits, options
         self.next = 0  # the first file not looked at yet
-        self.waiting: dict[int, tuple[Future[list[Read]], int]] = {}  # file -> its run, its place in it
+        self.waiting: dict[int, tuple[Future[list[Read | None]], int]] = {}  # file -> its run, its place in it
 
     def take(self, index: int) -> Read | None:
-        """File ``index``'s read if it was read ahead (waiting for it), else None (read it yourself)."""
+        """File ``index``'s read if it was read ahead (waiting for it), else None (read it yourself:
+        not small, or not plain with ``alone=False``)."""
         self._fill(index)
         entry = self.waiting.pop(index, None)
         if entry is None:
@@ -84,7 +90,9 @@ class Ahead:
                 return
             first, end = run
             sizes = [size or 0 for size in self.sizes[first:end]]
-            future = self.pool.submit(read_group, self.sources[first:end], sizes, self.strict, self.limits)
+            future = self.pool.submit(
+                read_group, self.sources[first:end], sizes, self.strict, self.limits, **self.options
+            )
             for k, j in enumerate(range(first, end)):
                 self.waiting[j] = (future, k)
             self.next = end
@@ -100,24 +108,35 @@ def _small(size: int | None) -> bool:
     return size is not None and size <= _sources.BLOCK  # read_source's one block (read at call time)
 
 
-def read_group(sources: list[Source], sizes: list[int], strict: bool, limits: Decompression) -> list[Read]:
+def read_group(
+    sources: list[Source],
+    sizes: list[int],
+    strict: bool,
+    limits: Decompression,
+    *,
+    alone: bool = True,
+    final: bool = True,
+) -> list[Read | None]:
     """Read the small files ``sources`` (of ``sizes`` bytes as last seen): the plain ones parsed
-    together, the others one by one; one :data:`Read` per file, in order."""
+    together, the others one by one (``alone``; else left to the caller: None); one :data:`Read`
+    per file, in order. ``final``: as :func:`read_source`'s (False: a file without results is no
+    warning, it may still grow)."""
     reads: list[Read | None] = [None] * len(sources)
     plain: list[tuple[int, bytes]] = []
     for j, (source, size) in enumerate(zip(sources, sizes)):
         data = _plain_text(source, size)
         if data is None:
-            reads[j] = read_whole(source, size, strict, limits)
+            reads[j] = read_whole(source, size, strict, limits) if alone else None
         else:
             plain.append((j, data))
-    if len(plain) == 1:
+    if len(plain) == 1 and alone:
         j, _ = plain[0]
         reads[j] = read_whole(sources[j], sizes[j], strict, limits)
     elif plain:
-        for (j, _), read in zip(plain, _parse_together([sources[j].name for j, _ in plain], [d for _, d in plain])):
+        names, texts = [sources[j].name for j, _ in plain], [d for _, d in plain]
+        for (j, _), read in zip(plain, _parse_together(names, texts, final)):
             reads[j] = read
-    return [read for read in reads if read is not None]
+    return reads
 
 
 def read_whole(source: Source, size: int, strict: bool, limits: Decompression) -> Read:
@@ -156,7 +175,7 @@ def _plain_text(source: Source, size: int) -> bytes | None:
     return data
 
 
-def _parse_together(names: list[str], texts: list[bytes]) -> list[Read]:
+def _parse_together(names: list[str], texts: list[bytes], final: bool = True) -> list[Read]:
     """Parse ``texts`` (each ending with a newline) as one block and cut the part per file."""
     counts = [text.count(b"\n") for text in texts]
     starts = np.cumsum([0, *counts])  # each file's first line in the block (0-based)
@@ -183,7 +202,7 @@ def _parse_together(names: list[str], texts: list[bytes]) -> list[Read]:
         own = Part(fields, lines, n_lines, by_file[f])
         got = FileRead([LogProblem(name, 1 + i, reason, severity) for i, reason, severity in own.problems])
         got.spec, got.next_line, got.rows = LONG, 1 + n_lines, own.n_rows
-        if not got.rows and not any(p.severity == "error" for p in got.problems):
+        if final and not got.rows and not any(p.severity == "error" for p in got.problems):
             got.problems.append(LogProblem(name, None, "no results in the file", "warning"))
         reads.append((got, [(1, LONG, own)]))
     return reads

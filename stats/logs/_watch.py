@@ -28,12 +28,13 @@ from stats.logs._columnar import sniff
 from stats.logs._duplicates import KEY, resolve
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels
+from stats.logs._group import Ahead, Read
 from stats.logs._index import Consecutive, KeyIndex, Locations, as_array
 from stats.logs._parse import Part
-from stats.logs._paths import Source, expand, not_regular
+from stats.logs._paths import DECOMPRESSION, Source, expand, not_regular
 from stats.logs._progress import Meter, Progress
-from stats.logs._read import _SHORTEST_LINE, OnError, to_frame
-from stats.logs._sources import WORKERS, read_source
+from stats.logs._read import _SHORTEST_LINE, AHEAD, OnError, to_frame
+from stats.logs._sources import WORKERS, FileRead, NoPool, read_source
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,21 @@ class _Plan:
     stop: int
     gz: bool
     mtime: int
+
+
+def _fresh(plan: _Plan) -> int | None:
+    """The bytes of a plan that reads a text file from its start (read ahead when small), else None."""
+    state = plan.state
+    return None if plan.gz or state.offset or state.spec is not None or state.next_line != 1 else plan.stop
+
+
+def _follow(plan: _Plan, got: FileRead) -> None:
+    """``plan.state`` after reading its bytes: the spec, next line and offset, and the bytes that
+    tell a rewrite."""
+    state, path = plan.state, Path(plan.source.name)
+    state.spec, state.next_line, state.offset = got.spec, got.next_line, plan.stop
+    state.seen, state.mtime = (b"" if plan.gz else _tail(path, plan.stop)), plan.mtime
+    state.head = b"" if plan.gz else _head(path, plan.stop)
 
 
 class LogWatcher:
@@ -235,12 +251,36 @@ class LogWatcher:
         try:
             meter.report(0)
             vanished = []
-            for plan, size in zip(plans, sizes):
+            with ThreadPoolExecutor(WORKERS) if WORKERS > 1 else NoPool() as pool:
+                # new small files read ahead in the pool, the plain ones several to a parse
+                ahead = (
+                    None
+                    if pool is None
+                    else Ahead(
+                        pool,
+                        [p.source for p in plans],
+                        [_fresh(p) for p in plans],
+                        False,
+                        DECOMPRESSION,
+                        AHEAD,
+                        alone=False,
+                        final=False,
+                    )
+                )
                 try:
-                    problems.extend(self._read(plan, table, meter.source(size)))
-                except FileNotFoundError:  # gone between the plan and the read: as if not listed
-                    vanished.append(plan)
-                meter.next(size)
+                    for i, (plan, size) in enumerate(zip(plans, sizes)):
+                        read = ahead.take(i) if ahead is not None else None
+                        try:
+                            if read is not None:
+                                problems.extend(self._take(plan, table, read, meter.source(size), size))
+                            else:
+                                problems.extend(self._read(plan, table, meter.source(size)))
+                        except FileNotFoundError:  # gone between the plan and the read: as if not listed
+                            vanished.append(plan)
+                        meter.next(size)
+                finally:
+                    if ahead is not None:
+                        ahead.cancel()
             pa.default_memory_pool().release_unused()  # the parse buffers, before the rows' keys
             new = self._new_rows(table)
             locs = _pack_locations(new["file"], new["line"])
@@ -331,9 +371,20 @@ class LogWatcher:
                 size=plan.stop - state.offset,
                 progress=progress,
             )
-        state.spec, state.next_line, state.offset = got.spec, got.next_line, plan.stop
-        state.seen, state.mtime = (b"" if plan.gz else _tail(path, plan.stop)), plan.mtime
-        state.head = b"" if plan.gz else _head(path, plan.stop)
+        _follow(plan, got)
+        return got.problems
+
+    @staticmethod
+    def _take(
+        plan: _Plan, table: Columns, read: Read, progress: Callable[[int], None] | None, size: int
+    ) -> list[LogProblem]:
+        """A new file read ahead (stats.logs._group) into ``table``; ``plan.state`` follows."""
+        got, parts = read
+        _follow(plan, got)  # first: a file gone since (FileNotFoundError) adds no rows
+        if progress is not None and size:
+            progress(size)
+        for first_line, spec, part in parts:
+            table.add(plan.state.index, first_line, spec, part)
         return got.problems
 
     @staticmethod
