@@ -82,14 +82,7 @@ def test_gzip_text_size_reserves_the_rows_at_once(tmp_path: Path, monkeypatch: p
     plain.write_bytes(text)
     assert size(plain, plain.stat().st_size, stats.Decompression()) == 0
     assert size(None, None, stats.Decompression()) == 0
-    reserved: list[int] = []
-    original = stats.logs._read.Columns.reserve
-
-    def spy(self: object, rows: int) -> None:
-        reserved.append(rows)
-        original(self, rows)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(stats.logs._read.Columns, "reserve", spy)
+    reserved = _reservations(monkeypatch)
     assert len(read_logs(gz)) == 5000
     assert reserved[0] >= 5000  # the first reservation holds every row: the arrays never grow
 
@@ -115,14 +108,7 @@ def test_parquet_rows_reserved_from_its_footer(tmp_path: Path, monkeypatch: pyte
     path = tmp_path / "log.parquet"
     pq.write_table(table, path)
     assert path.stat().st_size * 6 < n * 12  # the text's estimate would reserve far fewer rows
-    reserved: list[int] = []
-    original = stats.logs._read.Columns.reserve
-
-    def spy(self: object, rows: int) -> None:
-        reserved.append(rows)
-        original(self, rows)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(stats.logs._read.Columns, "reserve", spy)
+    reserved = _reservations(monkeypatch)
     monkeypatch.setattr(stats.logs._read, "_ASK_ROWS", 0)  # (a small file: asked all the same)
     assert len(read_logs(path)) == n
     assert reserved[0] >= n and reserved[0] < 2 * n
@@ -131,3 +117,16 @@ def test_parquet_rows_reserved_from_its_footer(tmp_path: Path, monkeypatch: pyte
     with pytest.raises(LogError, match="bomb"):
         read_logs(path, decompression=tight)
     assert reserved[0] <= path.stat().st_size // 12 + 1
+
+
+def _reservations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The rows each ``Columns.reserve`` call of the reading asks for, in order (filled as read)."""
+    reserved: list[int] = []
+    original = stats.logs._read.Columns.reserve
+
+    def spy(self: object, rows: int) -> None:
+        reserved.append(rows)
+        original(self, rows)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(stats.logs._read.Columns, "reserve", spy)
+    return reserved
