@@ -547,3 +547,23 @@ def test_more_than_32767_names_in_one_block_keep_their_codes(tmp_path: Path) -> 
     log.write_text("".join(f"d{n},1,1,nb,acc,0.1\n" for n in range(1 << 16)))
     names = read_logs(log)["dataset"]
     assert names.iloc[[0, 32767, 32768, -1]].tolist() == ["d0", "d32767", "d32768", "d65535"]
+
+
+def test_put_shifts_consecutive_numbers_and_gathers_others() -> None:
+    """Columns' label codes: lut[codes], by an add when lut is consecutive (lut[0] past the codes'
+    own type included: int16 codes, 40,000 labels before them), else by a gather."""
+    from stats.logs._frame import _put
+
+    codes = np.array([2, 0, 1, 2], np.int16)
+    for lut, dtype in (
+        (np.array([5, 6, 7]), np.int8),
+        (np.array([40_000, 40_001, 40_002]), np.int32),
+        (np.array([7, 5, 6]), np.int8),
+        (np.array([0, 2, 3]), np.int16),
+    ):
+        target = np.zeros(4, dtype)
+        _put(target, lut, codes, 1)
+        assert target.tolist() == lut[codes].tolist()
+    target = np.zeros(8, np.int8)
+    _put(target, np.array([3, 4, 5]), codes, 2)  # a wide line: each code k times
+    assert target.tolist() == [5, 5, 3, 3, 4, 4, 5, 5]
