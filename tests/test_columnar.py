@@ -347,3 +347,15 @@ def test_a_file_refused_part_way_keeps_the_batches_before(tmp_path: Path) -> Non
     assert log.table["fold"].tolist() == list(range(1, 17))
     [problem] = log.problems
     assert problem.severity == "error" and problem.reason.endswith("the 16 results before are kept")
+
+
+def test_a_strict_read_stops_at_the_first_error_before_a_later_failure(tmp_path: Path) -> None:
+    """Before: the batch after the one with an error was decoded ahead (_pipelined), took the
+    file past the limits, and that refusal was raised instead of the error at line 10, which a
+    read one batch at a time stops at."""
+    rows = [(f"d{i % 5}", 1, 1 + i, "nb", "acc", float("nan") if i == 9 else i / 40) for i in range(40)]
+    path = tmp_path / "batches.arrow"
+    feather.write_feather(long_table(rows), path, chunksize=8, compression="uncompressed")
+    limits = Decompression(max_ratio=1e9, max_bytes=20 * 12, min_bytes=0)  # batch 3 goes past them
+    with pytest.raises(LogError, match=r"batches\.arrow:10: value nan is not finite"):
+        read_logs(path, decompression=limits)

@@ -166,8 +166,15 @@ def _pipelined(
     decoded and the one before handed on (``hand(rows, rows so far, part)``) on this thread: the
     three overlap (pyarrow's decoding and most of numpy's work release the GIL). In file order;
     True when ``hand`` stops. When the file fails part-way (too many rows, a corrupt page), the
-    batches made before are handed on first, as read one at a time."""
+    batches made before are handed on first, and a stop among them wins (strict mode: the first
+    error), as when the batches were read one at a time."""
     waiting: deque[tuple[int, int, Future[Part]]] = deque()
+
+    def hand_first() -> bool:
+        rows, upto, future = waiting.popleft()
+        return hand(rows, upto, future.result())
+
+    failed: Exception | None = None
     with ThreadPoolExecutor(1) as pool:
         try:
             done = 0
@@ -175,20 +182,15 @@ def _pipelined(
                 done += batch.num_rows
                 _bound(done, size, limits)
                 waiting.append((batch.num_rows, done, pool.submit(_part, batch, spec)))
-                if len(waiting) > 1:
-                    rows, upto, future = waiting.popleft()
-                    if hand(rows, upto, future.result()):
-                        return True
-        except (_Refused, pa.ArrowException, OSError, ValueError):
-            while waiting:
-                rows, upto, future = waiting.popleft()
-                if hand(rows, upto, future.result()):
-                    break
-            raise
+                if len(waiting) > 1 and hand_first():
+                    return True
+        except (_Refused, pa.ArrowException, OSError, ValueError) as exc:
+            failed = exc
         while waiting:
-            rows, upto, future = waiting.popleft()
-            if hand(rows, upto, future.result()):
+            if hand_first():
                 return True
+    if failed is not None:
+        raise failed
     return False
 
 
