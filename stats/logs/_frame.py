@@ -264,7 +264,7 @@ def _put(target: np.ndarray, lut: np.ndarray, codes: np.ndarray, k: int) -> None
     in a log written in order: the usual case), ``lut[codes]`` is ``codes + lut[0]``: an add,
     ten times faster than the gather."""
     if k == 1:
-        if len(lut) and int(lut[-1]) - int(lut[0]) == len(lut) - 1 and bool((np.diff(lut) == 1).all()):
+        if len(lut) and bool((np.diff(lut) == 1).all()):
             # in the wider of the two types: the sums are lut's numbers, which fit target's type
             np.add(codes, lut[:1].astype(target.dtype), out=target, casting="unsafe")
         else:

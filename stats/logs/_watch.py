@@ -253,20 +253,19 @@ class LogWatcher:
             vanished = []
             with ThreadPoolExecutor(WORKERS) if WORKERS > 1 else NoPool() as pool:
                 # new small files read ahead in the pool, the plain ones several to a parse
-                ahead = (
-                    None
-                    if pool is None
-                    else Ahead(
+                ahead = None
+                if pool is not None:
+                    fresh = [_fresh(p) for p in plans]  # the sizes of the plans read from a file's start
+                    ahead = Ahead(
                         pool,
                         [p.source for p in plans],
-                        [_fresh(p) for p in plans],
-                        False,
-                        DECOMPRESSION,
-                        AHEAD,
+                        fresh,
+                        strict=False,
+                        limits=DECOMPRESSION,
+                        runs=AHEAD,
                         alone=False,
                         final=False,
                     )
-                )
                 try:
                     for i, (plan, size) in enumerate(zip(plans, sizes)):
                         read = ahead.take(i) if ahead is not None else None
