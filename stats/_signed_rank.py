@@ -12,12 +12,18 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from stats._dirichlet import flat_dirichlet_by_value
+from stats._dirichlet import dirichlet_by_value
+from stats._table import exact_decimal, near
 
+#: The weight of the prior pseudo-observation at 0 (Benavoli et al. 2014, Sec. 3) unless one is
+#: given: 0.5, the default of baycomp (Benavoli, Corani, Demsar & Zaffalon's package,
+#: ``SignedRankTest``, ``prior=0.5``), so that results agree with it as they come.
+DEFAULT_PRIOR = 0.5
 #: Samples summed exactly at a time in :func:`signed_rank_counts` (the arrays of one block stay
 #: in the CPU's last-level cache).
 _BLOCK = 2048
@@ -30,11 +36,11 @@ _weight_lock = threading.Lock()
 
 def dirichlet_weights(m: int, *, prior: float, nsamples: int, seed: int) -> np.ndarray:
     """The ``nsamples x (m + 1)`` Dirichlet(prior, 1, ..., 1) weights of :func:`bayes_signed_rank`
-    (first column: the prior pseudo-observation at 0), drawn from ``numpy.random.default_rng(seed)``.
-    They depend on m, not on the data: one draw serves every comparison over m data sets."""
-    alpha = np.ones(m + 1)
-    alpha[0] = prior
-    return np.random.default_rng(seed).dirichlet(alpha, nsamples)
+    (first column: the prior pseudo-observation at 0), drawn from ``numpy.random.default_rng(seed)``
+    (:func:`stats._dirichlet.dirichlet_by_value`; with ``prior == 1`` bit for bit
+    ``Generator.dirichlet``). They depend on m, not on the data: one draw serves every comparison
+    over m data sets."""
+    return dirichlet_by_value(m + 1, nsamples, seed, prior).T
 
 
 def weights_by_value(w: np.ndarray) -> np.ndarray:
@@ -50,20 +56,17 @@ def cached_weights(m: int, *, prior: float, nsamples: int, seed: int) -> np.ndar
     :data:`WEIGHT_CACHE_BYTES` are dropped).
 
     The draw is the same every time (``default_rng(seed)``), so a kept draw gives exactly the
-    results of a new one; it saves drawing 50,000 x 501 gamma variates (0.2 to 0.4 s) when the
-    explorer recomputes the folds view for another control or rope on the same data sets. With
-    ``prior == 1`` the draw is :func:`stats._dirichlet.flat_dirichlet_by_value` (the same bits as
-    :func:`dirichlet_weights`, already transposed, in about a third of the time).
+    results of a new one; it saves drawing 50,000 x 501 variates (0.2 to 0.4 s) when the
+    explorer recomputes the folds view for another control or rope on the same data sets. The
+    draw is made in this layout (:func:`stats._dirichlet.dirichlet_by_value`), not transposed
+    afterwards.
     """
     key = (int(m), float(prior), int(nsamples), int(seed))
     with _weight_lock:
         if key in _weight_cache:
             _weight_cache.move_to_end(key)
             return _weight_cache[key]
-    if key[1] == 1.0:  # the default prior: the same bits, drawn in this layout (stats._dirichlet)
-        w = flat_dirichlet_by_value(key[0] + 1, key[2], key[3])
-    else:
-        w = weights_by_value(dirichlet_weights(key[0], prior=key[1], nsamples=key[2], seed=key[3]))
+    w = dirichlet_by_value(key[0] + 1, key[2], key[3], key[1])
     w.setflags(write=False)
     with _weight_lock:
         w = _weight_cache.setdefault(key, w)  # one drawn meanwhile by another thread wins
@@ -88,24 +91,52 @@ def _first_true(predicate: Any, i: np.ndarray, size: int) -> np.ndarray:
         lo = np.where(active & ~holds, mid + 1, lo)
 
 
-def _first_sum(x: np.ndarray, y: np.ndarray, cmp: Any, guess: np.ndarray) -> np.ndarray:
-    """For each i, the first j with ``cmp(x_i + y_j)`` (y ascending, ``cmp`` of the sum monotone
-    False then True in j; ``y.size`` when none), evaluated in floating point exactly so. ``guess``
-    (``numpy.searchsorted`` of the real-number threshold) is checked, and where rounding makes it
-    wrong the binary search :func:`_first_true` decides."""
+def _sum_signs(x: np.ndarray, y: np.ndarray, target: float, exact_target: Fraction) -> np.ndarray:
+    """sign(X + Y - T) element by element, for the decimals X, Y that the floats ``x``, ``y``
+    stand for and T = ``exact_target`` (``target`` its float): the decimal rule of
+    :func:`stats._table.snap`. In floating point where x + y and T are far apart; exactly
+    (:func:`stats._table.exact_decimal`) where they are within rounding (0.011 + 0.009 is 0.02,
+    a sum at the bound 2 rope = 0.02, though the floats' sum is 0.019999999999999997)."""
+    total = x + y
+    out = np.sign(total - target)
+    for k in np.flatnonzero(near(total, target)).tolist():
+        difference = exact_decimal(x[k]) + exact_decimal(y[k]) - exact_target
+        out[k] = (difference > 0) - (difference < 0)
+    return out
+
+
+def _first_sum(x: np.ndarray, y: np.ndarray, holds_for: Any, guess: np.ndarray) -> np.ndarray:
+    """For each i, the first j at which ``holds_for(x[i], y[j])`` holds (y ascending, the
+    predicate False then True in j; ``y.size`` when never). ``guess`` (``numpy.searchsorted`` of
+    the real-number threshold) is checked, and where it is wrong the binary search
+    :func:`_first_true` decides."""
     size = y.size
     g = np.clip(np.asarray(guess, dtype=np.intp), 0, size)
     if size == 0:
         return g
 
     def holds(i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        return np.asarray(cmp(x[i] + y[j]), dtype=bool)
+        return np.asarray(holds_for(x[i], y[j]), dtype=bool)
 
     i = np.arange(x.size)
     ok = ((g == size) | holds(i, np.minimum(g, size - 1))) & ((g == 0) | ~holds(i, np.maximum(g - 1, 0)))
     if not ok.all():
         g[~ok] = _first_true(holds, i[~ok], size)
     return g
+
+
+def _predicates(rope: float) -> tuple[Any, Any, Any, Any]:
+    """The four monotone predicates of a pair (v_i, v_j) that :func:`_steps` searches, decided
+    by the decimal rule (:func:`_sum_signs`): v_i + v_j > 2 rope, >= 2 rope (the suffixes of
+    theta_a, strict and with the bound), and not v_i + v_j < -2 rope, v_i + v_j > -2 rope (the
+    ends of the prefixes of theta_b, with and without the bound)."""
+    r2, exact_r2 = 2 * rope, 2 * exact_decimal(rope)
+    return (
+        lambda x, y: _sum_signs(x, y, r2, exact_r2) > 0,
+        lambda x, y: _sum_signs(x, y, r2, exact_r2) >= 0,
+        lambda x, y: _sum_signs(x, y, -r2, -exact_r2) >= 0,
+        lambda x, y: _sum_signs(x, y, -r2, -exact_r2) > 0,
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,14 +162,15 @@ def _steps(z: np.ndarray, rope: float) -> _Steps:
     v = values[order]
     r2 = 2 * rope
     none = np.zeros(0, dtype=np.intp)
-    # the first j with (v_i + v_j) - r2 > 0 (>= 0): about where v_j passes r2 - v_i
-    a1 = _first_sum(v, v, lambda x: (x - r2) > 0, np.searchsorted(v, r2 - v, side="right"))
-    ah = _first_sum(v, v, lambda x: (x - r2) >= 0, np.searchsorted(v, r2 - v, side="left"))
+    above, at_or_above, not_below, above_low = _predicates(rope)
+    # the first j with v_i + v_j > 2 rope (>= 2 rope): about where v_j passes 2 rope - v_i
+    a1 = _first_sum(v, v, above, np.searchsorted(v, r2 - v, side="right"))
+    ah = _first_sum(v, v, at_or_above, np.searchsorted(v, r2 - v, side="left"))
     if rope == 0:
         return _Steps(v, order, rope, a1, ah, none, none)
-    # the end of the prefix with -(v_i + v_j) - r2 > 0 (>= 0): about where v_j passes -r2 - v_i
-    b1 = _first_sum(v, v, lambda x: (-x - r2) <= 0, np.searchsorted(v, -r2 - v, side="left"))
-    bh = _first_sum(v, v, lambda x: (-x - r2) < 0, np.searchsorted(v, -r2 - v, side="right"))
+    # the end of the prefix with v_i + v_j < -2 rope (<= -2 rope): about where v_j passes -2 rope - v_i
+    b1 = _first_sum(v, v, not_below, np.searchsorted(v, -r2 - v, side="left"))
+    bh = _first_sum(v, v, above_low, np.searchsorted(v, -r2 - v, side="right"))
     return _Steps(v, order, rope, a1, ah, b1, bh)
 
 
@@ -223,8 +255,8 @@ class _Bounds:
 def _block_cols(steps: _Steps, cuts: np.ndarray) -> np.ndarray:
     """:attr:`_Bounds.cols` for the blocks [cuts[k], cuts[k + 1]) of sorted values: every pair of
     blocks I, J counts fully in theta_a when (lo_I + lo_J) - 2 rope > 0 and partly when
-    (hi_I + hi_J) - 2 rope >= 0 (lo, hi: a block's smallest and largest value; floating-point
-    addition is monotone, so these decide for every pair of values of the two blocks); in theta_b
+    (hi_I + hi_J) - 2 rope >= 0 (lo, hi: a block's smallest and largest value; the decimal sums
+    are monotone, so these decide for every pair of values of the two blocks); in theta_b
     fully when -(hi_I + hi_J) - 2 rope > 0 and partly when -(lo_I + lo_J) - 2 rope >= 0. The
     blocks J that count form a suffix (theta_a) or a prefix (theta_b).
 
@@ -246,18 +278,19 @@ def _block_cols(steps: _Steps, cuts: np.ndarray) -> np.ndarray:
 
 
 def _block_cols_by_sums(steps: _Steps, cuts: np.ndarray) -> np.ndarray:
-    """:func:`_block_cols` from the blocks' smallest and largest values, summed and compared in
-    floating point (the definition; kept for the tests)."""
+    """:func:`_block_cols` from the blocks' smallest and largest values, summed and compared by
+    the decimal rule (:func:`_sum_signs`; the definition, kept for the tests)."""
     lo, hi = steps.v[cuts[:-1]], steps.v[cuts[1:] - 1]
     r2 = 2 * steps.rope
+    above, at_or_above, not_below, above_low = _predicates(steps.rope)
     cols = [
-        _first_sum(lo, lo, lambda x: (x - r2) > 0, np.searchsorted(lo, r2 - lo, side="right")),
-        _first_sum(hi, hi, lambda x: (x - r2) >= 0, np.searchsorted(hi, r2 - hi, side="left")),
+        _first_sum(lo, lo, above, np.searchsorted(lo, r2 - lo, side="right")),
+        _first_sum(hi, hi, at_or_above, np.searchsorted(hi, r2 - hi, side="left")),
     ]
     if steps.rope > 0:
         cols += [
-            _first_sum(hi, hi, lambda x: (-x - r2) <= 0, np.searchsorted(hi, -r2 - hi, side="left")),
-            _first_sum(lo, lo, lambda x: (-x - r2) < 0, np.searchsorted(lo, -r2 - lo, side="right")),
+            _first_sum(hi, hi, not_below, np.searchsorted(hi, -r2 - hi, side="left")),
+            _first_sum(lo, lo, above_low, np.searchsorted(lo, -r2 - lo, side="right")),
         ]
     return np.array(cols, dtype=np.intp)
 
@@ -396,12 +429,12 @@ def signed_rank_counts(z: np.ndarray, rope: float, w: np.ndarray, *, bounds: boo
     :func:`dirichlet_weights`, or :func:`cached_weights`).
 
     Exact: with v = (0, z_1, ..., z_m) sorted, the step [v_i + v_j - 2 rope > 0] is, for each i,
-    False then True as j increases (floating-point addition is monotone), so
-    sum_j w_j [.] is a suffix sum of the sorted weights, read from their cumulative sum P; a sum
-    exactly at the bound counts 1/2 (between the first j with ``>= 0`` and the first with
-    ``> 0``). Likewise [-(v_i + v_j) - 2 rope > 0] is a prefix. The predicates are evaluated
-    exactly as the double sum of Benavoli et al. (2014, Sec. 3) does, only the additions of the
-    weights are reordered. Cost O(nsamples * m).
+    False then True as j increases, so sum_j w_j [.] is a suffix sum of the sorted weights, read
+    from their cumulative sum P; a sum exactly at the bound counts 1/2 (between the first j with
+    ``>= 0`` and the first with ``> 0``). Likewise [-(v_i + v_j) - 2 rope > 0] is a prefix. The
+    predicates are those of the double sum of Benavoli et al. (2014, Sec. 3), decided as in exact
+    decimal arithmetic (:func:`_sum_signs`: 0.011 + 0.009 is at the bound of rope 0.01); only the
+    additions of the weights are reordered. Cost O(nsamples * m).
 
     Bounds first: the sorted values are cut into a few blocks (:func:`_bounds_plan`). A pair of
     blocks whose every pair (v_i, v_j) lies in the region of theta_a counts fully, one with none

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from stats._signed_rank import cached_weights, signed_rank_counts
+from stats._signed_rank import DEFAULT_PRIOR, cached_weights, signed_rank_counts
 
 _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
@@ -51,7 +51,7 @@ class SignedRanks:
         jobs = []
         for k, z in enumerate(zs):
             if z.size:  # one draw per number of data sets, shared by the learners
-                w = cached_weights(z.size, prior=1.0, nsamples=nsamples, seed=seed)
+                w = cached_weights(z.size, prior=DEFAULT_PRIOR, nsamples=nsamples, seed=seed)
                 jobs.append((_closeness(z, rope), k, z, w))
         jobs.sort(key=lambda job: job[0])
         pool = _pool()

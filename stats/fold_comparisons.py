@@ -168,11 +168,11 @@ def fold_comparison(
       :func:`stats.bayes_correlated_ttest`): P(mu > rope), P(|mu| <= rope), P(mu < -rope).
 
     Across data sets, the Bayesian signed-rank test (Benavoli et al. 2017, Sec. 5;
-    :func:`stats.bayes_signed_rank`, prior 1) of L against the control on each data set's
+    :func:`stats.bayes_signed_rank`, its default prior 0.5, baycomp's) of L against the control on each data set's
     mean over the shared results. Its Dirichlet weights depend only on the number of data sets
     m, so they are drawn once per (m, nsamples, seed) and shared by the learners, and kept for
     the next call (:func:`stats._signed_rank.cached_weights`): each learner's probabilities are
-    exactly those of ``bayes_signed_rank(..., prior=1, nsamples=nsamples, seed=seed)`` on its
+    exactly those of ``bayes_signed_rank(..., nsamples=nsamples, seed=seed)`` on its
     means. The learners' Monte Carlo runs in a thread pool (one thread per CPU); the results do
     not depend on it.
 

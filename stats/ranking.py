@@ -145,10 +145,17 @@ def tie_sum(table: Table) -> int:
 
 def aligned_rank_matrix(table: Table) -> np.ndarray:
     """Aligned ranks: x_ij - mean_i ranked over all kN cells, 1 = best (Hodges & Lehmann 1962);
-    read-only, once per table."""
+    read-only, once per table.
+
+    The residuals ranked are k x_ij - sum_j x_ij = k (x_ij - mean_i): the same order, and an
+    exact decimal with the row's own decimals, so snapping it at the row's scale recovers it
+    exactly (the decimal rule of :func:`stats._table.snap`). x_ij - mean_i itself is a
+    repeating decimal when k is 3, 6, 7, 9, ... and rounding it at 12 digits broke ties that
+    are exact (issue 26: a row shifted by a constant changed T)."""
 
     def make() -> np.ndarray:
-        aligned = snap(table.values - table.values.mean(axis=1, keepdims=True), table.scale)  # at the row's scale
+        v = table.values
+        aligned = snap(v.shape[1] * v - v.sum(axis=1, keepdims=True), table.scale)  # at the row's scale
         # rankdata(-aligned.ravel(), method="average"): all kN cells as one row, 1 = the largest
         return row_ranks(aligned.reshape(1, -1))[0].reshape(aligned.shape)
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from stats._table import exact_decimal, near, snap
 from stats.metrics import _labels
 
 #: What :func:`stats.runner._cv.run_cv` writes for a regressor, per test fold, in this order.
@@ -109,10 +110,13 @@ def pred(y_true: Any, y_pred: Any, n: float = 30) -> float:
 
     Notes
     -----
-    "Up to N%" is inclusive: a case counts when MRE <= N / 100. The comparison is made on
-    ``100 * |predicted - actual| <= n * |actual|``, so an MRE that is exactly N% in decimal
-    (actual 100, predicted 130) counts despite binary rounding. A case with actual 0 counts
-    only when its prediction is 0 too (MRE 0, :func:`re`).
+    "Up to N%" is inclusive: a case counts when MRE <= N / 100, decided as in exact decimal
+    arithmetic (the package's decimal rule, :func:`stats._table.snap`): the values are snapped
+    to 12 significant digits and ``100 |predicted - actual| <= N |actual|`` is compared in
+    floating point, or, where the two sides are within rounding of each other
+    (:func:`stats._table.near`), in exact fractions of the decimals. So an MRE of exactly N%
+    counts at any scale (actual 100, predicted 130; actual 0.3, predicted 0.39). A case with
+    actual 0 counts only when its prediction is 0 too (MRE 0, :func:`re`).
 
     Examples
     --------
@@ -122,13 +126,18 @@ def pred(y_true: Any, y_pred: Any, n: float = 30) -> float:
     0.7
     >>> pred(actual, predicted, 31)
     0.8
-    >>> pred([100], [130], 30), pred([100], [131], 30)
-    (1.0, 0.0)
+    >>> pred([100], [130], 30), pred([100], [131], 30), pred([0.3], [0.39], 30)
+    (1.0, 0.0, 1.0)
     """
     if not isinstance(n, (int, float, np.integer, np.floating)) or not math.isfinite(n) or n < 0:
         raise ValueError(f"n must be a finite, non-negative percentage, got {n!r}")
-    t, p = _pair(y_true, y_pred)
-    within = 100.0 * np.abs(p - t) <= float(n) * np.abs(t)
+    t, p = (snap(v) for v in _pair(y_true, y_pred))
+    error, allowed = 100.0 * np.abs(p - t), float(n) * np.abs(t)
+    within = error <= allowed
+    percent = exact_decimal(n)
+    for i in np.flatnonzero(near(error, allowed)).tolist():  # a boundary case: decided in decimal
+        actual, predicted = exact_decimal(t[i]), exact_decimal(p[i])
+        within[i] = 100 * abs(predicted - actual) <= percent * abs(actual)
     return float(np.mean(within))
 
 

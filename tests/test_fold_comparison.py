@@ -103,7 +103,7 @@ def test_signed_rank_totals_equal_a_direct_call_on_the_means(log: pd.DataFrame, 
     means = pd.DataFrame({name: t.mean() for name, t in folds.items()}).T  # data sets x learners
     for learner in ["nbc", "aode", "j48", "j48gr"]:
         direct = bayes_signed_rank(
-            means[learner].to_numpy(), means["hnb"].to_numpy(), rope=1.0, prior=1.0, nsamples=20000, seed=4
+            means[learner].to_numpy(), means["hnb"].to_numpy(), rope=1.0, nsamples=20000, seed=4
         )
         row = result.totals.loc[learner]
         assert (row["p_better"], row["p_equivalent"], row["p_worse"]) == (direct.p_a, direct.p_rope, direct.p_b)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -112,22 +113,39 @@ def test_degenerate_inputs() -> None:
         bayes_signed_rank([0.1, 0.2], [0.2, 0.1], rope=-1)
 
 
+def _decimal_signs(values: np.ndarray, target: float) -> np.ndarray:
+    """sign(v_i + v_j - target) for every pair, in exact decimal arithmetic: each float taken as
+    the decimal of its shortest repr (0.011 + 0.009 is 0.02), the decimal rule of issue 26."""
+    d = [Fraction(repr(float(v))) for v in values]
+    t = Fraction(repr(float(target)))
+    return np.array([[(x + y > t) - (x + y < t) for y in d] for x in d], dtype=float)
+
+
+def _reference_weights(m: int, prior: float, nsamples: int, seed: int) -> np.ndarray:
+    """Dirichlet(prior, 1, ..., 1) as normalised independent gammas, the construction the module
+    documents: exponentials sample after sample (for prior 1, bit for bit Generator.dirichlet),
+    the prior's column replaced by Gamma(prior) variates drawn after them, sums left to right."""
+    rng = np.random.default_rng(seed)
+    e = rng.standard_exponential((nsamples, m + 1))
+    if prior != 1.0:
+        e[:, 0] = rng.standard_gamma(prior, nsamples)
+    return e * (1.0 / np.cumsum(e, axis=1)[:, -1:])
+
+
 def _signed_rank_by_double_sum(a, b, *, rope, prior, nsamples, seed):  # type: ignore[no-untyped-def]
     """The O(nsamples * m^2) implementation bayes_signed_rank had before the suffix-sum one,
-    kept as the reference: theta = w^T A w with the full step matrix A."""
+    kept as the reference: theta = w^T A w with the full step matrix A, its steps decided in
+    exact decimal arithmetic."""
     from stats.folds_tests import _paired
 
     z = _paired(a, b, True)
     values = np.concatenate([[0.0], z])
-    sums = values[:, None] + values[None, :]
 
-    def step(x: np.ndarray) -> np.ndarray:
-        return (x > 0).astype(float) + 0.5 * (x == 0)
+    def step(sign: np.ndarray) -> np.ndarray:
+        return (sign > 0).astype(float) + 0.5 * (sign == 0)
 
-    above, below = step(sums - 2 * rope), step(-sums - 2 * rope)
-    weights = np.ones(values.size)
-    weights[0] = prior
-    w = np.random.default_rng(seed).dirichlet(weights, nsamples)
+    above, below = step(_decimal_signs(values, 2 * rope)), step(-_decimal_signs(values, -2 * rope))
+    w = _reference_weights(z.size, prior, nsamples, seed)
     theta_a = np.einsum("si,ij,sj->s", w, above, w, optimize=True)
     theta_b = np.einsum("si,ij,sj->s", w, below, w, optimize=True)
     if rope > 0:
@@ -166,11 +184,11 @@ def _grid_differences(rng: np.random.Generator, m: int) -> np.ndarray:
 
 
 def _thetas_by_double_sum(z: np.ndarray, rope: float, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """theta_a and theta_b of every sample (row of w) by the O(m^2) definition."""
+    """theta_a and theta_b of every sample (row of w) by the O(m^2) definition (decimal steps)."""
     values = np.concatenate([[0.0], z])
-    sums = values[:, None] + values[None, :]
-    above = ((sums - 2 * rope) > 0) + 0.5 * ((sums - 2 * rope) == 0)
-    below = ((-sums - 2 * rope) > 0) + 0.5 * ((-sums - 2 * rope) == 0)
+    up, down = _decimal_signs(values, 2 * rope), -_decimal_signs(values, -2 * rope)
+    above = (up > 0) + 0.5 * (up == 0)
+    below = (down > 0) + 0.5 * (down == 0)
     return np.einsum("si,ij,sj->s", w, above, w), np.einsum("si,ij,sj->s", w, below, w)
 
 
@@ -283,9 +301,9 @@ def test_bayes_signed_rank_on_many_data_sets_equals_the_exact_counts() -> None:
 
 @pytest.mark.parametrize("case", range(6))
 def test_steps_equal_the_first_index_of_the_full_step_matrix(case: int) -> None:
-    """The step columns (searchsorted guesses, checked in floating point and repaired by the binary
-    search) equal the first j of each row of the full predicate matrix, with sums that round
-    across 2 rope (values one ulp apart, 0.1 + 0.2, ties)."""
+    """The step columns (searchsorted guesses, checked and repaired by the binary search) equal the
+    first j of each row of the full predicate matrix in exact decimal arithmetic, with sums that
+    round across 2 rope in binary (values one ulp apart, 0.1 + 0.2, ties)."""
     from stats._signed_rank import _steps
 
     rng = np.random.default_rng(600 + case)
@@ -294,14 +312,14 @@ def test_steps_equal_the_first_index_of_the_full_step_matrix(case: int) -> None:
     base = rng.choice([0.0, 0.1, 0.2, 0.3, 0.005, 0.01, 0.015, -0.01, -0.1, -0.2], m)
     z = base + rng.choice([0.0, 0.0, 1.0, -1.0], m) * np.spacing(np.abs(base) + 1e-300)
     steps = _steps(z, rope)
-    sums = steps.v[:, None] + steps.v[None, :]
+    up, down = _decimal_signs(steps.v, 2 * rope), _decimal_signs(steps.v, -2 * rope)  # exact decimal
     n = steps.v.size
 
     def first(mask: np.ndarray) -> np.ndarray:
         return np.where(mask.any(axis=1), mask.argmax(axis=1), n)
 
-    assert np.array_equal(steps.a1, first((sums - 2 * rope) > 0))
-    assert np.array_equal(steps.ah, first((sums - 2 * rope) >= 0))
+    assert np.array_equal(steps.a1, first(up > 0))
+    assert np.array_equal(steps.ah, first(up >= 0))
     if rope > 0:
-        assert np.array_equal(steps.b1, first((-sums - 2 * rope) <= 0))
-        assert np.array_equal(steps.bh, first((-sums - 2 * rope) < 0))
+        assert np.array_equal(steps.b1, first(down >= 0))
+        assert np.array_equal(steps.bh, first(down > 0))
