@@ -306,7 +306,8 @@ def test_control_and_pairwise_apvs_equal_stats_adjust() -> None:
 @pytest.mark.parametrize(("k", "n"), SHAPES)
 def test_aligned_ranks_and_quade_weights_equal_scipys_rankdata(k: int, n: int) -> None:
     t = stats.ranked_table(table(k, n, seed=11 * k + n))
-    aligned = snap(t.values - t.values.mean(axis=1, keepdims=True), np.abs(t.values).max(axis=1, keepdims=True))
+    # k x - sum x: the order of x - mean, exact at the row's scale (issue 26's decimal rule)
+    aligned = snap(k * t.values - t.values.sum(axis=1, keepdims=True), np.abs(t.values).max(axis=1, keepdims=True))
     want = rankdata(-aligned.ravel(), method="average").reshape(aligned.shape)
     assert np.array_equal(aligned_rank_matrix(t).view(np.int64), want.view(np.int64))
     ranges = snap(t.values.max(axis=1) - t.values.min(axis=1), np.abs(t.values).max(axis=1))
