@@ -212,15 +212,16 @@ class Model(FoldParts):
 
     def _measured(self, criterion: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(data sets, learners) with a result for ``criterion``, once per criterion (each toggle asks)."""
-        if criterion not in self._by_measured:
-            index = self._part(criterion)[1].index
-            datasets = set(index.get_level_values("dataset").astype(str))
-            learners = set(index.get_level_values("learner").astype(str))
-            self._by_measured[criterion] = (
-                tuple(d for d in self._datasets if d in datasets),
-                tuple(x for x in self._learners if x in learners),
-            )
-        return self._by_measured[criterion]
+        with self._lock:
+            known = self._by_measured.get(criterion)
+        if known is not None:
+            return known
+        index = self._part(criterion)[1].index
+        datasets = set(index.get_level_values("dataset").astype(str))
+        learners = set(index.get_level_values("learner").astype(str))
+        names = (tuple(d for d in self._datasets if d in datasets), tuple(x for x in self._learners if x in learners))
+        with self._lock:  # written under the lock that updated() reads them under (one made meanwhile wins)
+            return self._by_measured.setdefault(criterion, names)
 
     def _scores(self, sub: pd.DataFrame, sel: Selection, learners: tuple[str, ...]) -> stats.ScoresTable:
         """``stats.scores_table`` of the selection; a selected data set without any result for the
@@ -239,10 +240,13 @@ class Model(FoldParts):
 
     def _part(self, criterion: str) -> tuple[pd.DataFrame, pd.DataFrame]:
         """(the aggregate's rows of ``criterion``, the same indexed by dataset, learner), cached."""
-        if criterion not in self._by_criterion:
-            sub = self._agg.loc[[criterion]]
-            self._by_criterion[criterion] = (sub, sub.droplevel("criterion"))
-        return self._by_criterion[criterion]
+        with self._lock:
+            known = self._by_criterion.get(criterion)
+        if known is not None:
+            return known
+        sub = self._agg.loc[[criterion]]
+        with self._lock:  # as _measured: never written while updated() iterates the dict
+            return self._by_criterion.setdefault(criterion, (sub, sub.droplevel("criterion")))
 
     def _cached(self, kind: str, key: Any, make: Callable[[], Any]) -> Any:
         cache = self._cache[kind]
