@@ -87,7 +87,7 @@ def effects_loop(scores: pd.DataFrame) -> pd.DataFrame:
         hl, mw = stats.hodges_lehmann(a, b), stats.mann_whitney(a, b)
         rows.append(
             (scores.columns[i], scores.columns[j], a12.value, a12.magnitude, delta.value, delta.magnitude)
-            + (hl.estimate, hl.low, hl.high, mw.pvalue)
+            + (hl.estimate, hl.low, hl.high, hl.attained, mw.pvalue)
         )
     return pd.DataFrame(rows, columns=["a", "b", *stats.all_pairs_effects.EFFECT_COLUMNS])
 

@@ -21,7 +21,7 @@ from stats._order_statistics import order_statistics
 from stats._result import TableResult
 from stats._table import SNAP_DIGITS, as_table, snap, snap_at, snap_digits
 from stats.bergmann import pairs
-from stats.effect_size import A12_BOUNDS, DELTA_BOUNDS, HL_EXACT_BELOW, _label, interval_rank
+from stats.effect_size import A12_BOUNDS, DELTA_BOUNDS, HL_EXACT_BELOW, _label, interval_level, interval_rank
 from stats.labels import EFFECT_COLUMNS as EFFECT_COLUMNS  # the table's columns after a and b
 
 #: ``scipy.stats.mannwhitneyu``'s exact method is used (``method="auto"``) only up to this many
@@ -31,7 +31,8 @@ MW_EXACT_MAX = 8
 
 @dataclass(frozen=True, eq=False, repr=False)
 class PairwiseEffects(TableResult):
-    """:func:`pairwise_effects`' result: ``table`` (one row per pair) and the interval's level."""
+    """:func:`pairwise_effects`' result: ``table`` (one row per pair), the interval's nominal level
+    ``confidence`` (each pair's attained level is the table's ``hl_confidence``) and ``n``."""
 
     confidence: float
     n: int
@@ -75,7 +76,7 @@ def _rank_powers(scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _hodges_lehmann(raw: np.ndarray, first: np.ndarray, second: np.ndarray, higher: bool, level: float) -> tuple:
-    """(estimate, low, high) of :func:`stats.hodges_lehmann` for every pair (arrays).
+    """(estimate, low, high, attained) of :func:`stats.hodges_lehmann` for every pair (arrays).
 
     Pair by pair (a row of Walsh averages that stays in cache), each average snapped as
     :func:`stats.hodges_lehmann` snaps it -- at the larger scale of its two data sets, i.e. with
@@ -97,6 +98,7 @@ def _hodges_lehmann(raw: np.ndarray, first: np.ndarray, second: np.ndarray, high
     distinct = (magnitudes[1:] != magnitudes[:-1]).all(axis=0)
     exact = (n < HL_EXACT_BELOW) & (d != 0).all(axis=0) & distinct
     c = np.array([interval_rank(n, bool(e), level) for e in exact.tolist()], dtype=np.intp)
+    attained = np.array([interval_level(n, int(r)) for r in c.tolist()], dtype=np.float64)
     middle = [half] if m % 2 else [half - 1, half]
     dt, st = np.ascontiguousarray(d.T), np.ascontiguousarray(scale.T)
     dense, powers = _rank_powers(st)
@@ -119,7 +121,7 @@ def _hodges_lehmann(raw: np.ndarray, first: np.ndarray, second: np.ndarray, high
         values = order_statistics(walsh, ks)
         estimate[p] = values[0] if m % 2 else (values[0] + values[1]) / 2.0
         low[p], high[p] = values[-2], values[-1]
-    return estimate, low, high
+    return estimate, low, high, attained
 
 
 def _mann_whitney_p(oriented: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
@@ -161,9 +163,11 @@ def pairwise_effects(scores: Any, *, higher_is_better: bool = True, confidence: 
           magnitudes at |A12 - 0.5| = 0.06, 0.14, 0.21);
         * ``delta``, ``delta_magnitude``: :func:`stats.cliffs_delta`, unpaired (Cliff 1993:
           delta = 2 A12 - 1; magnitudes of Romano et al. 2006 at 0.147, 0.33, 0.474);
-        * ``hl_estimate``, ``hl_low``, ``hl_high``: :func:`stats.hodges_lehmann` of the paired
-          differences (Hodges & Lehmann 1963: the median of the Walsh averages; interval of
-          Hollander & Wolfe 1999, eq. 3.24, exact or eq. 3.27);
+        * ``hl_estimate``, ``hl_low``, ``hl_high``, ``hl_confidence``: :func:`stats.hodges_lehmann`
+          of the paired differences (Hodges & Lehmann 1963: the median of the Walsh averages;
+          interval of Hollander & Wolfe 1999, eq. 3.24, exact or eq. 3.27) and the interval's
+          attained level (its ``attained``: below ``confidence`` only where the nominal level
+          cannot be reached, e.g. 0.875 for every pair with N = 4 at 95%);
         * ``mann_whitney_p``: :func:`stats.mann_whitney`'s two-sided p (Mann & Whitney 1947),
           the two columns' scores negated first when lower is better.
 
@@ -202,7 +206,7 @@ def pairwise_effects(scores: Any, *, higher_is_better: bool = True, confidence: 
         _label(abs(Fraction(w - lo, total)), DELTA_BOUNDS, closed=False)
         for w, lo in zip(wins.tolist(), losses.tolist())
     ]
-    estimate, low, high = _hodges_lehmann(raw, first, second, bool(higher_is_better), level)
+    estimate, low, high, attained = _hodges_lehmann(raw, first, second, bool(higher_is_better), level)
     mw_p = _mann_whitney_p(oriented, first, second)
     names = list(table.learners)
     out = pd.DataFrame(
@@ -216,6 +220,7 @@ def pairwise_effects(scores: Any, *, higher_is_better: bool = True, confidence: 
             "hl_estimate": estimate,
             "hl_low": low,
             "hl_high": high,
+            "hl_confidence": attained,
             "mann_whitney_p": mw_p,
         }
     )

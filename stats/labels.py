@@ -37,5 +37,9 @@ EFFECT_COLUMNS = (
     "hl_estimate",
     "hl_low",
     "hl_high",
+    "hl_confidence",
     "mann_whitney_p",
 )
+#: The nominal level of the Hodges-Lehmann intervals of the pairs view and the reports (each
+#: pair's attained level, ``hl_confidence``, is below it only where it cannot be reached).
+HL_CONFIDENCE = 0.95

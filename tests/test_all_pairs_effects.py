@@ -40,6 +40,7 @@ def loop_reference(scores: pd.DataFrame, higher: bool) -> pd.DataFrame:
                 hl.estimate,
                 hl.low,
                 hl.high,
+                hl.attained,
                 mw.pvalue,
             )
         )

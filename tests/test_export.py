@@ -82,7 +82,7 @@ def test_tests_frame(analysis: Analysis) -> None:
 def test_pairs_frame(analysis: Analysis) -> None:
     f = export_frame(analysis, "pairs")
     ranks = ["a", "b", "z", "p", "nemenyi", "holm", "shaffer", "bergmann"]
-    effects = ["a12", "a12_magnitude", "delta", "delta_magnitude", "hl_estimate", "hl_low", "hl_high"]
+    effects = ["a12", "a12_magnitude", "delta", "delta_magnitude", "hl_estimate", "hl_low", "hl_high", "hl_confidence"]
     assert list(f.columns) == [*ranks, *effects, "mann_whitney_p"]
     scores = analysis.ranks.medians
     pd.testing.assert_frame_equal(f[ranks], stats.pairwise_test(scores).table, check_like=False)
@@ -92,6 +92,7 @@ def test_pairs_frame(analysis: Analysis) -> None:
         assert row.delta == stats.cliffs_delta(a, b).value
         hl = stats.hodges_lehmann(a, b)
         assert (row.hl_estimate, row.hl_low, row.hl_high) == (hl.estimate, hl.low, hl.high)
+        assert row.hl_confidence == hl.attained
         assert row.mann_whitney_p == stats.mann_whitney(a, b).pvalue
 
 

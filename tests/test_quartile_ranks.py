@@ -74,7 +74,7 @@ def test_spec_carries_the_variant() -> None:
     assert 'scott_knott = "a12"' in spec_text(sel)
     assert "scott_knott" not in spec_text(default_selection(log))  # the default is not written
     assert selection_from_spec(model, {"criterion": "acc", "scott_knott": "a12"}).scott_knott == "a12"
-    with pytest.raises(ValueError, match="scott_knott = 'x' is not valid; valid values are: esd, a12"):
+    with pytest.raises(ValueError, match="scott_knott = 'x' is not valid; valid values are: esd, esd-v1, np, a12"):
         selection_from_spec(model, {"criterion": "acc", "scott_knott": "x"})
 
 
@@ -91,7 +91,7 @@ def test_report_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     }
     assert main(["report", str(path), "--view", "quartiles"]) == 0
     text = capsys.readouterr().out
-    assert "rank: Scott-Knott ESD group of the charted values (1 = best), under each chart" in text
+    assert "rank: Scott-Knott ESD 2.x group of the charted values (1 = best), under each chart" in text
     d1 = text[text.index("----| d1 |") :]
     assert re.search(r"^rank 1: top, mid\nrank 2: low$", d1, re.M)
     assert main(["report", str(path), "--view", "quartiles", "--format", "markdown"]) == 0
@@ -111,7 +111,7 @@ async def test_sk_column_at_80x24_and_g_switches_the_variant() -> None:
     async def scenario(app, pilot) -> None:  # noqa: ANN001
         panel = app.query_one(QuartilesPanel)
         screen = "\n".join(screen_lines(app))
-        assert "SK: Scott-Knott ESD rank (group), 1 = best" in screen
+        assert "SK: Scott-Knott ESD 2.x rank (group), 1 = best  (g: next)" in screen
         assert re.search(r"SK learner +n +min +q1 +median +q3 +max", screen)
         view = app.analysis.quartiles
         overall = [r for r in view.rows if r.scope == "overall"]
@@ -120,17 +120,22 @@ async def test_sk_column_at_80x24_and_g_switches_the_variant() -> None:
             name = rf"(?:{re.escape(r.learner)}|{re.escape(r.learner[:3])}\S*…\S*{re.escape(r.learner[-3:])})"
             assert re.search(rf"^.*[ ▸] {rank} {name} .*\]", screen, re.M), r.learner
         assert "▸ 1 " in screen  # the best learner is in group 1
-        await press(pilot, "g")
-        assert app.selection.scott_knott == "a12"
-        assert app.analysis.quartiles.grouping == "a12"
-        assert "SK: Scott-Knott A12 rank (group)" in panel.plain
+        for method, name in [
+            ("esd-v1", "Scott-Knott ESD 1.x"),
+            ("np", "Scott-Knott ESD np 3.0"),
+            ("a12", "Scott-Knott A12"),
+        ]:  # g cycles the four variants
+            await press(pilot, "g")
+            assert app.selection.scott_knott == method
+            assert app.analysis.quartiles.grouping == method
+            assert f"SK: {name} rank (group), 1 = best  (g: next)" in panel.plain
         await press(pilot, "g")
         assert app.selection.scott_knott == "esd"
 
     await drive(scenario, size=SMALL)
 
 
-@pytest.mark.parametrize("method", ["esd", "a12"])
+@pytest.mark.parametrize("method", ["esd", "esd-v1", "np", "a12"])
 def test_every_chart_ranked_at_once_as_one_at_a_time(method: str) -> None:
     """``rank_every_chart`` (what a report does: each learner's results gathered once for all data
     sets) gives each chart the ranks it gets when asked for alone."""

@@ -1,6 +1,8 @@
 """Tests of stats.scott_knott: Scott & Knott's (1974) statistic recomputed from the treatment
-means in its balanced textbook form, the ESD merge, hand-computed A12s on the inputs of Menzies'
-demos (tests/data/reference/menzies_rdiv_demo_inputs.csv), and properties (hypothesis)."""
+means in its balanced textbook form and the merge of ScottKnott-ESD 1.x ("esd-v1"), hand-computed
+A12s on the inputs of Menzies' demos (tests/data/reference/menzies_rdiv_demo_inputs.csv), and
+properties of every method (hypothesis). ScottKnott-ESD 2.x ("esd") and 3.0's "np" against the R
+package's own groups: tests/test_scott_knott_esd_versions.py."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import scipy.stats as sps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stats.scott_knott_ranking import bootstrap_pvalue, scott_knott
+from stats.scott_knott_ranking import METHODS, bootstrap_pvalue, scott_knott
 from tests.conftest import REFERENCE
 
 sk_module = importlib.import_module("stats.scott_knott_ranking")
@@ -47,7 +49,7 @@ def textbook_lambda(means: list[float], r: int, mse: float, v: int) -> tuple[flo
 
 def test_first_split_is_scott_knotts_statistic_on_a_balanced_design() -> None:
     samples = rdiv("rdiv2")  # five treatments, four values each
-    res = scott_knott(samples, method="esd", higher_is_better=False)
+    res = scott_knott(samples, method="esd-v1", higher_is_better=False)
     values = list(samples.values())
     mse = sum(np.var(v, ddof=1) for v in values) / len(values)  # pooled within, v = 5 * 3
     lam, p = textbook_lambda([-float(np.mean(v)) for v in values], r=4, mse=mse, v=15)
@@ -63,12 +65,15 @@ def test_esd_merges_negligible_differences() -> None:
     rng = np.random.default_rng(0)
     base = rng.normal(size=4000)
     near = {"a": base, "b": rng.permutation(base) - 0.1}
-    res = scott_knott(near)
+    res = scott_knott(near, method="esd-v1")
     # Both samples have base's deviations, so the pooled sd is base's own sd (ddof = 1).
     assert res.splits[0].accepted and res.splits[0].effect == pytest.approx(0.1 / base.std(ddof=1), rel=1e-9)
     assert res.groups == (("a", "b"),)
-    far = scott_knott({"a": base, "b": rng.permutation(base) - 0.5})
-    assert far.groups == (("a",), ("b",)) and far.ranks == {"a": 1, "b": 2}
+    far = {"a": base, "b": rng.permutation(base) - 0.5}
+    assert scott_knott(far, method="esd-v1").groups == (("a",), ("b",))
+    # 2.x decides by the same d, without a chi2 test: the same groups
+    assert scott_knott(near).groups == (("a", "b"),) and scott_knott(near).splits[0].accepted is False
+    assert scott_knott(far).groups == (("a",), ("b",)) and scott_knott(far).ranks == {"a": 1, "b": 2}
 
 
 def esd_v1_by_hand(samples: dict[str, np.ndarray], alpha: float = 0.05) -> list[list[str]]:
@@ -129,17 +134,27 @@ def test_esd_merges_across_a_boundary_by_the_two_adjacent_learners() -> None:
         "C": 1 + 0.1 * _standard(rng, 200),
     }
     mse = (900 + 900 + 0.01) / 3
-    first, second = scott_knott(samples).splits
+    first, second = scott_knott(samples, method="esd-v1").splits
     lam, p = textbook_lambda([10, 5, 1], r=200, mse=mse, v=597)
     assert (first.better, first.worse, first.accepted) == (("A",), ("B", "C"), True)
     assert first.statistic == pytest.approx(lam, rel=1e-9) and first.pvalue == pytest.approx(p, rel=1e-9)
     lam, p = textbook_lambda([5, 1], r=200, mse=mse, v=597)
     assert second.statistic == pytest.approx(lam, rel=1e-9) and p > 0.05 and not second.accepted
-    assert scott_knott(samples).groups == (("A", "B", "C"),)
+    assert scott_knott(samples, method="esd-v1").groups == (("A", "B", "C"),)
     assert esd_v1_by_hand(samples) == [["A", "B", "C"]]
+    # 2.x compares the first and the last learner of a segment: A and C, d = 9 / sqrt((900 +
+    # 0.01) / 2) = 0.424, not negligible: the cut A | B C (the same B0 as above); then B and C,
+    # d = 4 / 21.21 = 0.189, negligible: two groups.
+    esd = scott_knott(samples)
+    assert esd.groups == (("A",), ("B", "C"))
+    assert [s.effect for s in esd.splits] == [
+        pytest.approx(9 / math.sqrt(450.005)),
+        pytest.approx(4 / math.sqrt(450.005)),
+    ]
     # Widen A's lead to 12 (d = 7 / 30 = 0.233): not negligible, the cut stays.
     samples["A"] = samples["A"] + 2
-    assert scott_knott(samples).groups == (("A",), ("B", "C")) == tuple(map(tuple, esd_v1_by_hand(samples)))
+    grouped = scott_knott(samples, method="esd-v1").groups
+    assert grouped == (("A",), ("B", "C")) == tuple(map(tuple, esd_v1_by_hand(samples)))
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -154,8 +169,8 @@ def test_esd_is_the_published_algorithm_on_balanced_designs(seed: int) -> None:
     r, spread = (int(rng.integers(2, 11)), 3.0) if seed < 30 else (int(rng.integers(300, 1501)), 0.6)
     samples = {f"L{i}": rng.uniform(0, spread) + rng.normal(size=r) for i in range(k)}
     expected = esd_v1_by_hand(samples)
-    assert scott_knott(samples).groups == tuple(map(tuple, expected))
-    flipped = scott_knott({t: -x for t, x in samples.items()}, higher_is_better=False)
+    assert scott_knott(samples, method="esd-v1").groups == tuple(map(tuple, expected))
+    flipped = scott_knott({t: -x for t, x in samples.items()}, higher_is_better=False, method="esd-v1")
     assert flipped.groups == tuple(map(tuple, expected))
 
 
@@ -174,7 +189,7 @@ def test_esd_on_the_mcptests_documented_example() -> None:
     grand = np.concatenate(values).mean()
     between = sum(v.size * (v.mean() - grand) ** 2 for v in values)
     assert (round(between, 1), round(within, 1), round(within / 15, 5)) == (4135.2, 1057.1, 70.47488)
-    res = scott_knott(samples)
+    res = scott_knott(samples, method="esd-v1")
     means = {t: float(np.mean(v)) for t, v in samples.items()}
     cuts = [(s.better, s.worse, s.accepted) for s in res.splits]
     assert cuts == [
@@ -193,7 +208,7 @@ def test_esd_on_the_mcptests_documented_example() -> None:
 # ---------------------------------------------------------------- Menzies' demos
 
 
-@pytest.mark.parametrize("method", ["a12", "esd"])
+@pytest.mark.parametrize("method", METHODS)
 def test_menzies_demos_structural_outcomes(method: str) -> None:
     # Menzies' demos rank lower values first. What the inputs force, whatever the test used:
     # identical samples share a group, samples orders of magnitude apart do not.
@@ -222,6 +237,22 @@ def test_menzies_rdiv2_a12() -> None:
     assert effects[frozenset({"x5"}), frozenset({"x3"})] == (pytest.approx(9.5 / 16), False)
     assert [set(g) for g in res.groups] == [{"x5", "x3"}, {"x1"}, {"x2", "x4"}]
     assert res.ranks == {"x1": 2, "x2": 3, "x3": 1, "x4": 3, "x5": 1}
+
+
+def test_a12_of_exactly_0_56_is_negligible_and_keeps_the_halves_together() -> None:
+    # B = 25 ones; W = 11 values of 1.01 and 14 of -5. B beats W in 25 x 14 = 350 of the 625
+    # pairs, loses 25 x 11 = 275: A12 = 350 / 625 = 0.56 exactly, negligible for Vargha and
+    # Delaney's bound |A12 - 0.5| <= 0.06 (stats.a12's label). The means differ by far (1 against
+    # -2.3556, W's values far apart but B constant): the bootstrap finds no resample as extreme,
+    # so only A12 can keep them together. In floating point 0.56 - 0.5 = 0.06000000000000005.
+    samples = {"B": [1.0] * 25, "W": [1.01] * 11 + [-5.0] * 14}
+    res = scott_knott(samples, method="a12")
+    (split,) = res.splits
+    assert split.pvalue < 0.05 and split.effect == 0.56 and not split.accepted
+    assert res.groups == (("B", "W"),)
+    # One W value of 1.01 made -5: B wins 25 x 15 = 375 of 625 pairs, A12 = 0.6, small: cut.
+    samples["W"] = [1.01] * 10 + [-5.0] * 15
+    assert scott_knott(samples, method="a12").groups == (("B",), ("W",))
 
 
 def test_bootstrap_pvalue_against_a_loop() -> None:
@@ -254,8 +285,8 @@ def _as_dict(rows: list[list[int]]) -> dict[str, list[float]]:
     return {f"L{i}": [v / 4 for v in row] for i, row in enumerate(rows)}
 
 
-@settings(max_examples=60, deadline=None)
-@given(SAMPLES, st.sampled_from(["esd", "a12"]), st.booleans())
+@settings(max_examples=80, deadline=None)
+@given(SAMPLES, st.sampled_from(METHODS), st.booleans())
 def test_groups_are_contiguous_in_the_centres(rows: list[list[int]], method: str, hib: bool) -> None:
     res = scott_knott(_as_dict(rows), method=method, higher_is_better=hib, resamples=200)
     sign = 1 if hib else -1
@@ -264,14 +295,16 @@ def test_groups_are_contiguous_in_the_centres(rows: list[list[int]], method: str
         for b in names:
             if sign * res.centres[a] > sign * res.centres[b]:
                 assert res.ranks[a] <= res.ranks[b]
-            if res.centres[a] == res.centres[b]:
+            # Equal means are never cut apart (a cut between them never maximises the between
+            # sum of squares); equal medians may be, by np's Kruskal-Wallis H.
+            if res.centres[a] == res.centres[b] and method != "np":
                 assert res.ranks[a] == res.ranks[b]
     assert sorted(res.ranks.values())[0] == 1 and set(res.ranks.values()) == set(range(1, len(res.groups) + 1))
     assert [res.ranks[g[0]] for g in res.groups] == list(range(1, len(res.groups) + 1))
 
 
 @settings(max_examples=40, deadline=None)
-@given(SAMPLES, st.sampled_from(["esd", "a12"]), st.randoms(use_true_random=False))
+@given(SAMPLES, st.sampled_from(["esd-v1", "a12"]), st.randoms(use_true_random=False))
 def test_relabelling_and_reordering_permute_nothing_else(rows: list[list[int]], method: str, rnd) -> None:
     samples = _as_dict(rows)
     res = scott_knott(samples, method=method, resamples=200)
@@ -284,15 +317,34 @@ def test_relabelling_and_reordering_permute_nothing_else(rows: list[list[int]], 
     assert moved.ranks == {rename[k]: r for k, r in res.ranks.items()}
 
 
+@settings(max_examples=60, deadline=None)
+@given(SAMPLES, st.sampled_from(["esd", "np"]), st.randoms(use_true_random=False))
+def test_esd_2x_and_np_depend_on_the_input_order_only_at_ties(rows: list[list[int]], method: str, rnd) -> None:
+    # As in the R package, learners of equal centre are ordered by their input order (np:
+    # reversed), and the segment's first and last learner decide: renaming changes nothing, and
+    # reordering nothing when the centres differ.
+    samples = _as_dict(rows)
+    res = scott_knott(samples, method=method)
+    new_names = [f"Z{i}" for i in range(len(rows))]
+    rnd.shuffle(new_names)
+    rename = dict(zip(samples, new_names))
+    renamed = scott_knott({rename[k]: v for k, v in samples.items()}, method=method)
+    assert renamed.ranks == {rename[k]: r for k, r in res.ranks.items()}
+    items = list(samples.items())
+    rnd.shuffle(items)
+    if len(set(res.centres.values())) == len(rows):
+        assert scott_knott(dict(items), method=method).ranks == res.ranks
+
+
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.integers(0, 8), min_size=1, max_size=8), st.integers(1, 6), st.sampled_from(["esd", "a12"]))
+@given(st.lists(st.integers(0, 8), min_size=1, max_size=8), st.integers(1, 6), st.sampled_from(METHODS))
 def test_identical_samples_are_one_group(row: list[int], k: int, method: str) -> None:
     res = scott_knott({f"L{i}": row for i in range(k)}, method=method)
     assert len(res.groups) == 1 and set(res.ranks.values()) == {1}
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(2, 6), st.integers(0, 1000), st.sampled_from(["esd", "a12"]))
+@given(st.integers(2, 6), st.integers(0, 1000), st.sampled_from(METHODS))
 def test_far_apart_samples_are_separate_groups(k: int, seed: int, method: str) -> None:
     rng = np.random.default_rng(seed)
     samples = {f"L{i}": 100.0 * i + rng.uniform(0, 1, size=10) for i in range(k)}

@@ -9,8 +9,10 @@ VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd", "folds")
 REPORT_VIEWS = (*VIEWS, "curves")
 
 #: Scott-Knott variants of the quartile charts' ranks (``--scott-knott``, ``g`` in the app, the
-#: view spec's ``scott_knott``): ScottKnott-ESD (the default) and the A12 variant of Menzies' group.
-GROUPINGS = ("esd", "a12")
+#: view spec's ``scott_knott``; ``stats.scott_knott``'s methods): ScottKnott-ESD 2.x (the default;
+#: Tantithamthavorn et al., IEEE TSE 2019), 1.x (TSE 2017), 3.0's non-parametric form, and the
+#: A12 variant of Menzies' group.
+GROUPINGS = ("esd", "esd-v1", "np", "a12")
 
 #: Output formats of ``rankboard report`` (``--format``).
 FORMATS = ("text", "csv", "markdown", "latex", "json")

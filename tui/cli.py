@@ -158,8 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--scott-knott",
         choices=GROUPINGS,
-        help="Scott-Knott variant of the quartile charts' rank column: esd (ScottKnott-ESD, Tantithamthavorn "
-        "et al. 2017; default) or a12 (Menzies' group: bootstrap test and A12 effect size)",
+        help="Scott-Knott variant of the quartile charts' rank column: esd (ScottKnott-ESD 2.x, "
+        "Tantithamthavorn et al. 2019; default), esd-v1 (ScottKnott-ESD 1.x, 2017), np (ScottKnott-ESD 3.0 "
+        "non-parametric: medians, Kruskal-Wallis, Cliff's delta) or a12 (Menzies' group: bootstrap test "
+        "and A12 effect size)",
     )
     report.add_argument("--view", choices=(*REPORT_VIEWS, "all"), default="all", help="what to print (default all)")
     report.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")

@@ -109,7 +109,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "scott_knott",
         "g",
-        "switch the quartile charts' Scott-Knott ranks: esd (ScottKnott-ESD) or a12 (Menzies' group)",
+        "cycle the quartile charts' Scott-Knott ranks: ESD 2.x, ESD 1.x, ESD np 3.0, A12 (Menzies)",
         "scott_knott",
         show=False,
     ),

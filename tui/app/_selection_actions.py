@@ -143,7 +143,7 @@ class SelectionActions(_Base):
             self.notify("quartiles: deltas against the control" if deltas else "quartiles: values")
 
     def action_scott_knott(self) -> None:
-        """g: the quartile charts' rank column by the other Scott-Knott variant (esd, a12)."""
+        """g: the quartile charts' rank column by the next Scott-Knott variant (esd, esd-v1, np, a12, esd...)."""
         if self.selection is not None:
             i = GROUPINGS.index(self.selection.scott_knott)
             method = GROUPINGS[(i + 1) % len(GROUPINGS)]

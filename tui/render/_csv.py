@@ -6,7 +6,8 @@ Columns per view (:func:`export_frame`):
     criterion, scope, learner, n, min, q1, median, q3, max (rows in view order); for the charts
     of deltas, also mean, sd and ``against`` (the control the differences are taken against);
     for the charts of values, also ``rank`` (the learner's Scott-Knott group in the scope, 1 =
-    best) and ``scott_knott`` (the variant: esd or a12).
+    best) and ``scott_knott`` (the variant: esd = ScottKnott-ESD 2.x, esd-v1 = 1.x, np = 3.0's
+    non-parametric form, or a12 = Menzies' A12 variant).
 ``ranks``
     dataset, then per learner ``<learner> median`` and ``<learner> rank``; a
     last row with dataset = "average rank", the average ranks in the rank
@@ -22,7 +23,8 @@ Columns per view (:func:`export_frame`):
     one row per pair: a, b, z, p, nemenyi, holm, shaffer, bergmann; with a two-sample procedure
     (wilcoxon-holm, sign-holm) its ``statistic``, ``better``, ``<test> p`` and APVs (a column named
     after the procedure); then the effect sizes of a over b: a12, a12_magnitude, delta,
-    delta_magnitude, hl_estimate, hl_low, hl_high, mann_whitney_p.
+    delta_magnitude, hl_estimate, hl_low, hl_high, hl_confidence (the level the interval attains:
+    0.95 or more, less only where 95% is not attainable, N <= 5 data sets), mann_whitney_p.
 ``cd``
     learner, average_rank (best first), then one boolean column
     ``clique <i>`` (i = 1, 2, ...) per maximal clique, True for its members.

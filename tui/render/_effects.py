@@ -8,9 +8,12 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from stats import PROCEDURE_NAMES, fmt_p
+from stats.effect_size import level_text
+from stats.labels import HL_CONFIDENCE
 from tui.view import Analysis, PairsView
 
 Escape = Callable[[Any], str]
@@ -26,6 +29,23 @@ EFFECT_NOTE = (
     "(Romano et al. 2006; at 0.147, 0.33, 0.474), HL = Hodges-Lehmann estimate of the median "
     "paired difference a - b with its 95% interval (positive: a better), Mann-Whitney p two-sided"
 )
+
+
+def _short(frame: pd.DataFrame) -> np.ndarray:
+    """Which rows' Hodges-Lehmann interval attains less than the nominal :data:`HL_CONFIDENCE`."""
+    return frame["hl_confidence"].to_numpy(np.float64) < HL_CONFIDENCE  # NaN: not computed, not short
+
+
+def effect_note(frame: pd.DataFrame, n: int) -> str:
+    """:data:`EFFECT_NOTE`, and when some pair's interval falls short of 95% (N = ``n`` <= 5 data
+    sets: even [min, max] of the differences covers only 1 - 2^(1-N)), what its marked level means."""
+    if not _short(frame).any():
+        return EFFECT_NOTE
+    nominal, attained = level_text(HL_CONFIDENCE), level_text(float(frame["hl_confidence"].min()), HL_CONFIDENCE)
+    return (
+        f"{EFFECT_NOTE}; {nominal} is not attainable with N = {n} data sets: the level an interval "
+        f"attains follows its CI high, e.g. ({attained})"
+    )
 
 
 def _num(x: float, spec: str) -> str:
@@ -60,7 +80,11 @@ def two_sample_cells(
 def effects_cells(frame: pd.DataFrame, esc: Escape, p: Callable[[float], str] = fmt_p) -> list[list[str]]:
     """The rows of the effect-size table (header: ``a``, ``b`` and :data:`EFFECT_HEADER`)."""
     rows = []
-    for r in frame.itertuples(index=False):
+    short = _short(frame)
+    for r, below in zip(frame.itertuples(index=False), short.tolist()):
+        high = _num(r.hl_high, ".4g")
+        if below:  # the attained level, after the interval (effect_note says what it is)
+            high += esc(f" ({level_text(float(r.hl_confidence), HL_CONFIDENCE)})")
         rows.append(
             [
                 esc(r.a),
@@ -71,7 +95,7 @@ def effects_cells(frame: pd.DataFrame, esc: Escape, p: Callable[[float], str] = 
                 r.delta_magnitude or "-",
                 _num(r.hl_estimate, ".4g"),
                 _num(r.hl_low, ".4g"),
-                _num(r.hl_high, ".4g"),
+                high,
                 p(float(r.mann_whitney_p)) if math.isfinite(float(r.mann_whitney_p)) else "-",
             ]
         )

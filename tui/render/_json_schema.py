@@ -17,7 +17,7 @@ _TEST = {
 APVS = ("bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li")
 PAIR_APVS = ("nemenyi", "holm", "shaffer", "bergmann")
 TWO_SAMPLE_NUMBERS = ("statistic", "p", "apv")
-EFFECT_NUMBERS = ("a12", "delta", "hl_estimate", "hl_low", "hl_high", "mann_whitney_p")
+EFFECT_NUMBERS = ("a12", "delta", "hl_estimate", "hl_low", "hl_high", "hl_confidence", "mann_whitney_p")
 BAYES = ("p_better", "p_equivalent", "p_worse")
 FOLD_NUMBERS = ("mean_difference", "statistic", "pvalue", *BAYES)
 CURVE_NUMBERS = ("n", "mean", "sd", "min", "q1", "median", "q3", "max")
@@ -213,7 +213,9 @@ SCHEMA: dict[str, Any] = {
                     "type": ["array", "null"],
                     "description": "every pair's effect sizes of a over b across the data sets: A12 (Vargha & "
                     "Delaney 2000), Cliff's delta (Romano et al. 2006) with their magnitudes, the Hodges-Lehmann "
-                    "estimate of the median paired difference a - b with its 95% interval, Mann-Whitney's p",
+                    "estimate of the median paired difference a - b with its 95% interval (hl_low, hl_high) and the "
+                    "level that interval attains (hl_confidence: below 0.95 only where 95% is not attainable, N <= 5 "
+                    "data sets, e.g. 0.875 at N = 4), Mann-Whitney's p",
                     "items": _row_schema(EFFECT_NUMBERS, ("a", "b", "a12_magnitude", "delta_magnitude")),
                 },
             },
@@ -221,8 +223,10 @@ SCHEMA: dict[str, Any] = {
         "scott_knott": {
             "type": ["string", "null"],
             "enum": [*GROUPINGS, None],
-            "description": "the Scott-Knott variant of the quartile rows' rank: esd (ScottKnott-ESD, "
-            "Tantithamthavorn et al., TSE 2017) or a12 (Menzies' group); null for the charts of deltas",
+            "description": "the Scott-Knott variant of the quartile rows' rank: esd (ScottKnott-ESD 2.x, "
+            "Tantithamthavorn et al., TSE 2019), esd-v1 (ScottKnott-ESD 1.x, TSE 2017), np (ScottKnott-ESD "
+            "3.0's non-parametric form: medians, Kruskal-Wallis, Cliff's delta) or a12 (Menzies' group); "
+            "null for the charts of deltas",
         },
         "deltas": {
             "type": ["string", "null"],

@@ -41,7 +41,7 @@ import pandas as pd
 import stats
 from stats import OMNIBUS_NAMES, fmt_p, fmt_stat
 from stats.names import printable
-from tui.render._effects import EFFECT_NOTE, effects_cells, letters_row, two_sample_cells, two_sample_title
+from tui.render._effects import effect_note, effects_cells, letters_row, two_sample_cells, two_sample_title
 from tui.render._tests_extra import extra_latex
 from tui.render._text import (
     FOLDS_TABLE,
@@ -243,7 +243,7 @@ def _pairs(analysis: Analysis) -> list[str]:
         out += ["", f"% {title}"]
         out += tabular("l l r l r r", ["$a$", "$b$", "statistic", "better", "$p$", pairs.procedure], cells)
     if analysis.effects is not None:
-        out += ["", f"% {tex_escape(EFFECT_NOTE)}"]
+        out += ["", f"% {tex_escape(effect_note(analysis.effects, analysis.n_datasets))}"]
         header = ["$a$", "$b$", "$A_{12}$", "magnitude", r"$\delta$", "magnitude", "HL", "CI low", "CI high", "MW $p$"]
         out += tabular("l l r l r l r r r r", header, effects_cells(analysis.effects, tex_escape, tex_p))
     return out

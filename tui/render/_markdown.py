@@ -14,7 +14,7 @@ from stats import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, fmt_p, fmt_stat
 from stats.names import printable
 from tui.render._effects import (
     EFFECT_HEADER,
-    EFFECT_NOTE,
+    effect_note,
     effects_cells,
     letters_row,
     two_sample_cells,
@@ -184,7 +184,7 @@ def _pairs(analysis: Analysis) -> list[str]:
         f"- {md_escape(pairs.sign)}",
     ]
     if analysis.effects is not None:
-        out += ["", md_escape(EFFECT_NOTE) + ".", ""]
+        out += ["", md_escape(effect_note(analysis.effects, analysis.n_datasets)) + ".", ""]
         out += table(["a", "b", *EFFECT_HEADER], "ll" + "rlrlrrrr", effects_cells(analysis.effects, md_escape))
     return out
 

@@ -19,7 +19,7 @@ from stats import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, Quartiles, fmt_p, fmt_stat, p_
 from tui.choices import REPORT_VIEWS
 from tui.render._effects import (
     EFFECT_HEADER,
-    EFFECT_NOTE,
+    effect_note,
     effects_cells,
     letters_row,
     two_sample_cells,
@@ -250,7 +250,7 @@ def pairs_text(analysis: Analysis) -> list[str]:
     a, b = pairs.pair
     out += ["", f"{b} against {a}:", f"  {pairs.wilcoxon}", f"  {pairs.sign}"]
     if analysis.effects is not None:
-        note = textwrap.wrap(EFFECT_NOTE, 100)
+        note = textwrap.wrap(effect_note(analysis.effects, analysis.n_datasets), 100)
         out += ["", *note, *grid(["a", "b", *EFFECT_HEADER], effects_cells(analysis.effects, str), left=2)]
     return out
 

@@ -17,8 +17,9 @@ import pandas as pd
 
 import stats
 from stats.bergmann import pairs
+from stats.effect_size import level_text
 from stats.groups import EPS
-from stats.labels import EFFECT_COLUMNS
+from stats.labels import EFFECT_COLUMNS, HL_CONFIDENCE
 
 #: The pairs procedures whose APVs come from each pair's own two-sample test, and that test.
 TWO_SAMPLE = {"wilcoxon-holm": "wilcoxon", "sign-holm": "sign"}
@@ -38,7 +39,8 @@ class PairEffects:
     """How much ``a`` beats ``b`` across the data sets (each a string saying why when stats
     cannot compute it): Mann-Whitney U, A12 and Cliff's delta of the two columns as unpaired
     samples, and the Hodges-Lehmann shift of ``a`` over ``b`` (the median of the Walsh averages
-    of the paired differences) with its 95% interval. Positive means ``a`` is better."""
+    of the paired differences) with its 95% interval (:data:`~stats.labels.HL_CONFIDENCE`; its
+    attained level where 95% cannot be reached). Positive means ``a`` is better."""
 
     a: str
     b: str
@@ -49,7 +51,9 @@ class PairEffects:
 
     def lines(self) -> tuple[str, ...]:
         """Three short lines for the pairs view (at most 58 cells whatever the numbers: they fit
-        the pane at 80 columns); "delta" is Cliff's; the interval's method is in the reports."""
+        the pane at 80 columns); "delta" is Cliff's; the interval's method is in the reports. A
+        fourth gives the interval's attained level when it falls short of the nominal one
+        (N <= 5 at 95%: "the CI's level: 87.5% (95% not attainable with N = 4)")."""
         mw, a12, delta, hl = self.mann_whitney, self.a12, self.delta, self.hodges_lehmann
         if isinstance(mw, str):
             first = f"Mann-Whitney U: {mw}"
@@ -62,6 +66,10 @@ class PairEffects:
             last = f"Hodges-Lehmann: {hl}"
         else:
             last = f"Hodges-Lehmann {hl.estimate:.4g}, {hl.confidence:.0%} CI [{hl.low:.4g}, {hl.high:.4g}]"
+            if hl.note:  # the level moves to a line of its own (the first would pass 58 cells)
+                level = level_text(hl.attained, hl.confidence)
+                last = f"Hodges-Lehmann {hl.estimate:.4g}, CI [{hl.low:.4g}, {hl.high:.4g}]"
+                return (first, ", ".join(sizes), last, f"the CI's level: {level} ({hl.note})")
         return (first, ", ".join(sizes), last)
 
 
@@ -84,7 +92,7 @@ def pair_effects(scores: pd.DataFrame, pair: tuple[str, str], higher: bool) -> P
         mann_whitney=_safe(stats.mann_whitney, sign * a, sign * b),
         a12=_safe(stats.a12, a, b, higher_is_better=higher),
         delta=_safe(stats.cliffs_delta, a, b, higher_is_better=higher),
-        hodges_lehmann=_safe(stats.hodges_lehmann, a, b, higher_is_better=higher),
+        hodges_lehmann=_safe(stats.hodges_lehmann, a, b, higher_is_better=higher, confidence=HL_CONFIDENCE),
     )
 
 
@@ -96,7 +104,9 @@ def effects_table(scores: pd.DataFrame, higher: bool, ranked: stats.RankedTable 
     functions, 14x faster on 190 pairs); pair by pair when it refuses the table (non-finite values).
     """
     try:
-        table = stats.pairwise_effects(scores if ranked is None else ranked, higher_is_better=higher).table
+        table = stats.pairwise_effects(
+            scores if ranked is None else ranked, higher_is_better=higher, confidence=HL_CONFIDENCE
+        ).table
     except ValueError:
         return _effects_by_pair(scores, higher)
     return table.assign(a=table["a"].astype(str), b=table["b"].astype(str)).reset_index(drop=True)
@@ -122,6 +132,7 @@ def _effects_by_pair(scores: pd.DataFrame, higher: bool) -> pd.DataFrame:
                 value(e.hodges_lehmann, "estimate"),
                 value(e.hodges_lehmann, "low"),
                 value(e.hodges_lehmann, "high"),
+                value(e.hodges_lehmann, "attained"),
                 value(e.mann_whitney, "pvalue"),
             )
         )

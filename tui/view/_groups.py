@@ -2,10 +2,12 @@
 
 The samples ranked are the very values a chart summarises: per data set, the learner's results
 on that data set (every repeat and fold); "overall", every result of the learner pooled over the
-data sets of the overall chart. ``stats.scott_knott`` groups them (``esd``: ScottKnott-ESD,
-Tantithamthavorn et al. 2017; ``a12``: the variant of Menzies' group); 1 is the best group in the
-criterion's direction. A data set's ranks are computed when first asked for (a log of 500 data sets
-has 501 charts, of which a screen shows two), once; the overall chart's with the view.
+data sets of the overall chart. ``stats.scott_knott`` groups them (``esd``: ScottKnott-ESD 2.x,
+Tantithamthavorn et al., IEEE TSE 2019; ``esd-v1``: ScottKnott-ESD 1.x, Tantithamthavorn et al.,
+IEEE TSE 2017; ``np``: ScottKnott-ESD 3.0's non-parametric form; ``a12``: the variant of Menzies'
+group); 1 is the best group in the criterion's direction. A data set's ranks are computed when
+first asked for (a log of 500 data sets has 501 charts, of which a screen shows two), once; the
+overall chart's with the view.
 
 The charts of deltas (``x``) get no ranks: their rows are differences against the control, which
 has no row of its own, so a group rank there would not rank the learners the chart names.
@@ -25,7 +27,12 @@ from tui.view._types import GROUPINGS, QuartilesView
 
 __all__ = ["GROUPINGS", "GROUPING_NAMES", "ScottKnottRanks", "rank_every_chart", "with_groups"]
 #: How each variant is named on screen and in the reports.
-GROUPING_NAMES = {"esd": "Scott-Knott ESD", "a12": "Scott-Knott A12"}
+GROUPING_NAMES = {
+    "esd": "Scott-Knott ESD 2.x",
+    "esd-v1": "Scott-Knott ESD 1.x",
+    "np": "Scott-Knott ESD np 3.0",
+    "a12": "Scott-Knott A12",
+}
 OVERALL = "overall"
 
 

@@ -16,7 +16,8 @@ The file (written by hand: ``tomli_w`` is not a dependency; read with
     pair = ["nb", "tree"]     # optional: default the best versus the second best
     rope = 0.01               # optional: default stats.default_rope of the criterion's values
     deltas = true             # optional: quartile charts of deltas against the control
-    scott_knott = "a12"       # optional: the quartile ranks' Scott-Knott variant (default "esd")
+    scott_knott = "a12"       # optional: the quartile ranks' Scott-Knott variant: "esd" (2.x,
+                              # the default), "esd-v1" (1.x), "np" (3.0 non-parametric), "a12"
 
 Only ``criterion`` is required: a missing ``direction`` is the criterion's
 default, missing ``datasets``/``learners`` mean all of the log's.

@@ -102,7 +102,7 @@ class QuartilesView:
     rows are charts of per-fold differences against it (seed 004's deltas: the
     axis is centred at 0, positive is better than the control), else None.
     ``groups`` maps each scope to its learners' Scott-Knott group ranks (1 = best; computed when
-    first read, see :mod:`tui.view._groups`) by ``grouping`` ("esd" or "a12"); None for deltas.
+    first read, see :mod:`tui.view._groups`) by ``grouping`` (one of :data:`GROUPINGS`); None for deltas.
     """
 
     criterion: str

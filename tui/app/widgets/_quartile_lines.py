@@ -221,7 +221,7 @@ def _head(view: QuartilesView, width: int | None) -> list[list[Run]]:
     else:
         lines = [[*head, ("   ", ""), legend]]
     if view.groups is not None and view.grouping is not None:
-        lines.append([(f"SK: {GROUPING_NAMES[view.grouping]} rank (group), 1 = best  (g: esd/a12)", "dim")])
+        lines.append([(f"SK: {GROUPING_NAMES[view.grouping]} rank (group), 1 = best  (g: next)", "dim")])
     if view.warning:
         warning = _literal(view.warning)
         for part in [warning] if width is None else textwrap.wrap(warning, max(width, 20)):
