@@ -215,3 +215,17 @@ def test_pred_equals_exact_arithmetic_on_random_two_decimal_tables() -> None:
         naive = float(np.mean(100.0 * np.abs(predicted / 100 - actual / 100) <= n * (actual / 100)))
         changed += naive != want
     assert changed > 0  # not vacuous: binary arithmetic decides some of these tables otherwise
+
+
+@pytest.mark.parametrize("case", range(20))
+def test_pred_is_unchanged_by_the_units(case: int) -> None:
+    """PRED(N) of the same decimals written in other units (x 1000, / 100) is the same."""
+    rng = np.random.default_rng(70 + case)
+    actual = rng.integers(1, 500, 30)
+    n = int(rng.choice([25, 30]))
+    predicted = actual + rng.choice([-1, 1], 30) * (actual * n // 100) + rng.choice([0, 0, 1], 30)
+    base = stats.pred(actual / 100, predicted / 100, n)
+    for scale in (Fraction(1000), Fraction(1, 100), Fraction(7, 10)):
+        a = [float(Fraction(int(v), 100) * scale) for v in actual]
+        p = [float(Fraction(int(v), 100) * scale) for v in predicted]
+        assert stats.pred(a, p, n) == base, scale
