@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.message import Message
@@ -17,6 +18,20 @@ from textual.worker import get_current_worker
 from stats import LoadCancelled
 from tui.app.widgets import LoadBar, ProblemsPanel, Sidebar, StatusLine, stopped_label
 from tui.view import LoadResult, selection_from_spec
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from datetime import datetime
+
+    from textual.app import App
+    from textual.worker import Worker
+
+    from tui.app._gc import IdleCollector
+    from tui.view import Loader, Model, Selection
+
+    _Base = App[None]
+else:
+    _Base = object
 
 #: A live poll (quiet) shows the load bar only when it reads at least this many bytes.
 QUIET_BYTES = 16 << 20
@@ -53,13 +68,29 @@ class LoadProgress(Message):
     token: threading.Event | None = None  # as in Loaded
 
 
-class LoadActions:
+class LoadActions(_Base):
     """Mixed into :class:`~tui.app._app.RankboardApp`: everything that reads the logs."""
 
     _closed: bool
     _problem: str | None
     _stopped: str | None
     _stopped_by_esc: threading.Event | None
+    # the app's state this mixin reads and changes (set in RankboardApp.__init__ or as reactives)
+    loader: Loader
+    model: Model | None
+    problems: list[str]
+    spec: dict[str, Any] | None
+    clock: Callable[[], datetime]
+    live: bool
+    loading: str | None
+    selection: Selection | None
+    _cancel: threading.Event
+    _load_worker: Worker[None] | None
+    _gc: IdleCollector
+
+    if TYPE_CHECKING:
+
+        def _show_problem(self, problem: str | None) -> None: ...
 
     def poll_logs(self) -> None:
         """The live tick: a quiet poll of the logs, unless paused or a load is under way."""

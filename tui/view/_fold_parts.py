@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -16,11 +18,14 @@ from tui.view._types import FoldsView, Selection
 
 
 class FoldParts:
-    """Mixed into :class:`~tui.view._model.Model`: it brings ``_part``, ``_raw`` and ``_cached``."""
+    """Mixed into :class:`~tui.view._model.Model`: it brings ``_part``, ``_raw``, ``_cached`` and
+    the caches with their lock."""
 
     _raw: Any
     _part: Callable[[str], tuple[pd.DataFrame, pd.DataFrame]]
     _cached: Callable[[str, Any, Callable[[], Any]], Any]
+    _lock: threading.Lock
+    _cache: dict[str, OrderedDict[Any, Any]]
 
     def default_rope(self, criterion: str) -> float:
         """``stats.default_rope`` of the criterion's values, from the aggregate's per-cell min and max
