@@ -41,7 +41,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from stats._table import magnitude, snap
+from stats._table import near
 from stats.effect_size import cliffs_delta
 
 #: effsize's bound of a negligible Cohen's d (Cohen 1988): |d| < 0.2; d = 0.2 exactly is small.
@@ -144,10 +144,9 @@ def partition(
 
 
 def _first_largest(scores: np.ndarray) -> int:
-    """Index of the first largest score, scores equal to 12 significant digits of the largest
+    """Index of the first largest score, scores within rounding of the largest (:func:`near`)
     counting as equal (R's ``order(sqsum, decreasing = TRUE)[1]``, without the rounding noise)."""
-    scores = snap(scores, float(magnitude(scores).max()))
-    return int(np.flatnonzero(scores == scores.max())[0])
+    return int(np.flatnonzero(near(scores, scores.max()))[0])
 
 
 def esd_groups(values: Sequence[np.ndarray], means: np.ndarray) -> tuple[list[range], list[Record]]:
