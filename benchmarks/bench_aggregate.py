@@ -1,7 +1,7 @@
 """Benchmark: per-cell summaries of a 5,000,000-line log, at once and refreshed after appends.
 
 What it measures
-    The log is seed 000's long format, 500 data sets x 20 learners x 10 x 10
+    The log is the long format of Menzies' notes, 500 data sets x 20 learners x 10 x 10
     cross-validation x 5 criteria = 5,000,000 results in 50,000 cells of 100,
     in file order (data set, repeat, fold, learner, criterion), values with 4
     decimals (ties), built in memory with the loader's schema (categorical

@@ -86,7 +86,7 @@ import pandas as pd  # noqa: E402
 import scipy  # noqa: E402
 
 import stats  # noqa: E402
-import stats.critical  # noqa: E402
+import stats.ranking.critical  # noqa: E402
 
 BAR_MS = 10.0
 BAR_BEFORE_16_MS = 3.0
@@ -289,7 +289,7 @@ def measure(reps: int) -> dict[str, Any]:
     """Parts (1) and (2) in the tree on ``sys.path``: per-step ns, per-case ns, digests."""
     df = make_table()
     steps = analysis_steps(df)
-    stats.critical._q.cache_clear()
+    stats.ranking.critical._q.cache_clear()
     cold_ns = run_once(steps)[0]
     for _ in range(20):
         run_once(steps)
@@ -420,7 +420,7 @@ def this_tree(reps: int, a_reps: int) -> None:
     tied = int(sum(len(np.unique(row)) < k for row in df.to_numpy()))
     steps = analysis_steps(df)
     sink = io.StringIO()
-    stats.critical._q.cache_clear()
+    stats.ranking.critical._q.cache_clear()
     cold_ns = run_once(steps)[0]
     for _ in range(20):
         run_once(steps)

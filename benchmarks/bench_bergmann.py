@@ -2,7 +2,7 @@
 
 What it measures
     1. k = 6, 7, 8: ours against a straightforward, non-vectorised Python implementation of the
-       definition (seed 002, "APVs for each post-hoc procedure"): the exhaustive sets as frozensets
+       definition (Garcia & Herrera 2008, "APVs for each post-hoc procedure"): the exhaustive sets as frozensets
        of pair indices, one per set partition of the k learners with a block of size >= 2, and
            APV_i = min(1, max{|I| * min{p_j : j in I} : I exhaustive, i in I}).
        Cold = building the sets + one APV computation, warm = APVs from the prebuilt sets.
@@ -53,7 +53,7 @@ import numpy as np
 import pandas as pd
 
 import stats
-import stats.bergmann
+import stats.posthoc.shaffer_bergmann
 
 SEED = 20240602
 BASELINE_KS = (6, 7, 8)
@@ -124,15 +124,15 @@ def flat_p(rng: np.random.Generator, k: int, level: float = 1e-3) -> np.ndarray:
     """Adversarial: pairs in random order, each pair's p = level / F, F the largest number of
     pairs inside the blocks of a partition into cliques of the pairs so far (so that t * F(t) is
     level at every threshold t)."""
-    plist = stats.bergmann.pairs(k)
+    plist = stats.posthoc.shaffer_bergmann.pairs(k)
     p = np.empty(len(plist))
     adj = [0] * k
     for i in rng.permutation(len(plist)):
         a, b = plist[i]
         adj[a] |= 1 << b
         adj[b] |= 1 << a
-        omega = stats.bergmann._max_cliques_per_vertex(adj, k)
-        best = stats.bergmann._best_partition(adj, omega, k, [], 1)
+        omega = stats.posthoc.shaffer_bergmann._max_cliques_per_vertex(adj, k)
+        best = stats.posthoc.shaffer_bergmann._best_partition(adj, omega, k, [], 1)
         assert best is not None
         p[i] = level / best[0]
     return p
@@ -158,8 +158,8 @@ def timed(fn, *args):
 
 
 def enum_cold(p: np.ndarray, k: int) -> tuple[float, np.ndarray]:
-    stats.bergmann._partitions.cache_clear()
-    return timed(stats.bergmann._bergmann_apv_enumerated, p, k)
+    stats.posthoc.shaffer_bergmann._partitions.cache_clear()
+    return timed(stats.posthoc.shaffer_bergmann._bergmann_apv_enumerated, p, k)
 
 
 def fmt_s(seconds: float) -> str:
@@ -230,7 +230,7 @@ def main() -> None:
             same &= bool(np.array_equal(e, o))
         for _ in range(WARM_REPS):
             p = rng.uniform(size=m)
-            t, e = timed(stats.bergmann._bergmann_apv_enumerated, p, k)
+            t, e = timed(stats.posthoc.shaffer_bergmann._bergmann_apv_enumerated, p, k)
             e_warm.append(t)
             t, o = timed(stats.adjust, p, "bergmann")
             ours.append(t)
@@ -283,12 +283,12 @@ def main() -> None:
     stats.adjust(p, "bergmann")
     _, peak16 = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    stats.bergmann._partitions.cache_clear()
+    stats.posthoc.shaffer_bergmann._partitions.cache_clear()
     tracemalloc.start()
-    stats.bergmann._bergmann_apv_enumerated(rng.uniform(size=66), 12)
+    stats.posthoc.shaffer_bergmann._bergmann_apv_enumerated(rng.uniform(size=66), 12)
     _, peak12 = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    stats.bergmann._partitions.cache_clear()
+    stats.posthoc.shaffer_bergmann._partitions.cache_clear()
     print(
         f"peak traced memory (tracemalloc): ours at k = 16 {peak16 / 2**20:.1f} MiB; "
         f"the enumeration at k = 12 (cold) {peak12 / 2**20:.0f} MiB"

@@ -3,7 +3,7 @@ first view and a DuckDB process on the same logs, interleaved round-robin, media
 DuckDB, peak RSS; the start-up of ``--help``, ``check TINY`` and ``report TINY``.
 
 Workloads (the logs are written once under ``/tmp/rankboard_bench`` with
-:func:`bench_load.write_log`, seed 000's loop order, 4-decimal values):
+:func:`bench_load.write_log`, the loop order of Menzies' notes, 4-decimal values):
 
 - ``1M``: 1,000,000 lines (100 data sets x 20 learners x 10 x 10 CV x 5 criteria), ~41 MB;
 - ``5M``: 5,000,000 lines (500 data sets), ~204 MB (``bench_load.py``'s log);

@@ -4,7 +4,7 @@ What it measures
     Two generated long-format logs of ``--lines`` lines each (default 20,000,000, about 500 MB
     each, written once to ``/tmp/rankboard_bench/``):
 
-    - ``distinct``: seed 000's loop order (data sets x repeats x folds x learners x criteria),
+    - ``distinct``: the loop order of Menzies' notes (data sets x repeats x folds x learners x criteria),
       every key once -- the baseline;
     - ``identical``: one line repeated (``iris,1,1,nb,accuracy,0.9``): every line but the last
       is replaced by the next (issue 13, item 5: this peaked at 4.7 GB for 20M lines);
@@ -56,7 +56,7 @@ print(json.dumps({"seconds": seconds, "peak": status("VmHWM") - base, "rows": le
 
 
 def write_distinct(path: Path, lines: int) -> None:
-    """Seed 000's loop order: 20 learners x 5 criteria per (data set, repeat, fold); keys all distinct."""
+    """The loop order of Menzies' notes: 20 learners x 5 criteria per (data set, repeat, fold); keys all distinct."""
     learners = [f"learner_{i:02d}" for i in range(20)]
     criteria = ("accuracy", "pd", "pf", "precision", "runtime")
     rng = np.random.default_rng(0)

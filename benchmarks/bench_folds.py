@@ -73,9 +73,10 @@ if "--tree-child" in sys.argv:
 import _previous_signed_rank as previous  # noqa: E402
 
 import stats  # noqa: E402
-from stats._dirichlet import dirichlet_by_value as cached_by_value  # noqa: E402
-from stats._signed_rank import cached_weights, dirichlet_weights, signed_rank_counts  # noqa: E402
-from stats.folds_tests import _paired  # noqa: E402
+from stats.folds._dirichlet import dirichlet_by_value as cached_by_value  # noqa: E402
+from stats.folds._signed_rank_engine import cached_weights, dirichlet_weights  # noqa: E402
+from stats.folds.signed_rank import signed_rank_counts  # noqa: E402
+from stats.folds.ttests import _paired  # noqa: E402
 
 D, L, R, N = 500, 20, 10, 10
 

@@ -5,7 +5,7 @@ What it measures
     about 204 MB; regenerated if missing or of the wrong size): 500 data sets
     (``dataset_000`` ...) x 10 repeats x 10 folds x 20 learners (``learner_00``
     ...) x 5 criteria (accuracy, pd, pf, precision, runtime), in the order of
-    seed 000's loop, values with 4 decimals (``dataset_042,3,7,learner_07,pd,0.8123``).
+    the loop of Menzies' notes, values with 4 decimals (``dataset_042,3,7,learner_07,pd,0.8123``).
 
     Each variant runs in a fresh Python subprocess, several times, interleaved
     round-robin so that every variant sees the same machine load:
@@ -134,7 +134,7 @@ def write_log(
     repeats: int = REPEATS,
     folds: int = FOLDS,
 ) -> None:
-    """A synthetic log in seed 000's loop order (data set, repeat, fold, learner, criterion).
+    """A synthetic log in the loop order of Menzies' notes (data set, repeat, fold, learner, criterion).
 
     Per data set a base score, plus per learner an effect (normal, ``effect_sd``; none when 0),
     plus noise, clipped to [0, 1]; the last criterion is a runtime (exponential). 4 decimals.

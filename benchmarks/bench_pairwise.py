@@ -46,9 +46,9 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).res
 from bench_analysis import make_table  # noqa: E402
 
 import stats  # noqa: E402
-import stats.all_pairs_effects  # noqa: E402
-from stats import _paired_columns  # noqa: E402
-from stats._table import as_table  # noqa: E402
+import stats.twosample.all_pairs_effects  # noqa: E402
+from stats.core._table import as_table  # noqa: E402
+from stats.posthoc import _paired_columns  # noqa: E402
 
 VARIANTS = (("wilcoxon", "demsar"), ("wilcoxon", "wilcox"), ("sign", "split"))
 
@@ -89,7 +89,7 @@ def effects_loop(scores: pd.DataFrame) -> pd.DataFrame:
             (scores.columns[i], scores.columns[j], a12.value, a12.magnitude, delta.value, delta.magnitude)
             + (hl.estimate, hl.low, hl.high, hl.attained, mw.pvalue)
         )
-    return pd.DataFrame(rows, columns=["a", "b", *stats.all_pairs_effects.EFFECT_COLUMNS])
+    return pd.DataFrame(rows, columns=["a", "b", *stats.twosample.all_pairs_effects.EFFECT_COLUMNS])
 
 
 def clear() -> None:

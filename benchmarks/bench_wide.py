@@ -56,7 +56,7 @@ sys.path[:0] = [str(ROOT), str(HERE)]  # this checkout's stats/tui, not another 
 import bench_load  # noqa: E402
 
 import stats  # noqa: E402
-import stats.bergmann  # noqa: E402
+import stats.posthoc.shaffer_bergmann  # noqa: E402
 from tui.render import render_report  # noqa: E402
 from tui.view import VIEWS, Model  # noqa: E402
 
@@ -112,8 +112,8 @@ def cold(fn: Callable[[int], np.ndarray], k: int, clear: Callable[[], None], rep
 
 
 def clear_new() -> None:
-    stats.bergmann._shaffer_s.cache_clear()
-    stats.bergmann._shaffer_t.cache_clear()
+    stats.posthoc.shaffer_bergmann._shaffer_s.cache_clear()
+    stats.posthoc.shaffer_bergmann._shaffer_t.cache_clear()
 
 
 def bench_shaffer(reps: int) -> None:
@@ -121,7 +121,7 @@ def bench_shaffer(reps: int) -> None:
     print(f"{'k':>5}{'new ms':>10}{'old ms':>12}{'ratio':>10}  calls of S (new / old)")
     for k in (20, 30, 35, 40, 50, 75, 100):
         new = cold(new_shaffer_t, k, clear_new, reps)
-        new_calls = stats.bergmann._shaffer_s.cache_info().misses
+        new_calls = stats.posthoc.shaffer_bergmann._shaffer_s.cache_info().misses
         if k <= 40:
             old = cold(old_shaffer_t, k, _old_shaffer_s.cache_clear, min(reps, 3))
             old_calls = _old_shaffer_s.cache_info().misses

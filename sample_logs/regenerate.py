@@ -1,21 +1,21 @@
 """Regenerate every bundled example log: ``python sample_logs/regenerate.py [--resume]``.
 
-- ``c45_demsar.dat``: seed 000's table of four C4.5 variants on 14 data sets (accuracy,
-  one repeat, one fold), rewritten byte for byte from the table below.
-- ``wide_sonar.dat``: seed 004's six printed sonar lines in its wide format.
+- ``c45_demsar.dat``: the table of four C4.5 variants on 14 data sets in Menzies' notes on
+  comparing learners (after Demsar 2006; accuracy, one repeat, one fold), rewritten byte for byte from the table below.
+- ``wide_sonar.dat``: the six sonar lines printed in Menzies' lecture notes, in their wide format.
 - ``cv/<dataset>.dat``: a real 5 x 5 stratified cross-validation (seed 0) of five
   scikit-learn learners on ten data sets shipped inside scikit-learn and statsmodels,
   written by :func:`stats.runner._cv.run_cv`. Everything but the ``runtime`` values is
   deterministic; ``--resume`` continues an interrupted regeneration instead of
   starting over.
 - ``regression/diabetes.dat``: a 5 x 5 cross-validation (seed 0) of four scikit-learn
-  regressors on scikit-learn's diabetes data (seed 004's continuous classes: mmre, pred25,
+  regressors on scikit-learn's diabetes data (the continuous classes of Menzies' lecture notes: mmre, pred25,
   pred30, correlation, runtime), written by :func:`stats.run_cv` with ``task="regression"``.
-- ``sequence/breast_cancer.dat``: seed 004's incremental M*N-way study (M = 5 repeats,
+- ``sequence/breast_cancer.dat``: the incremental M*N-way study of Menzies' lecture notes (M = 5 repeats,
   N = 10 buckets, seed 0) of four classifiers on scikit-learn's breast cancer data, written
   by :func:`stats.run_sequence` (``fold`` = the test bucket, a ``train`` line = the training size).
 
-``--only cv regression sequence`` regenerates some of the runs (the two seed tables are
+``--only cv regression sequence`` regenerates some of the runs (the two printed tables are
 always rewritten).
 """
 
@@ -36,7 +36,7 @@ if __name__ == "__main__" and str(HERE.parent) not in sys.path:  # run from a ch
 
 REPEATS, FOLDS, SEED = 5, 5, 0
 
-# Seed 000 (000_aa5420a5faf49cff.txt), "four variants on C4.5, criteria = accuracy", as printed.
+# Menzies' notes on comparing learners (after Demsar 2006), "four variants on C4.5, criteria = accuracy", as printed.
 C45_TABLE = (
     "\tC4.5\tC4.5+m\tC4.5+cf\tC4.5+m+cf\n"
     "adult (sample)\t0.763 (4)\t0.768 (3)\t0.771 (2)\t0.798 (1)\n"
@@ -56,7 +56,7 @@ C45_TABLE = (
     "average rank\t3.143\t2.000\t2.893\t1.964\n"
 )
 
-# Seed 004 (004_1f3c22156dad8688.txt): the header as the brief spells it, then the six printed lines.
+# Menzies' lecture notes: the header as the brief spells it, then the six printed lines.
 WIDE_HEADER = "#data, learner, goal, train, test, repeats, bin, accuracy, pd, pf, precision"
 WIDE_SONAR = """\
 q2s/sonar,   bayes, Mine,   139,   69,       1,   1,    63.77, 61.29, 34.21,     59.38
@@ -69,7 +69,7 @@ q2s/sonar,    oneR, Mine,   139,   69,       1,   3,    69.57, 72.09, 34.62,    
 
 
 def c45_text() -> str:
-    """Seed 000's C4.5 table as long-format lines: ``<data set>,1,1,<learner>,accuracy,<printed value>``."""
+    """The C4.5 table of Menzies' notes as long-format lines: ``<data set>,1,1,<learner>,accuracy,<printed value>``."""
     header, *rows = C45_TABLE.splitlines()
     learners = header.split("\t")[1:]
     lines = []
@@ -83,7 +83,7 @@ def c45_text() -> str:
 
 
 def wide_text() -> str:
-    """Seed 004's wide-format sonar example."""
+    """The wide-format sonar example of Menzies' lecture notes."""
     return WIDE_HEADER + "\n" + WIDE_SONAR
 
 
@@ -181,7 +181,7 @@ def learners() -> dict[str, object]:
 #: disease progression after one year, 25..346, so MRE never divides by 0).
 REGRESSION_DATASETS: dict[str, Callable[[], Dataset]] = {"diabetes": _sklearn("diabetes")}
 
-#: The sequence study (seed 004's "Incremental M*N-way"): M repeats of N buckets.
+#: The sequence study ("Incremental M*N-way" in Menzies' lecture notes): M repeats of N buckets.
 SEQUENCE_REPEATS, SEQUENCE_BUCKETS = 5, 10
 SEQUENCE_DATASETS: dict[str, Callable[[], Dataset]] = {"breast_cancer": _breast_cancer}
 

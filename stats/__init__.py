@@ -8,36 +8,32 @@ This package never imports textual or rich; it is usable on its own.
 
 Imports are lazy (PEP 562): ``import stats`` costs nothing until a name is used, so a
 command that needs only the log readers never imports scipy.
+
+Every public name is importable from here; the modules are grouped by concern:
+
+* :mod:`stats.core`: the scores table and the decimal rule, results, formatting, integer keys,
+  safe names, the printed labels (imports nothing else of :mod:`stats`);
+* :mod:`stats.ranking`: ranks, the omnibus tests, critical differences, Kendall's tau, the
+  conditions of parametric tests;
+* :mod:`stats.twosample`: two-learner tests and effect sizes (one pair or all pairs);
+* :mod:`stats.posthoc`: z tests on ranks, adjusted p-values, Shaffer and Bergmann-Hommel, the
+  multiple sign test, contrast estimation, all pairs by a two-sample test;
+* :mod:`stats.groupings`: the verdict, critical-difference groups, compact letters, Scott-Knott;
+* :mod:`stats.folds`: the fold-level comparisons (corrected and Bayesian correlated t-tests, the
+  Bayesian signed-rank test, the fold cube, comparisons against a control, deltas);
+* :mod:`stats.charts`: quartile summaries and charts, learning curves;
+* :mod:`stats.logs`, :mod:`stats.cells`, :mod:`stats.intake`, :mod:`stats.runner`: read logs,
+  summarise their cells, both at once (bounded memory, ``rankboard check``), and write logs.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stats._lazy import lazy
+from stats.core import lazy
 
 #: Each public name and the module that defines it.
 _EXPORTS: dict[str, str] = {
-    "fmt_p": "stats._format",
-    "fmt_stat": "stats._format",
-    "p_is": "stats._format",
-    "LogRead": "stats._result",
-    "kendall_tau": "stats.agreement",
-    "CONTROL_METHODS": "stats.apv",
-    "LogCheck": "stats.checks",
-    "check_logs": "stats.checks",
-    "PAIRWISE_METHODS": "stats.apv",
-    "adjust": "stats.apv",
-    "PairwiseEffects": "stats.all_pairs_effects",
-    "pairwise_effects": "stats.all_pairs_effects",
-    "rom_coefficients": "stats.apv",
-    "levene": "stats.assumptions",
-    "normality": "stats.assumptions",
-    "parametric_safety": "stats.assumptions",
-    "MAX_EXACT_K": "stats.bergmann",
-    "exhaustive_sets": "stats.bergmann",
-    "shaffer_s": "stats.bergmann",
-    "shaffer_t": "stats.bergmann",
     "Aggregator": "stats.cells",
     "Completeness": "stats.cells",
     "ScoresTable": "stats.cells",
@@ -45,101 +41,121 @@ _EXPORTS: dict[str, str] = {
     "completeness": "stats.cells",
     "repeats_folds": "stats.cells",
     "scores_table": "stats.cells",
-    "contrast_estimation": "stats.contrast",
-    "critical_difference": "stats.critical",
-    "q_alpha": "stats.critical",
-    "EffectSize": "stats.effect_size",
-    "HodgesLehmann": "stats.effect_size",
-    "a12": "stats.effect_size",
-    "cliffs_delta": "stats.effect_size",
-    "hodges_lehmann": "stats.effect_size",
-    "FoldComparison": "stats.fold_comparisons",
-    "PendingFoldComparison": "stats.pending_folds",
-    "begin_fold_comparison": "stats.fold_comparisons",
-    "default_rope": "stats.fold_comparisons",
-    "fold_comparison": "stats.fold_comparisons",
-    "fold_deltas": "stats.deltas",
-    "FoldCube": "stats.paired_folds",
-    "fold_cube": "stats.paired_folds",
-    "BayesProbabilities": "stats.folds_tests",
-    "CorrectedTTest": "stats.folds_tests",
-    "CorrelatedPosterior": "stats.folds_tests",
-    "bayes_correlated_ttest": "stats.folds_tests",
-    "bayes_signed_rank": "stats.folds_tests",
-    "corrected_ttest": "stats.folds_tests",
-    "apv_groups": "stats.groups",
-    "cd_groups": "stats.groups",
-    "compact_letters": "stats.letters",
+    "Plateau": "stats.charts.learning_curves",
+    "learning_curve": "stats.charts.learning_curves",
+    "plateau": "stats.charts.learning_curves",
+    "Quartiles": "stats.charts.quartiles",
+    "quartile_chart": "stats.charts.quartiles",
+    "quartiles": "stats.charts.quartiles",
+    "scale_position": "stats.charts.quartiles",
+    "LogRead": "stats.core",
+    "fmt_p": "stats.core",
+    "fmt_stat": "stats.core",
+    "p_is": "stats.core",
+    "OMNIBUS_NAMES": "stats.core.labels",
+    "OMNIBUS_SYMBOLS": "stats.core.labels",
+    "PROCEDURE_NAMES": "stats.core.labels",
+    "RANKS_NAMES": "stats.core.labels",
+    "printable": "stats.core.names",
+    "spreadsheet_safe": "stats.core.names",
+    "begin_fold_comparison": "stats.folds.comparisons",
+    "default_rope": "stats.folds.comparisons",
+    "fold_comparison": "stats.folds.comparisons",
+    "FoldCube": "stats.folds.cube",
+    "fold_cube": "stats.folds.cube",
+    "fold_deltas": "stats.folds.deltas",
+    "FoldComparison": "stats.folds.results",
+    "PendingFoldComparison": "stats.folds.results",
+    "bayes_signed_rank": "stats.folds.signed_rank",
+    "BayesProbabilities": "stats.folds.ttests",
+    "CorrectedTTest": "stats.folds.ttests",
+    "CorrelatedPosterior": "stats.folds.ttests",
+    "bayes_correlated_ttest": "stats.folds.ttests",
+    "corrected_ttest": "stats.folds.ttests",
+    "apv_groups": "stats.groupings.groups",
+    "cd_groups": "stats.groupings.groups",
+    "compact_letters": "stats.groupings.letters",
+    "ScottKnottResult": "stats.groupings.scott_knott",
+    "Split": "stats.groupings.scott_knott",
+    "scott_knott": "stats.groupings.scott_knott",
+    "Verdict": "stats.groupings.verdicts",
+    "verdict": "stats.groupings.verdicts",
+    "BoundedAggregate": "stats.intake.bounded",
+    "aggregate_logs": "stats.intake.bounded",
+    "LogCheck": "stats.intake.checks",
+    "check_logs": "stats.intake.checks",
     "Decompression": "stats.logs",
     "LoadCancelled": "stats.logs",
     "LogError": "stats.logs",
     "LogProblem": "stats.logs",
     "LogWatcher": "stats.logs",
-    "WatchUpdate": "stats.logs",
-    "read_logs": "stats.logs",
     "SpilledLogs": "stats.logs",
+    "WatchUpdate": "stats.logs",
     "log_size": "stats.logs",
-    "BoundedAggregate": "stats.bounded",
-    "aggregate_logs": "stats.bounded",
-    "Confusion": "stats.metrics",
-    "balance": "stats.metrics",
-    "balance_nd": "stats.metrics",
-    "confusion": "stats.metrics",
-    "evaluate": "stats.metrics",
-    "multiple_sign_test": "stats.multiple_sign",
-    "printable": "stats.names",
-    "spreadsheet_safe": "stats.names",
-    "AlignedRanksResult": "stats.omnibus",
-    "FriedmanResult": "stats.omnibus",
-    "ImanDavenportResult": "stats.omnibus",
-    "OMNIBUS_NAMES": "stats.labels",
-    "OMNIBUS_SYMBOLS": "stats.labels",
-    "QuadeResult": "stats.omnibus",
-    "friedman": "stats.omnibus",
-    "friedman_aligned": "stats.omnibus",
-    "iman_davenport": "stats.omnibus",
-    "quade": "stats.omnibus",
-    "PairwiseTwoSample": "stats.pairwise_two_sample",
-    "pairwise_wilcoxon": "stats.pairwise_two_sample",
-    "Plateau": "stats.learning_curves",
-    "learning_curve": "stats.learning_curves",
-    "plateau": "stats.learning_curves",
-    "BergmannLimitWarning": "stats.posthoc",
-    "ControlTest": "stats.posthoc",
-    "PairwiseTest": "stats.posthoc",
-    "control_test": "stats.posthoc",
-    "control_test_from_ranks": "stats.posthoc",
-    "pairwise_test": "stats.posthoc",
-    "pairwise_test_from_ranks": "stats.posthoc",
-    "standard_error": "stats.posthoc",
-    "Quartiles": "stats.quartile_charts",
-    "quartile_chart": "stats.quartile_charts",
-    "quartiles": "stats.quartile_charts",
-    "scale_position": "stats.quartile_charts",
-    "AverageRanks": "stats.ranking",
-    "RankedTable": "stats.ranking",
-    "average_ranks": "stats.ranking",
-    "ranked_table": "stats.ranking",
-    "ranks": "stats.ranking",
-    "correlation": "stats.regression_metrics",
-    "mmre": "stats.regression_metrics",
-    "mre": "stats.regression_metrics",
-    "pred": "stats.regression_metrics",
-    "re": "stats.regression_metrics",
+    "read_logs": "stats.logs",
+    "CONTROL_METHODS": "stats.posthoc.apv",
+    "PAIRWISE_METHODS": "stats.posthoc.apv",
+    "adjust": "stats.posthoc.apv",
+    "rom_coefficients": "stats.posthoc.apv",
+    "contrast_estimation": "stats.posthoc.contrast",
+    "multiple_sign_test": "stats.posthoc.multiple_sign",
+    "PairwiseTwoSample": "stats.posthoc.pairwise_two_sample",
+    "pairwise_wilcoxon": "stats.posthoc.pairwise_two_sample",
+    "MAX_EXACT_K": "stats.posthoc.shaffer_bergmann",
+    "exhaustive_sets": "stats.posthoc.shaffer_bergmann",
+    "shaffer_s": "stats.posthoc.shaffer_bergmann",
+    "shaffer_t": "stats.posthoc.shaffer_bergmann",
+    "BergmannLimitWarning": "stats.posthoc.ztests",
+    "ControlTest": "stats.posthoc.ztests",
+    "PairwiseTest": "stats.posthoc.ztests",
+    "control_test": "stats.posthoc.ztests",
+    "control_test_from_ranks": "stats.posthoc.ztests",
+    "pairwise_test": "stats.posthoc.ztests",
+    "pairwise_test_from_ranks": "stats.posthoc.ztests",
+    "standard_error": "stats.posthoc.ztests",
+    "kendall_tau": "stats.ranking.agreement",
+    "levene": "stats.ranking.assumptions",
+    "normality": "stats.ranking.assumptions",
+    "parametric_safety": "stats.ranking.assumptions",
+    "critical_difference": "stats.ranking.critical",
+    "q_alpha": "stats.ranking.critical",
+    "AlignedRanksResult": "stats.ranking.omnibus",
+    "FriedmanResult": "stats.ranking.omnibus",
+    "ImanDavenportResult": "stats.ranking.omnibus",
+    "QuadeResult": "stats.ranking.omnibus",
+    "friedman": "stats.ranking.omnibus",
+    "friedman_aligned": "stats.ranking.omnibus",
+    "iman_davenport": "stats.ranking.omnibus",
+    "quade": "stats.ranking.omnibus",
+    "AverageRanks": "stats.ranking.ranks",
+    "RankedTable": "stats.ranking.ranks",
+    "average_ranks": "stats.ranking.ranks",
+    "ranked_table": "stats.ranking.ranks",
+    "ranks": "stats.ranking.ranks",
     "RunSummary": "stats.runner",
     "run_cv": "stats.runner",
     "run_sequence": "stats.runner",
-    "ScottKnottResult": "stats.scott_knott_ranking",
-    "Split": "stats.scott_knott_ranking",
-    "scott_knott": "stats.scott_knott_ranking",
-    "mann_whitney": "stats.two_sample",
-    "sign_test": "stats.two_sample",
-    "wilcoxon": "stats.two_sample",
-    "PROCEDURE_NAMES": "stats.labels",
-    "RANKS_NAMES": "stats.labels",
-    "Verdict": "stats.verdicts",
-    "verdict": "stats.verdicts",
-    "ttest_win_loss_tie": "stats.win_loss_tie",
+    "Confusion": "stats.runner.metrics",
+    "balance": "stats.runner.metrics",
+    "balance_nd": "stats.runner.metrics",
+    "confusion": "stats.runner.metrics",
+    "evaluate": "stats.runner.metrics",
+    "correlation": "stats.runner.regression_metrics",
+    "mmre": "stats.runner.regression_metrics",
+    "mre": "stats.runner.regression_metrics",
+    "pred": "stats.runner.regression_metrics",
+    "re": "stats.runner.regression_metrics",
+    "PairwiseEffects": "stats.twosample.all_pairs_effects",
+    "pairwise_effects": "stats.twosample.all_pairs_effects",
+    "EffectSize": "stats.twosample.effect_size",
+    "HodgesLehmann": "stats.twosample.effect_size",
+    "a12": "stats.twosample.effect_size",
+    "cliffs_delta": "stats.twosample.effect_size",
+    "hodges_lehmann": "stats.twosample.effect_size",
+    "mann_whitney": "stats.twosample.nonparametric",
+    "sign_test": "stats.twosample.nonparametric",
+    "wilcoxon": "stats.twosample.nonparametric",
+    "ttest_win_loss_tie": "stats.twosample.win_loss_tie",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -149,14 +165,6 @@ __getattr__, __dir__ = lazy(__name__, _EXPORTS, globals())
 
 
 if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported eagerly (F401: they are __all__)
-    from stats._format import fmt_p, fmt_stat, p_is  # noqa: F401
-    from stats._result import LogRead  # noqa: F401
-    from stats.agreement import kendall_tau  # noqa: F401
-    from stats.all_pairs_effects import PairwiseEffects, pairwise_effects  # noqa: F401
-    from stats.apv import CONTROL_METHODS, PAIRWISE_METHODS, adjust, rom_coefficients  # noqa: F401
-    from stats.assumptions import levene, normality, parametric_safety  # noqa: F401
-    from stats.bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_s, shaffer_t  # noqa: F401
-    from stats.bounded import BoundedAggregate, aggregate_logs  # noqa: F401
     from stats.cells import (  # noqa: F401
         Aggregator,
         Completeness,
@@ -166,24 +174,29 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
         repeats_folds,
         scores_table,
     )
-    from stats.checks import LogCheck, check_logs  # noqa: F401
-    from stats.contrast import contrast_estimation  # noqa: F401
-    from stats.critical import critical_difference, q_alpha  # noqa: F401
-    from stats.deltas import fold_deltas  # noqa: F401
-    from stats.effect_size import EffectSize, HodgesLehmann, a12, cliffs_delta, hodges_lehmann  # noqa: F401
-    from stats.fold_comparisons import FoldComparison, begin_fold_comparison, default_rope, fold_comparison  # noqa: F401
-    from stats.folds_tests import (  # noqa: F401
+    from stats.charts.learning_curves import Plateau, learning_curve, plateau  # noqa: F401
+    from stats.charts.quartiles import Quartiles, quartile_chart, quartiles, scale_position  # noqa: F401
+    from stats.core import LogRead, fmt_p, fmt_stat, p_is  # noqa: F401
+    from stats.core.labels import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, PROCEDURE_NAMES, RANKS_NAMES  # noqa: F401
+    from stats.core.names import printable, spreadsheet_safe  # noqa: F401
+    from stats.folds.comparisons import begin_fold_comparison, default_rope, fold_comparison  # noqa: F401
+    from stats.folds.cube import FoldCube, fold_cube  # noqa: F401
+    from stats.folds.deltas import fold_deltas  # noqa: F401
+    from stats.folds.results import FoldComparison, PendingFoldComparison  # noqa: F401
+    from stats.folds.signed_rank import bayes_signed_rank  # noqa: F401
+    from stats.folds.ttests import (  # noqa: F401
         BayesProbabilities,
         CorrectedTTest,
         CorrelatedPosterior,
         bayes_correlated_ttest,
-        bayes_signed_rank,
         corrected_ttest,
     )
-    from stats.groups import apv_groups, cd_groups  # noqa: F401
-    from stats.labels import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, PROCEDURE_NAMES, RANKS_NAMES  # noqa: F401
-    from stats.learning_curves import Plateau, learning_curve, plateau  # noqa: F401
-    from stats.letters import compact_letters  # noqa: F401
+    from stats.groupings.groups import apv_groups, cd_groups  # noqa: F401
+    from stats.groupings.letters import compact_letters  # noqa: F401
+    from stats.groupings.scott_knott import ScottKnottResult, Split, scott_knott  # noqa: F401
+    from stats.groupings.verdicts import Verdict, verdict  # noqa: F401
+    from stats.intake.bounded import BoundedAggregate, aggregate_logs  # noqa: F401
+    from stats.intake.checks import LogCheck, check_logs  # noqa: F401
     from stats.logs import (  # noqa: F401
         Decompression,
         LoadCancelled,
@@ -195,23 +208,12 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
         log_size,
         read_logs,
     )
-    from stats.metrics import Confusion, balance, balance_nd, confusion, evaluate  # noqa: F401
-    from stats.multiple_sign import multiple_sign_test  # noqa: F401
-    from stats.names import printable, spreadsheet_safe  # noqa: F401
-    from stats.omnibus import (  # noqa: F401
-        AlignedRanksResult,
-        FriedmanResult,
-        ImanDavenportResult,
-        QuadeResult,
-        friedman,
-        friedman_aligned,
-        iman_davenport,
-        quade,
-    )
-    from stats.paired_folds import FoldCube, fold_cube  # noqa: F401
-    from stats.pairwise_two_sample import PairwiseTwoSample, pairwise_wilcoxon  # noqa: F401
-    from stats.pending_folds import PendingFoldComparison  # noqa: F401
-    from stats.posthoc import (  # noqa: F401
+    from stats.posthoc.apv import CONTROL_METHODS, PAIRWISE_METHODS, adjust, rom_coefficients  # noqa: F401
+    from stats.posthoc.contrast import contrast_estimation  # noqa: F401
+    from stats.posthoc.multiple_sign import multiple_sign_test  # noqa: F401
+    from stats.posthoc.pairwise_two_sample import PairwiseTwoSample, pairwise_wilcoxon  # noqa: F401
+    from stats.posthoc.shaffer_bergmann import MAX_EXACT_K, exhaustive_sets, shaffer_s, shaffer_t  # noqa: F401
+    from stats.posthoc.ztests import (  # noqa: F401
         BergmannLimitWarning,
         ControlTest,
         PairwiseTest,
@@ -221,11 +223,24 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
         pairwise_test_from_ranks,
         standard_error,
     )
-    from stats.quartile_charts import Quartiles, quartile_chart, quartiles, scale_position  # noqa: F401
-    from stats.ranking import AverageRanks, RankedTable, average_ranks, ranked_table, ranks  # noqa: F401
-    from stats.regression_metrics import correlation, mmre, mre, pred, re  # noqa: F401
+    from stats.ranking.agreement import kendall_tau  # noqa: F401
+    from stats.ranking.assumptions import levene, normality, parametric_safety  # noqa: F401
+    from stats.ranking.critical import critical_difference, q_alpha  # noqa: F401
+    from stats.ranking.omnibus import (  # noqa: F401
+        AlignedRanksResult,
+        FriedmanResult,
+        ImanDavenportResult,
+        QuadeResult,
+        friedman,
+        friedman_aligned,
+        iman_davenport,
+        quade,
+    )
+    from stats.ranking.ranks import AverageRanks, RankedTable, average_ranks, ranked_table, ranks  # noqa: F401
     from stats.runner import RunSummary, run_cv, run_sequence  # noqa: F401
-    from stats.scott_knott_ranking import ScottKnottResult, Split, scott_knott  # noqa: F401
-    from stats.two_sample import mann_whitney, sign_test, wilcoxon  # noqa: F401
-    from stats.verdicts import Verdict, verdict  # noqa: F401
-    from stats.win_loss_tie import ttest_win_loss_tie  # noqa: F401
+    from stats.runner.metrics import Confusion, balance, balance_nd, confusion, evaluate  # noqa: F401
+    from stats.runner.regression_metrics import correlation, mmre, mre, pred, re  # noqa: F401
+    from stats.twosample.all_pairs_effects import PairwiseEffects, pairwise_effects  # noqa: F401
+    from stats.twosample.effect_size import EffectSize, HodgesLehmann, a12, cliffs_delta, hodges_lehmann  # noqa: F401
+    from stats.twosample.nonparametric import mann_whitney, sign_test, wilcoxon  # noqa: F401
+    from stats.twosample.win_loss_tie import ttest_win_loss_tie  # noqa: F401

@@ -11,7 +11,8 @@ SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
 DATA = Path(__file__).resolve().parent / "data"
 #: published reference tables and the real baycomp log
 REFERENCE = DATA / "reference"
-#: the seeds' texts the tests quote from (002 and 004)
+#: the texts the tests quote from: Garcia & Herrera's tutorial slides (2008, 2010; 002_*.txt) and
+#: Menzies' lecture notes (004_*.txt)
 SEEDS = DATA / "seeds"
 
 
@@ -21,7 +22,7 @@ def _csv(name: str) -> pd.DataFrame:
 
 @pytest.fixture(scope="session")
 def gh2010() -> pd.DataFrame:
-    """PDFC, NNEP, IS-CHC+1NN, FH-GBML on 24 data sets (Garcia et al. 2010; seed 002)."""
+    """PDFC, NNEP, IS-CHC+1NN, FH-GBML on 24 data sets (Garcia et al. 2010)."""
     return _csv("garcia_2010_accuracy.csv")
 
 
@@ -50,7 +51,7 @@ def scmamp_pairs(frame: pd.DataFrame, obj: str) -> dict[tuple[str, str], float]:
 
 @pytest.fixture(scope="session")
 def c45() -> pd.DataFrame:
-    """Seed 000's four C4.5 variants on 14 data sets, as printed (three decimals)."""
+    """The four C4.5 variants on 14 data sets of Menzies' notes (after Demsar 2006), as printed (three decimals)."""
     from stats import read_logs, scores_table
 
     return scores_table(read_logs(SAMPLES / "c45_demsar.dat"), "accuracy")

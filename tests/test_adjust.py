@@ -1,4 +1,5 @@
-"""Adjusted p-values against the tables printed in seed 002, statsmodels and invariants."""
+"""Adjusted p-values against the tables printed in Garcia & Herrera's tutorial (2008, 2010), statsmodels and
+invariants."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from statsmodels.stats.multitest import multipletests
 import stats
 from tests.printed import matches_printed
 
-# Seed 002, "APVs in CEC'2005 Case Study" (G-CMA-ES control), rows by ascending p.
+# Garcia et al. (2010), "APVs in CEC'2005 Case Study" (G-CMA-ES control), rows by ascending p.
 CEC_Z = [5.43662, 4.05081, 3.68837, 3.62441, 3.28329, 3.07009, 2.47313, 2.08947, 1.79089, 1.68429]
 CEC_P = [
     "5.43013e-8",
@@ -74,7 +75,7 @@ def test_cec2005_z_to_p() -> None:
 
 @pytest.mark.parametrize(("method", "printed"), [("bonferroni", CEC_BONF), ("holm", CEC_HOLM), ("hochberg", CEC_HOCH)])
 def test_cec2005_table(method: str, printed: list[str]) -> None:
-    # Hochberg: seed 002 prints APV = max{(k - j) p_j : j >= i}; its tables are step-up
+    # Hochberg: Garcia et al. (2010) print APV = max{(k - j) p_j : j >= i}; their tables are step-up
     # (min): DE's Hochberg APV is 0.05356 and BLX-GL50's 0.09213. The table wins.
     apv = stats.adjust([float(p) for p in CEC_P], method)
     for value, expected in zip(apv, printed):
@@ -82,7 +83,7 @@ def test_cec2005_table(method: str, printed: list[str]) -> None:
 
 
 def test_gbml_and_ann_tables() -> None:
-    # Seed 002, "APVs in GBMLs Case Study" (XCS control, classification rate).
+    # Garcia & Herrera's tutorial (2008, 2010), "APVs in GBMLs Case Study" (XCS control, classification rate).
     p = [1.745e-6, 0.01428, 0.02702, 0.67571]
     bonf = stats.adjust(p, "bonferroni")
     holm = stats.adjust(p, "holm")
@@ -99,7 +100,7 @@ def test_gbml_and_ann_tables() -> None:
         assert v == pytest.approx(float(e), rel=3e-3)
 
 
-# Seed 002, "APVs for all post-hoc procedures", PDFC control: columns FH-GBML, IS-CHC+1NN, NNEP.
+# Garcia et al. (2010), "APVs for all post-hoc procedures", PDFC control: columns FH-GBML, IS-CHC+1NN, NNEP.
 # Known misprints, not bent to: (a) Li's FH-GBML APV in the Friedman table and the Quade
 # table's unadjusted and Li values for FH-GBML carry exponent -4 where the digits belong to
 # e-5 (Quade: Bonferroni 1.93124e-4 is 3 x 6.43747e-5, not 3 x 6.43747e-4); (b) Rom's
@@ -159,11 +160,11 @@ def _check(table: pd.DataFrame, printed: dict[str, list]) -> None:
     assert table.loc["FH_GBML", "finner"] == pytest.approx(table.loc["FH_GBML", "holland"], rel=1e-12)
 
 
-def test_seed002_friedman_apv_table(gh2010: pd.DataFrame) -> None:
+def test_garcia_2010_friedman_apv_table(gh2010: pd.DataFrame) -> None:
     _check(stats.control_test(gh2010, "PDFC", test="friedman"), FRIEDMAN_TABLE)
 
 
-def test_seed002_aligned_apv_table_from_its_printed_ranks(gh2010: pd.DataFrame) -> None:
+def test_garcia_2010_aligned_apv_table_from_its_printed_ranks(gh2010: pd.DataFrame) -> None:
     # The slide's aligned-ranks table was computed from its own rank totals
     # (703.5, 1121.5, 1129.5, 1701.5; the T = 18.837 computation), with the corrected
     # standard error sqrt(k(kN+1)/6). From the data (decimal ties kept) the totals differ.
@@ -176,7 +177,7 @@ def test_seed002_aligned_apv_table_from_its_printed_ranks(gh2010: pd.DataFrame) 
     assert data.ranks.round(3).tolist() == [29.354, 46.771, 46.958, 70.917]
 
 
-def test_seed002_quade_apv_table_from_its_printed_ranks(gh2010: pd.DataFrame) -> None:
+def test_garcia_2010_quade_apv_table_from_its_printed_ranks(gh2010: pd.DataFrame) -> None:
     # The slide's Quade table comes from its W_j (418, 761, 777.5, 1043.5): it breaks the
     # decimal tie of the ranges of Adult and German (both 0.043) as Q = 8 and 7. Treated
     # as a tie (Q = 7.5 each), W_PDFC = 416.5 and T_PDFC = 1.388 instead of 1.393.

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import stats
-from stats import all_pairs_effects
-from stats.bergmann import pairs
+from stats.core import pairs
+from stats.twosample import all_pairs_effects
 
 COLUMNS = ["a", "b", *all_pairs_effects.EFFECT_COLUMNS]
 
@@ -100,7 +100,7 @@ def test_docstring_examples() -> None:
 def test_the_view_names_the_same_effect_columns() -> None:
     """tui.view writes the list out (importing stats.all_pairs_effects would load scipy in
     `rankboard check`); it must stay the one stats returns."""
-    from stats.all_pairs_effects import EFFECT_COLUMNS
+    from stats.twosample.all_pairs_effects import EFFECT_COLUMNS
     from tui.view._effects import EFFECT_COLUMNS as VIEW_COLUMNS
 
     assert VIEW_COLUMNS == EFFECT_COLUMNS

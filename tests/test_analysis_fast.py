@@ -8,7 +8,7 @@ that most data sets hold ties, lower- and higher-is-better):
   DataFrame and ranking it itself: every statistic, p-value, APV and rank equal bit for bit;
 * the pieces that were rewritten for speed against independent computations written here: the
   ranks and tie groups (scipy's ``rankdata`` and ``np.unique``), the p-values (scipy.stats'
-  distribution objects), Hommel's APVs (Wright's loop, Fig. 2 of seed 002), the compact letters
+  distribution objects), Hommel's APVs (Wright's loop, Fig. 2 of Garcia et al. 2010), the compact letters
   (Piepho's insert-absorb on sets), the contrasts (pair by pair), the win/loss/tie t-tests
   (``scipy.stats.ttest_rel`` pair by pair), Friedman's tie correction (its formula).
 """
@@ -28,9 +28,9 @@ from scipy import stats as sps
 from scipy.stats import rankdata
 
 import stats
-from stats import apv
-from stats._table import as_table, snap
-from stats.ranking import aligned_rank_matrix, quade_components, rank_matrix, row_ranks
+from stats.core._table import as_table, snap
+from stats.posthoc import apv
+from stats.ranking.ranks import aligned_rank_matrix, quade_components, rank_matrix, row_ranks
 
 SHAPES = [(3, 2), (3, 60), (4, 14), (5, 24), (7, 9), (10, 30), (12, 5), (15, 40), (17, 3), (20, 50), (20, 2), (6, 60)]
 
@@ -193,7 +193,7 @@ def test_special_functions_are_the_distributions_bit_for_bit() -> None:
 
 
 def hommel_loop(p: np.ndarray) -> np.ndarray:
-    """Wright (1992), Fig. 2 of seed 002, step by step (the loop the vectorised form replaced)."""
+    """Wright (1992), Fig. 2 of Garcia et al. (2010), step by step (the loop the vectorised form replaced)."""
     m = len(p)
     out = p.copy()
     idx = np.arange(1, m + 1)

@@ -1,4 +1,5 @@
-"""Tests of stats.assumptions against scipy, statsmodels, seed 002's conditions and seed 004's table."""
+"""Tests of stats.assumptions against scipy, statsmodels, the conditions of Garcia & Herrera's tutorial
+(2008, 2010) and the win/loss/tie table of Menzies' lecture notes."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 import scipy.stats as sps
 from statsmodels.stats.diagnostic import lilliefors
 
-from stats.assumptions import (
+from stats.ranking.assumptions import (
     LILLIEFORS_SEED,
     LeveneResult,
     NormalityResult,
@@ -20,7 +21,7 @@ from stats.assumptions import (
     normality,
     parametric_safety,
 )
-from stats.win_loss_tie import ttest_win_loss_tie
+from stats.twosample.win_loss_tie import ttest_win_loss_tie
 from tests.conftest import REFERENCE
 
 
@@ -49,7 +50,7 @@ EXPO = sps.expon.ppf((np.arange(1, N + 1) - 0.5) / N)
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(importlib.import_module("stats.assumptions")).failed == 0
+    assert doctest.testmod(importlib.import_module("stats.ranking.assumptions")).failed == 0
 
 
 # --------------------------------------------------------------------------- normality
@@ -156,7 +157,8 @@ def test_levene_against_scipy(center: str) -> None:
 
 
 def test_levene_default_is_based_on_means() -> None:
-    # Seed 002 uses Levene "based on means"; scipy's default is the median (Brown-Forsythe).
+    # Garcia & Herrera's tutorial (2008, 2010) uses Levene "based on means"; scipy's default is the median
+    # (Brown-Forsythe).
     groups = [EXPO, 2 * BLOM, BLOM]
     assert levene(groups).pvalue == sps.levene(*groups, center="mean").pvalue
     assert levene(groups).pvalue != sps.levene(*groups).pvalue
@@ -272,7 +274,7 @@ def test_parametric_safety_rejects() -> None:
 
 
 def scipy_win_loss_tie(frame: pd.DataFrame, alpha: float) -> dict[str, tuple[int, int, int]]:
-    """Seed 004's winLossTie with scipy's paired t-test, written out pair by pair."""
+    """The winLossTie of Menzies' lecture notes with scipy's paired t-test, written out pair by pair."""
     counts = {c: [0, 0, 0] for c in frame}
     for a, b in itertools.combinations(frame.columns, 2):
         res = sps.ttest_rel(frame[a], frame[b])

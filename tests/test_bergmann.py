@@ -1,4 +1,4 @@
-"""Exhaustive sets and Shaffer's t_i, checked against seed 002's own algorithm and table."""
+"""Exhaustive sets and Shaffer's t_i, checked against Garcia & Herrera's (2008) own algorithm and table."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ import numpy as np
 import pytest
 
 import stats
-from stats import bergmann
-from stats.bergmann import bergmann_apv, pairs
+from stats.core import pairs
+from stats.posthoc import shaffer_bergmann as bergmann
+from stats.posthoc.shaffer_bergmann import bergmann_apv
 
 BELL = [1, 1, 2, 5, 15, 52, 203, 877, 4140]
 
 
 def _obtain_exhaustive(classifiers: tuple[int, ...]) -> set[frozenset[tuple[int, int]]]:
-    """Seed 002, Fig. 1 ("Algorithm for obtaining all exhaustive sets"), written from the slide."""
+    """Garcia & Herrera (2008), Fig. 1 ("Algorithm for obtaining all exhaustive sets"), written from the slide."""
     e: set[frozenset[tuple[int, int]]] = set()
     everything = frozenset(combinations(classifiers, 2))
     if not everything:
@@ -41,15 +42,15 @@ def test_exhaustive_sets_equal_the_slides_algorithm(k: int) -> None:
     assert len(ours) == BELL[k] - 1  # 51 for k = 5, as the slide counts
 
 
-def test_seed002_k5_listing_sizes() -> None:
-    # Seed 002 lists the 51 sets of k = 5 by size: 10 of size 1, 15 of size 2, 10 of size 3,
+def test_garcia_herrera_2008_k5_listing_sizes() -> None:
+    # Garcia & Herrera (2008) list the 51 sets of k = 5 by size: 10 of size 1, 15 of size 2, 10 of size 3,
     # 9 of size 4 (written (12,13,23,45) etc.) and 7 of size >= 6 (one of 10, 6 of 6).
     sizes = sorted(len(s) for s in stats.exhaustive_sets(5))
     assert [sizes.count(n) for n in (1, 2, 3, 4, 6, 10)] == [10, 15, 10, 10, 5, 1]
 
 
 def test_shaffer_t_from_the_seed_table() -> None:
-    # seed 002, Table 3: alpha_SH = 0.05 / t_i = .005, .0083 x4, .0125 x2, .0167, .025, .05
+    # Garcia & Herrera (2008), Table 3: alpha_SH = 0.05 / t_i = .005, .0083 x4, .0125 x2, .0167, .025, .05
     t = stats.shaffer_t(5)
     assert np.round(0.05 / t, 4).tolist() == [
         0.005,
@@ -251,16 +252,16 @@ def test_bergmann_apv_limit_and_size() -> None:
     assert bergmann_apv(np.array([0.3]), 2).tolist() == [0.3]
 
 
-def test_seed002_k5_sizes_are_bell_minus_one_up_to_8() -> None:
+def test_garcia_herrera_2008_k5_sizes_are_bell_minus_one_up_to_8() -> None:
     for k in range(2, 9):
         assert len(stats.exhaustive_sets(k)) == BELL[k] - 1
 
 
-# -- Shaffer's S(k) and t_i (Shaffer 1986; seed 002, "Detecting all pairwise differences") -------
+# -- Shaffer's S(k) and t_i (Shaffer 1986; Garcia & Herrera 2008, "Detecting all pairwise differences") --
 
 
 def _s_recursive(k: int) -> set[int]:
-    """Seed 002's formula as printed, without any cache: S(k) = U_j {C(j,2) + x : x in S(k-j)}."""
+    """Garcia & Herrera's (2008) formula as printed, without any cache: S(k) = U_j {C(j,2) + x : x in S(k-j)}."""
     if k <= 1:
         return {0}
     return {j * (j - 1) // 2 + x for j in range(1, k + 1) for x in _s_recursive(k - j)}
@@ -279,7 +280,7 @@ def _s_partitions(k: int) -> set[int]:
     return {sum(b * (b - 1) // 2 for b in blocks) for blocks in _integer_partitions(k)}
 
 
-# Listed by hand from the integer partitions of k (for k = 5, seed 002 Table 3's t_i use exactly
+# Listed by hand from the integer partitions of k (for k = 5, the t_i of Garcia & Herrera's (2008) Table 3 use exactly
 # these: 10, 6 x4, 4 x2, 3, 2, 1).
 KNOWN_S = {
     2: {0, 1},
@@ -336,7 +337,7 @@ def test_shaffer_t_properties_up_to_k_100(k: int) -> None:
 def test_shaffer_t_computes_each_s_once() -> None:
     # A 32-entry lru_cache on the recursion evicted what it needed from k = 33 on: shaffer_t(50)
     # made 524,319 calls (issue 13, item 4). Each S(0..50) must be computed once, then reused.
-    from stats import bergmann
+    from stats.posthoc import shaffer_bergmann as bergmann
 
     bergmann._shaffer_s.cache_clear()
     bergmann._shaffer_t.cache_clear()

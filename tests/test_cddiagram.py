@@ -9,16 +9,16 @@ import stats
 from stats import cd_groups
 from tui.view._cd import render_cd
 
-# Garcia & Herrera (2008) / seed 002: average ranks of 5 learners over N = 30 data sets.
+# Garcia & Herrera (2008): average ranks of 5 learners over N = 30 data sets.
 GH2008 = pd.Series({"C4.5": 2.100, "1NN": 3.250, "NB": 2.200, "Kernel": 4.333, "CN2": 3.117})
 BOX = set("─│┼┘└┐┌┤├┴┬━┿")
 
 
-def test_cd_of_seed_002() -> None:
+def test_cd_of_garcia_herrera_2008() -> None:
     assert stats.critical_difference(5, 30) == pytest.approx(1.1136, abs=5e-5)
 
 
-def test_cliques_of_seed_002() -> None:
+def test_cliques_of_garcia_herrera_2008() -> None:
     # In rank order: C4.5 2.100, NB 2.200, CN2 3.117, 1NN 3.250, Kernel 4.333; CD = 1.1136.
     # From C4.5: 3.117 - 2.100 = 1.017 < CD, 3.250 - 2.100 = 1.150 >= CD -> {C4.5, NB, CN2}.
     # From NB: 3.250 - 2.200 = 1.050 < CD, 4.333 - 2.200 = 2.133 >= CD  -> {NB, CN2, 1NN}.

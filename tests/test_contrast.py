@@ -1,4 +1,4 @@
-"""Tests of stats.contrast against seed 002's contrast-estimation example (Garcia et al. 2010)."""
+"""Tests of stats.contrast against the contrast-estimation example of Garcia et al. (2010)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stats.contrast import _contrasts_from_medians, contrast_estimation
+from stats.posthoc.contrast import _contrasts_from_medians, contrast_estimation
 from tests.conftest import REFERENCE, SEEDS
 
+#: the text of Garcia & Herrera's tutorial slides (2008, 2010), kept under its file name
 SEED002 = SEEDS / "002_8d7ef8b10cb9945b.txt"
 
-# Seed 002, "Contrast Estimation based on medians among all the algorithms of the case study".
+# Garcia et al. (2010), "Contrast Estimation based on medians among all the algorithms of the case study".
 PRINTED = np.array(
     [
         [0.000, 0.023, 0.020, 0.060],
@@ -35,7 +36,7 @@ def garcia_2010() -> pd.DataFrame:
 
 
 def seed_differences() -> np.ndarray:
-    """Seed 002's printed table of D_i(uv) (24 data sets x pairs 12, 13, 14, 23, 24, 34)."""
+    """The printed table of D_i(uv) of Garcia et al. (2010) (24 data sets x pairs 12, 13, 14, 23, 24, 34)."""
     lines = SEED002.read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("adult*\t"))
     rows = [[float(v.replace(",", ".")) for v in line.split("\t")[1:]] for line in lines[start : start + 24]]
@@ -43,19 +44,19 @@ def seed_differences() -> np.ndarray:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(importlib.import_module("stats.contrast")).failed == 0
+    assert doctest.testmod(importlib.import_module("stats.posthoc.contrast")).failed == 0
 
 
 PAIRS = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
 
 
 def round3(x: float) -> float:
-    """Round half away from zero to 3 decimals, as the seed's worked example does (0.0255 -> 0.026)."""
+    """Round half away from zero to 3 decimals, as the worked example of Garcia et al. (2010) does (0.0255 -> 0.026)."""
     return float(Decimal(repr(round(float(x), 10))).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP))
 
 
 def seed_rounding_chain(z_upper: list[float]) -> np.ndarray:
-    """Seed 002's arithmetic: Z_uv rounded to 3 decimals, m_u rounded to 3 decimals, then m_u - m_v."""
+    """The arithmetic of Garcia et al. (2010): Z_uv rounded to 3 decimals, m_u rounded to 3 decimals, then m_u - m_v."""
     z = np.zeros((4, 4))
     for (u, v), value in zip(PAIRS, z_upper, strict=True):
         z[u, v] = round3(value)
@@ -64,11 +65,11 @@ def seed_rounding_chain(z_upper: list[float]) -> np.ndarray:
     return m[:, None] - m[None, :]
 
 
-def test_seed_002_table_from_garcia_2010() -> None:
-    """Seed 002's contrast table from garcia_2010_accuracy.csv.
+def test_garcia_2010_table_from_garcia_2010_csv() -> None:
+    """The contrast table of Garcia et al. (2010) from garcia_2010_accuracy.csv.
 
     The exact estimates agree with the printed table to 3 decimals except PDFC vs
-    FH-GBML: 0.05925, printed 0.060. The seed rounds as it goes (its worked example:
+    FH-GBML: 0.05925, printed 0.060. The slides round as they go (its worked example:
     m_1 = (0 + 0.02 + 0.018 + 0.064) / 4 = 0.026, with Z_14 = 0.0635 shown as 0.064);
     that rounding chain applied to the same medians gives every printed value,
     0.060 included. The module keeps full precision.
@@ -88,14 +89,14 @@ def test_seed_002_table_from_garcia_2010() -> None:
     known[0, 3] = known[3, 0] = False
     assert np.all(np.abs(values - PRINTED)[known] <= HALF)
     assert values[0, 3] == pytest.approx(0.05925, abs=1e-12)
-    # The seed's own rounding chain reproduces the whole printed table.
+    # The slides' own rounding chain reproduces the whole printed table.
     assert np.allclose(seed_rounding_chain(z_upper), PRINTED, atol=1e-12)
 
 
-def test_seed_002_printed_differences() -> None:
-    # The seed's printed D_i(uv) come from more precise accuracies than the 3-decimal table
+def test_garcia_2010_printed_differences() -> None:
+    # The printed D_i(uv) come from more precise accuracies than the 3-decimal table
     # (they differ in the third decimal on 17 of 24 data sets), yet give the same printed
-    # contrasts through the seed's rounding chain; exactly, PDFC vs NNEP is 0.022375.
+    # contrasts through the slides' rounding chain; exactly, PDFC vs NNEP is 0.022375.
     d = seed_differences()
     z_upper = [float(np.median(d[:, col])) for col in range(6)]
     assert np.allclose(seed_rounding_chain(z_upper), PRINTED, atol=1e-12)
@@ -104,7 +105,7 @@ def test_seed_002_printed_differences() -> None:
         z[u, v], z[v, u] = value, -value
     exact = _contrasts_from_medians(z)
     assert exact[0, 1] == pytest.approx(0.022375, abs=1e-12)
-    # The seed's worked example: m_1 = (0 + 0.02 + 0.018 + 0.064) / 4 = 0.026 and
+    # The worked example: m_1 = (0 + 0.02 + 0.018 + 0.064) / 4 = 0.026 and
     # m_2 = (-0.02 + 0 + (-0.006) + 0.038) / 4 = 0.003, so m_1 - m_2 = 0.023.
     assert [round3(v) for v in z_upper] == [0.020, 0.018, 0.064, -0.006, 0.038, 0.035]
     assert round3((0 + 0.020 + 0.018 + 0.064) / 4) == 0.026

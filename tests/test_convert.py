@@ -64,7 +64,8 @@ def test_duplicates_are_resolved_before_writing_wide_logs_become_long(
         ["iris", 1, 1, "tree", "acc", 0.6],
         ["iris", 1, 1, "nb", "acc", 0.7],
     ]
-    # seed 004's first line: q2s/sonar, bayes, ..., 1, 1, accuracy 63.77, pd 61.29, pf 34.21, precision 59.38
+    # the first line of Menzies' lecture notes: q2s/sonar, bayes, ..., 1, 1, accuracy 63.77, pd 61.29, pf 34.21,
+    # precision 59.38
     assert back.iloc[2:6][["dataset", "learner", "criterion", "value"]].astype(object).values.tolist() == [
         ["q2s/sonar", "bayes", "accuracy", 63.77],
         ["q2s/sonar", "bayes", "pd", 61.29],

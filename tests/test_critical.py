@@ -8,34 +8,35 @@ import pytest
 
 import stats
 
-# Seed 000's nemanyiCriticalValue.csv (q_alpha for k = 2..8 at 90%, 95%, 99%).
-SEED000_Q = {
+# The nemanyiCriticalValue.csv of Menzies' notes (q_alpha for k = 2..8 at 90%, 95%, 99%).
+MENZIES_Q = {
     0.10: [1.64485363, 2.05229273, 2.2913415, 2.45951576, 2.5885206, 2.6927321, 2.77988361],
     0.05: [1.95996399, 2.34370059, 2.56903178, 2.72777438, 2.84970544, 2.94832006, 3.03087852],
     0.01: [2.5758293, 2.91349439, 3.11325035, 3.25468597, 3.36374037, 3.45221284, 3.52647074],
 }
-# Seed 003 (Zhou) / Demsar Table 5a, k = 2..10.
+# Zhou (2016), Sec. 2.4 / Demsar (2006) Table 5a, k = 2..10.
 ZHOU_Q = {
     0.05: [1.960, 2.344, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164],
     0.10: [1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920],
 }
-# Seed 002 / Demsar Table 5b, Bonferroni-Dunn, k = 2..10 (k = 9 printed 2.724: a typo).
+# Garcia & Herrera's tutorial (2008, 2010) / Demsar (2006) Table 5b, Bonferroni-Dunn, k = 2..10 (k = 9 printed
+# 2.724: a typo).
 BD_Q = {
     0.05: [1.960, 2.241, 2.394, 2.498, 2.576, 2.638, 2.690, 2.734, 2.773],
     0.10: [1.645, 1.960, 2.128, 2.241, 2.326, 2.394, 2.450, 2.498, 2.539],
 }
 
 
-@pytest.mark.parametrize("alpha", sorted(SEED000_Q))
-def test_nemenyi_q_matches_seed000_csv(alpha: float) -> None:
-    for k, expected in enumerate(SEED000_Q[alpha], start=2):
+@pytest.mark.parametrize("alpha", sorted(MENZIES_Q))
+def test_nemenyi_q_matches_menzies_csv(alpha: float) -> None:
+    for k, expected in enumerate(MENZIES_Q[alpha], start=2):
         assert stats.q_alpha(k, alpha=alpha) == pytest.approx(expected, abs=2e-7)
 
 
 @pytest.mark.parametrize("alpha", sorted(ZHOU_Q))
 def test_nemenyi_q_matches_printed_table(alpha: float) -> None:
     # The three-digit tables are not consistently rounded: k = 7 at 0.05 is printed
-    # 2.949 (quantile 2.94832, as seed 000's own CSV says) and k = 5 at 0.10 is 2.459
+    # 2.949 (quantile 2.94832, as the CSV of Menzies' notes says) and k = 5 at 0.10 is 2.459
     # (2.45952). Every entry is within 0.001 of the quantile.
     for k, expected in enumerate(ZHOU_Q[alpha], start=2):
         assert stats.q_alpha(k, alpha=alpha) == pytest.approx(expected, abs=1e-3)
@@ -52,11 +53,11 @@ def test_demsar_bonferroni_dunn_k9_typo() -> None:
     assert round(stats.q_alpha(9, method="bonferroni_dunn"), 3) == 2.734
 
 
-def test_seed000_cd() -> None:
+def test_menzies_notes_cd() -> None:
     assert round(stats.critical_difference(4, 14), 2) == 1.25
 
 
-def test_seed002_bonferroni_dunn_cd() -> None:
+def test_garcia_herrera_tutorial_bonferroni_dunn_cd() -> None:
     # The slide prints 2.394 * sqrt(4.5/6.14) = 1.16; the product is 1.168 (truncated there).
     assert round(stats.critical_difference(4, 14, method="bonferroni_dunn"), 3) == 1.168
     assert round(stats.critical_difference(4, 14, alpha=0.10, method="bonferroni_dunn"), 3) == 1.038

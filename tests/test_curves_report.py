@@ -1,6 +1,6 @@
-"""``rankboard report --view curves``: seed 004's learning curves of a sequence study.
+"""``rankboard report --view curves``: the learning curves of a sequence study (Menzies' lecture notes).
 
-Seed 004 (``004_1f3c22156dad8688.txt``, "Incremental M*N-way"): "report 'plateau' (where
+Menzies' lecture notes ("Incremental M*N-way"): "report 'plateau' (where
 learning improvement stops)". The view pairs each result with its unit's ``train`` line
 (:func:`stats.run_sequence`'s encoding), gives the quartiles per training size and marks the
 plateau of :func:`stats.plateau`; a log without a sequence study gets one line.
@@ -100,7 +100,7 @@ def test_cli_prints_the_curves_of_the_bundled_sequence_study(capsys: pytest.Capt
     out = capsys.readouterr().out
     for learner in ("GaussianNB", "DecisionTree", "KNN", "LogisticRegression"):
         assert f"----| breast_cancer / {learner} |----- plateau" in out
-    assert "#rx," in out  # seed 004's chart header
+    assert "#rx," in out  # the chart header of Menzies' lecture notes
 
 
 def test_names_from_the_log_are_shown_safely(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
-"""View 7 of the explorer: seed 004's learning curves (``rankboard report --view curves``'s lines).
+"""View 7 of the explorer: the learning curves of Menzies' lecture notes (``rankboard report --view curves``'s
+lines).
 
-Seed 004 ("Incremental M*N-way"): "report 'plateau' (where learning improvement stops)".
+Menzies' lecture notes ("Incremental M*N-way"): "report 'plateau' (where learning improvement stops)".
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ async def test_view_7_shows_the_plateau_per_learner() -> None:
         for learner in ("GaussianNB", "DecisionTree", "KNN", "LogisticRegression"):
             assert f"----| breast_cancer / {learner} |----- plateau" in text
         assert text.count(" plateau,") == text.count("----| breast_cancer /") - text.count("plateau not reached:")
-        assert "#rx," in text  # seed 004's chart
+        assert "#rx," in text  # the chart of Menzies' lecture notes
 
 
 async def test_view_7_says_so_without_a_sequence_study() -> None:

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 import stats
-from stats.ranking import aligned_rank_matrix
+from stats.ranking.ranks import aligned_rank_matrix
 
 # --------------------------------------------------------------------------- tables of decimals
 
@@ -133,7 +133,7 @@ def _exact_signed_rank(z: list[Fraction], rope: Fraction, w: np.ndarray) -> tupl
 
 
 def test_signed_rank_rope_boundary_of_the_issue() -> None:
-    from stats._signed_rank import dirichlet_weights
+    from stats.folds._signed_rank_engine import dirichlet_weights
 
     a, b = [0.511, 0.509, 0.511, 0.509, 0.53], [0.5] * 5
     z = [Fraction(x) - Fraction("0.5") for x in ("0.511", "0.509", "0.511", "0.509", "0.53")]
@@ -172,7 +172,7 @@ def test_signed_rank_is_unchanged_by_shifts_and_by_scaling_data_and_rope(case: i
 def test_the_folds_view_applies_the_same_rope_rule() -> None:
     """stats.fold_comparison's signed-rank totals, on per-data-set means whose differences sum to
     2 rope exactly, equal the exact double sum (the same weights: prior 0.5, as the default)."""
-    from stats._signed_rank import dirichlet_weights
+    from stats.folds._signed_rank_engine import dirichlet_weights
 
     rows = []
     means = {"A": [0.611, 0.609, 0.611, 0.609, 0.63], "B": [0.6] * 5}

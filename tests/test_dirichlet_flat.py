@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from stats import _dirichlet, _signed_rank
+from stats.folds import _dirichlet
+from stats.folds import _signed_rank_engine as _signed_rank
 
 
 def _reference(k: int, nsamples: int, seed: int) -> np.ndarray:

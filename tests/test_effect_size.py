@@ -14,8 +14,8 @@ import scipy.stats as sps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stats import effect_size
-from stats.effect_size import a12, cliffs_delta, hodges_lehmann
+from stats.twosample import effect_size
+from stats.twosample.effect_size import a12, cliffs_delta, hodges_lehmann
 
 # Few distinct values: plenty of ties.
 TIED = st.lists(st.integers(0, 6).map(lambda v: v / 10), min_size=1, max_size=15)
@@ -196,7 +196,7 @@ def test_large_n_is_approximate_and_close_to_exact_quantile() -> None:
     res = hodges_lehmann(d, np.zeros(60))
     assert res.method == "approx"
     walsh = np.sort(brute_walsh(d.tolist()))
-    counts = effect_size.signed_rank_counts(60)
+    counts = effect_size.signed_rank_null_counts(60)
     cdf = np.cumsum(counts) / 2.0**60
     c_exact = int(np.searchsorted(cdf, 0.025))
     low_index = int(np.searchsorted(walsh, res.low))

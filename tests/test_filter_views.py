@@ -97,7 +97,7 @@ async def test_keys_typed_right_after_slash_reach_the_filter() -> None:
         box = app.query_one(FilterInput)
         assert box.value == "digc" and app.focused is box
         assert (app.selection.control, app.selection.higher_is_better) == (control, higher)
-        await press(pilot, "slash")  # in the filter, `/` is a character (seed 004's `q2s/sonar`)
+        await press(pilot, "slash")  # in the filter, `/` is a character (`q2s/sonar` of Menzies' lecture notes)
         assert box.value == "digc/"
 
     await drive(scenario)

@@ -201,7 +201,7 @@ def test_snap_at_shared_digits_equals_snap() -> None:
     """paired_folds snaps both results and their difference at the pair's scale with the digits
     found once (stats._table.snap_digits / snap_at): the same values as snap, NaN, infinities,
     zeros, subnormal and huge scales included."""
-    from stats._table import snap, snap_at, snap_digits
+    from stats.core._table import snap, snap_at, snap_digits
 
     rng = np.random.default_rng(14)
     for trial in range(60):

@@ -15,7 +15,7 @@ import pytest
 
 import stats
 from stats import bayes_correlated_ttest, corrected_ttest, fold_comparison, fold_cube, fold_deltas
-from stats.folds_tests import _paired
+from stats.folds.ttests import _paired
 from tui.view import Model
 
 

@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 
 import stats
-from stats import _signed_rank
-from stats import fold_comparisons as fc
-from stats.folds_tests import bayes_correlated_ttest, bayes_signed_rank, corrected_ttest
+from stats.folds import _signed_rank_engine as _signed_rank
+from stats.folds import comparisons as fc
+from stats.folds.signed_rank import bayes_signed_rank
+from stats.folds.ttests import bayes_correlated_ttest, corrected_ttest
 
 R, N = 3, 5
 
@@ -80,7 +81,7 @@ def test_every_control_from_one_cube_equals_the_per_pair_calls_bit_for_bit(
 
 
 def test_the_vectorised_means_differences_equal_the_per_learner_ones() -> None:
-    from stats.folds_tests import _paired
+    from stats.folds.ttests import _paired
 
     rng = np.random.default_rng(7)
     xm = np.round(rng.uniform(0.0, 1.2, (300, 7)), 4) + rng.choice([0.0, 1e-13, 1e3], (300, 7))

@@ -15,7 +15,8 @@ import pytest
 import scipy.stats as sps
 
 import stats
-from stats.folds_tests import bayes_correlated_ttest, bayes_signed_rank, corrected_ttest
+from stats.folds.signed_rank import bayes_signed_rank
+from stats.folds.ttests import bayes_correlated_ttest, corrected_ttest
 from tests.conftest import REFERENCE
 
 baycomp = pytest.importorskip("baycomp", reason="baycomp is a test dependency (pip install -e '.[test]')")
@@ -136,7 +137,7 @@ def _signed_rank_by_double_sum(a, b, *, rope, prior, nsamples, seed):  # type: i
     """The O(nsamples * m^2) implementation bayes_signed_rank had before the suffix-sum one,
     kept as the reference: theta = w^T A w with the full step matrix A, its steps decided in
     exact decimal arithmetic."""
-    from stats.folds_tests import _paired
+    from stats.folds.ttests import _paired
 
     z = _paired(a, b, True)
     values = np.concatenate([[0.0], z])
@@ -194,7 +195,7 @@ def _thetas_by_double_sum(z: np.ndarray, rope: float, w: np.ndarray) -> tuple[np
 
 @pytest.mark.parametrize("case", range(8))
 def test_exact_outcomes_equal_the_double_sum_sample_by_sample(case: int) -> None:
-    from stats._signed_rank import _exact_outcomes, _steps, dirichlet_weights
+    from stats.folds._signed_rank_engine import _exact_outcomes, _steps, dirichlet_weights
 
     rng = np.random.default_rng(300 + case)
     m = int(rng.integers(1, 60))
@@ -214,7 +215,13 @@ def test_exact_outcomes_equal_the_double_sum_sample_by_sample(case: int) -> None
 def test_block_bounds_hold_every_samples_thetas(case: int) -> None:
     """The bounds of _bounds_plan's blocks contain the double sum's thetas of every sample, and
     a sample they decide has the double sum's winner."""
-    from stats._signed_rank import _bounded_outcomes, _bounds, _bounds_plan, _steps, dirichlet_weights
+    from stats.folds._signed_rank_engine import (
+        _bounded_outcomes,
+        _bounds,
+        _bounds_plan,
+        _steps,
+        dirichlet_weights,
+    )
 
     rng = np.random.default_rng(400 + case)
     m = int(rng.integers(30, 150))
@@ -248,7 +255,8 @@ def test_block_bounds_hold_every_samples_thetas(case: int) -> None:
 
 @pytest.mark.parametrize("case", range(10))
 def test_signed_rank_counts_with_bounds_equal_the_exact_counts(case: int) -> None:
-    from stats._signed_rank import cached_weights, signed_rank_counts
+    from stats.folds._signed_rank_engine import cached_weights
+    from stats.folds.signed_rank import signed_rank_counts
 
     rng = np.random.default_rng(500 + case)
     m = int(rng.integers(20, 300))
@@ -267,7 +275,7 @@ def test_signed_rank_counts_with_bounds_equal_the_exact_counts(case: int) -> Non
 
 
 def test_weights_are_drawn_once_and_kept_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    from stats import _signed_rank as folds_tests  # the engine behind stats.folds_tests
+    from stats.folds import _signed_rank_engine as folds_tests  # the engine behind stats.folds_tests
 
     monkeypatch.setattr(folds_tests, "_weight_cache", type(folds_tests._weight_cache)())
     first = folds_tests.cached_weights(40, prior=1.0, nsamples=3000, seed=5)
@@ -286,8 +294,9 @@ def test_weights_are_drawn_once_and_kept_within_the_budget(monkeypatch: pytest.M
 def test_bayes_signed_rank_on_many_data_sets_equals_the_exact_counts() -> None:
     """500 data sets, clear verdicts: the bounds decide nearly every sample, the counts are those
     of summing every sample exactly with the same weights."""
-    from stats._signed_rank import cached_weights, signed_rank_counts
-    from stats.folds_tests import _paired
+    from stats.folds._signed_rank_engine import cached_weights
+    from stats.folds.signed_rank import signed_rank_counts
+    from stats.folds.ttests import _paired
 
     rng = np.random.default_rng(9)
     b = rng.uniform(0.6, 0.95, 500)
@@ -304,7 +313,7 @@ def test_steps_equal_the_first_index_of_the_full_step_matrix(case: int) -> None:
     """The step columns (searchsorted guesses, checked and repaired by the binary search) equal the
     first j of each row of the full predicate matrix in exact decimal arithmetic, with sums that
     round across 2 rope in binary (values one ulp apart, 0.1 + 0.2, ties)."""
-    from stats._signed_rank import _steps
+    from stats.folds._signed_rank_engine import _steps
 
     rng = np.random.default_rng(600 + case)
     m = int(rng.integers(1, 200))

@@ -1,4 +1,4 @@
-"""The tie-corrected Friedman statistic beside the seeds' uncorrected one (issue 16), on the medians
+"""The tie-corrected Friedman statistic beside Demsar's (2006) uncorrected one (issue 16), on the medians
 of baycomp's real log (tests/data/reference/baycomp_accuracies.dat: 54 data sets x 5 learners,
 10 x 10-fold CV), where ties among the median accuracies are frequent: 14.42 uncorrected,
 19.94 tie-corrected (scipy.stats.friedmanchisquare and R's friedman.test compute the latter)."""

@@ -1,14 +1,15 @@
-"""Hodges-Lehmann estimates and intervals on seed 002's example pairs against R's
+"""Hodges-Lehmann estimates and intervals on the example pairs of Garcia & Herrera's tutorial (2008, 2010)
+against R's
 ``wilcox.test(x, y, paired = TRUE, conf.int = TRUE)``, computed here independently: R is not
 installed, so its code (R 4.x, ``stats:::wilcox.test.default``) is transcribed below, branch by
 branch, with its null distribution from the generating function prod_r (1 + t^r) / 2^n (R's
 ``qsignrank``) and its root finding by scipy's ``brentq`` (R's ``uniroot``, tol 1e-4).
 
-* Exact branch (n < 50, no zero and no tied |difference|): seed 002's seven-algorithm table
-  (Garcia & Herrera's slides, 30 data sets), Alg. 1 against Alg. 2, 4, 5, 6 and 7. rankboard's
+* Exact branch (n < 50, no zero and no tied |difference|): the tutorial's seven-algorithm table
+  (30 data sets), Alg. 1 against Alg. 2, 4, 5, 6 and 7. rankboard's
   ``method="exact"`` must equal R's estimate and interval exactly.
-* Approximate branch (zeros or ties): seed 002's Wilcoxon example, C4.5m against C4.5 on 14 data
-  sets (two zero differences, tied magnitudes). Here the variants differ, by design (see
+* Approximate branch (zeros or ties): the tutorial's Wilcoxon example (after Demsar 2006), C4.5m
+  against C4.5 on 14 data sets (two zero differences, tied magnitudes). Here the variants differ, by design (see
   ``stats.hodges_lehmann``): R drops the zeros and inverts a tie- and continuity-corrected z;
   rankboard keeps all N differences and takes Hollander & Wolfe's order statistics (eq. 3.27).
   The test pins both and names the difference.
@@ -27,11 +28,12 @@ from scipy.optimize import brentq
 import stats
 from tests.conftest import DATA
 
+#: the text of Garcia & Herrera's tutorial slides (2008, 2010), kept under its file name
 SEED = DATA / "seeds" / "002_8d7ef8b10cb9945b.txt"
 
 
 def seven_algorithms() -> pd.DataFrame:
-    """The first copy of the seed's table 'Large Variations in Accuracies of Different Classifiers'."""
+    """The first copy of the tutorial's table 'Large Variations in Accuracies of Different Classifiers'."""
     lines = SEED.read_text(encoding="utf-8").splitlines()
     start = lines.index("\tAlg. 1\tAlg. 2\tAlg. 3\tAlg. 4\tAlg. 5\tAlg. 6\tAlg. 7")
     end = next(i for i in range(start, len(lines)) if lines[i].startswith("Avg"))
@@ -39,7 +41,7 @@ def seven_algorithms() -> pd.DataFrame:
 
 
 def c45_example() -> tuple[list[float], list[float]]:
-    """The seed's 'Example of the Wilcoxon Signed-Ranks Test' (C4.5, C4.5m on 14 data sets)."""
+    """The tutorial's 'Example of the Wilcoxon Signed-Ranks Test' (C4.5, C4.5m on 14 data sets)."""
     lines = SEED.read_text(encoding="utf-8").splitlines()
     start = lines.index("dataset\tC4.5\tC4.5m\tDifference\tRank")
     rows = [line.split("\t") for line in lines[start + 1 : start + 15]]
@@ -103,7 +105,7 @@ PAIRS = [("Alg. 1", other) for other in ("Alg. 2", "Alg. 4", "Alg. 5", "Alg. 6",
 
 
 @pytest.mark.parametrize(("a", "b"), PAIRS)
-def test_exact_equals_rs_wilcox_test_on_seed_002s_table(a: str, b: str) -> None:
+def test_exact_equals_rs_wilcox_test_on_the_tutorials_table(a: str, b: str) -> None:
     table = seven_algorithms()
     assert table.shape == (30, 7)
     x, y = table[b].tolist(), table[a].tolist()  # the better one first: a positive shift
@@ -114,7 +116,7 @@ def test_exact_equals_rs_wilcox_test_on_seed_002s_table(a: str, b: str) -> None:
     assert low < est < high
 
 
-def test_approximate_branch_names_how_it_differs_from_r_on_seed_002s_wilcoxon_example() -> None:
+def test_approximate_branch_names_how_it_differs_from_r_on_the_tutorials_wilcoxon_example() -> None:
     c45, c45m = c45_example()
     assert len(c45) == 14
     res = stats.hodges_lehmann(c45m, c45)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import stats
-from stats.names import printable, spreadsheet_safe
+from stats.core.names import printable, spreadsheet_safe
 from tests.conftest import DATA
 from tests.test_app import make_app, press, settle
 from tui.cli import main

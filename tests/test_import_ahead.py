@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from stats import _import_ahead
+from stats.core import import_ahead as _import_ahead
 from stats.logs._arrow_numpy import numpy_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,7 +59,7 @@ def test_numpy_of_leaves_nulls_and_other_types_to_pyarrow() -> None:
 _READ_WITHOUT_PANDAS = textwrap.dedent(
     """
     import sys
-    from stats import _import_ahead
+    from stats.core import import_ahead as _import_ahead
     _import_ahead.start = lambda name: None  # no thread: whatever imports pandas now is the reading
     from stats.logs import _read
     seen = []

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import stats._keys as keys
+import stats.core._keys as keys
 from stats import Aggregator
 
 

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import stats
-import stats.apv
+import stats.posthoc.apv
 from tui.view import Model, default_selection
 
 K, N = 11, 12
@@ -31,13 +31,13 @@ def log_of(seed: int) -> pd.DataFrame:
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The k of every exact Bergmann-Hommel computed."""
     calls: list[int] = []
-    exact = stats.apv.bergmann_apv
+    exact = stats.posthoc.apv.bergmann_apv
 
     def counting(p: np.ndarray, k: int) -> np.ndarray:
         calls.append(k)
         return exact(p, k)
 
-    monkeypatch.setattr(stats.apv, "bergmann_apv", counting)
+    monkeypatch.setattr(stats.posthoc.apv, "bergmann_apv", counting)
     return calls
 
 

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stats import Aggregator, LogWatcher, aggregate, read_logs
-from stats._keys import pack_location
 from stats.cells import _aggregate
+from stats.core._keys import pack_location
 from stats.logs._frame import Columns, Labels, _Entry
 from stats.logs._index import Consecutive, KeyIndex, as_array
 from tests.test_aggregate import assert_same

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stats import letters
-from stats.letters import compact_letters
+from stats.groupings import letters
+from stats.groupings.letters import compact_letters
 
 
 def test_nothing_rejected_is_one_letter() -> None:

@@ -1,6 +1,6 @@
 """stats.read_logs: formats, inputs, every kind of problem, duplicates, line numbers.
 
-Expected values come from the format specification (seeds 000 and 004) and from the
+Expected values come from the formats of Menzies' notes on comparing learners and lecture notes and from the
 lines each test writes, never from the reader's own output.
 """
 
@@ -27,8 +27,8 @@ from stats.logs._read import LogError, read_logs
 from tests.conftest import REFERENCE, SAMPLES
 
 LONG = ["dataset", "repeat", "fold", "learner", "criterion", "value"]
-# Seed 004's wide log, as printed (with the seed's leading spaces before the header).
-SEED_004 = """    #data, learner, goal, train, test, repeats, bin, accuracy,    pd,    pf, precision
+# The wide log of Menzies' lecture notes, as printed (with the notes' leading spaces before the header).
+MENZIES_WIDE = """    #data, learner, goal, train, test, repeats, bin, accuracy,    pd,    pf, precision
 q2s/sonar,   bayes, Mine,   139,   69,       1,   1,    63.77, 61.29, 34.21,     59.38
 q2s/sonar,    oneR, Mine,   139,   69,       1,   1,    68.12, 61.90, 22.22,     81.25
 q2s/sonar,   bayes, Mine,   139,   69,       1,   2,    60.87, 73.08, 46.51,     48.72
@@ -86,17 +86,17 @@ def test_reference_log_is_a_complete_10x10_cv_without_problems() -> None:
     assert rows(log.head(1)) == [("anneal", 1, 1, "nbc", "accuracy", 94.444)]
 
 
-def test_bundled_sample_matches_seed_000_table() -> None:
+def test_bundled_sample_matches_menzies_table() -> None:
     table = scores_table(read_logs(SAMPLES / "c45_demsar.dat"), "accuracy")
     assert list(table.columns) == ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
     assert table.loc["adult (sample)"].tolist() == [0.763, 0.768, 0.771, 0.798]
 
 
-# -- the wide format (seed 004) -------------------------------------------------------------
+# -- the wide format (Menzies) --------------------------------------------------------------
 
 
 def test_wide_format_gives_one_row_per_criterion_and_keeps_metadata(tmp_path: Path) -> None:
-    log = read_logs(write(tmp_path, "sonar.dat", SEED_004))
+    log = read_logs(write(tmp_path, "sonar.dat", MENZIES_WIDE))
     assert list(log.columns) == [*LONG, "goal", "train", "test"]
     assert len(log) == 6 * 4 and log.lines == 6 and log.problems == ()
     assert rows(log.head(5)) == [
@@ -122,7 +122,7 @@ def test_many_names_and_criteria(tmp_path: Path) -> None:
 
 
 def test_long_and_wide_together_long_rows_have_missing_metadata(tmp_path: Path) -> None:
-    wide = write(tmp_path, "a.dat", SEED_004)
+    wide = write(tmp_path, "a.dat", MENZIES_WIDE)
     long = write(tmp_path, "b.dat", "q2s/sonar,2,1,bayes,pd,0.5\n")
     log = read_logs(wide, long)
     last = log.iloc[-1]
@@ -318,7 +318,7 @@ def test_interleaved_copies_are_one_run(tmp_path: Path) -> None:
 
 
 def test_wide_duplicate_line_is_one_warning(tmp_path: Path) -> None:
-    lines = SEED_004.splitlines(keepends=True)
+    lines = MENZIES_WIDE.splitlines(keepends=True)
     f = write(tmp_path, "w.dat", "".join(lines) + lines[1].replace("63.77", "64.00"))
     log = read_logs(f)
     assert len(log) == 24 and log.lines == 6

@@ -1,4 +1,4 @@
-"""Seed 004's pd, pf, precision, accuracy against the seed's numbers and scikit-learn."""
+"""The pd, pf, precision, accuracy of Menzies' lecture notes against the notes' numbers and scikit-learn."""
 
 from __future__ import annotations
 
@@ -7,13 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stats.metrics import CRITERIA, Confusion, accuracy, confusion, evaluate, pd, pf, precision
+from stats.runner.metrics import CRITERIA, Confusion, accuracy, confusion, evaluate, pd, pf, precision
 
 metrics = pytest.importorskip("sklearn.metrics")
 
 
-def test_seed_004_roc_sheet() -> None:
-    # Seed 004: A=395, B=67, C=19, D=39 -> "accuracy = 83% but the probability of finding the target is only 37%".
+def test_menzies_roc_sheet() -> None:
+    # Menzies' lecture notes: A=395, B=67, C=19, D=39 -> "accuracy = 83% but the probability of finding the target
+    # is only 37%".
     cells = Confusion(a=395, b=67, c=19, d=39)
     assert round(accuracy(cells), 2) == 0.83
     assert round(pd(cells), 2) == 0.37
@@ -21,8 +22,8 @@ def test_seed_004_roc_sheet() -> None:
     assert precision(cells) == 39 / (19 + 39)
 
 
-def test_seed_004_rare_target() -> None:
-    # Seed 004: 10 targets in 1000, always silent: A=990, B=10, D=0 -> accuracy 99%, pd 0.
+def test_menzies_rare_target() -> None:
+    # Menzies' lecture notes: 10 targets in 1000, always silent: A=990, B=10, D=0 -> accuracy 99%, pd 0.
     cells = Confusion(a=990, b=10, c=0, d=0)
     assert accuracy(cells) == 0.99
     assert pd(cells) == 0.0

@@ -1,8 +1,8 @@
-"""Tests of stats.multiple_sign (seed 002_8d7ef8b10cb9945b.txt, "Multiple Sign Test").
+"""Tests of stats.multiple_sign (Garcia et al. 2010, "Multiple Sign Test").
 
 Every expected number comes from an independent computation written here (brute-force
 enumeration of within-block orders, a full joint-count dynamic programme over the law
-counted from the k! orders, a seeded Monte Carlo) or from the seed and its data file.
+counted from the k! orders, a seeded Monte Carlo) or from Garcia et al. (2010) and their data file.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import stats.multiple_sign as ms
-from stats.multiple_sign import multiple_sign_test
+import stats.posthoc.multiple_sign as ms
+from stats.posthoc.multiple_sign import multiple_sign_test
 from tests.conftest import REFERENCE
 
 GARCIA_2010 = REFERENCE / "garcia_2010_accuracy.csv"
@@ -169,11 +169,11 @@ def test_two_sided_bounds_bracket_the_true_fwer(K, n, alpha):
         assert res.exact and res.fwer == pytest.approx(fwer[res.critical_value], abs=1e-13)
 
 
-# ---------------------------------------------------------------- the seed's example
+# ---------------------------------------------------------------- the published example
 def test_garcia_2010_sign_counts():
-    """Seed 002 prints plus 7, 6, 4 and minus 16, 18, 20 (NNEP: one tie, New thyroid).
+    """Garcia et al. (2010) print plus 7, 6, 4 and minus 16, 18, 20 (NNEP: one tie, New thyroid).
 
-    The data give NNEP 8 plus and 15 minus: the seed marks Cleveland "(-)" for NNEP,
+    The data give NNEP 8 plus and 15 minus: the slides mark Cleveland "(-)" for NNEP,
     but 0.553 > 0.508. With that one cell set below PDFC, every printed count returns.
     """
     data = pd.read_csv(GARCIA_2010, index_col="dataset")
@@ -198,7 +198,7 @@ def test_garcia_2010_critical_value_and_decisions(alpha):
     This code finds r* = 6 at alpha = 0.05 (attained FWER 0.0317) and r* = 7 at
     alpha = 0.10 (FWER 0.0849); here they are checked against the joint-count oracle.
     At both levels IS-CHC+1NN (6 plus) and FH-GBML (4 plus) are rejected and NNEP
-    (8 plus + 1 tie = 9) is not. (The seed's NNEP count of 7 would be rejected at 0.10
+    (8 plus + 1 tie = 9) is not. (The printed NNEP count of 7 would be rejected at 0.10
     only if its tie were dropped.) No Rhyne & Steel (1965) or Garcia et al. (2010)
     Table A.1 value is printed anywhere in shared/, so none is compared.
     """

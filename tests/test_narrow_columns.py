@@ -114,7 +114,7 @@ def test_row_keys_packed_a_chunk_at_a_time_equal_the_whole_column_formula(
     rows: list[tuple[int, ...]], narrow: bool
 ) -> None:
     """pack_row in chunks (of 7 rows here), from narrow columns too, against df851f1's formula."""
-    import stats._keys as keys
+    import stats.core._keys as keys
 
     dtypes = (np.int32, np.int64, np.int32, np.int64, np.int32) if narrow else (np.int64,) * 5
     columns = {name: np.array([r[i] for r in rows], t) for (i, name), t in zip(enumerate(keys.ROW_BITS), dtypes)}

@@ -13,17 +13,17 @@ from scipy.stats import rankdata
 
 import stats
 
-SEED000_RANKS = [3.143, 2.000, 2.893, 1.964]
+MENZIES_RANKS = [3.143, 2.000, 2.893, 1.964]
 
 
-def test_seed000_figures_follow_from_its_printed_average_ranks() -> None:
-    # seed 000: chi2 = 9.28, F_F = 3.69 "from the printed average ranks"
-    r = stats.AverageRanks(SEED000_RANKS, n=14)
+def test_menzies_figures_follow_from_the_printed_average_ranks() -> None:
+    # Menzies' notes (after Demsar 2006): chi2 = 9.28, F_F = 3.69 "from the printed average ranks"
+    r = stats.AverageRanks(MENZIES_RANKS, n=14)
     assert round(stats.friedman(r).statistic, 2) == 9.28
     assert round(stats.iman_davenport(r).statistic, 2) == 3.69
 
 
-def test_seed000_misprint_table_values_rank_differently(c45: pd.DataFrame) -> None:
+def test_menzies_misprint_table_values_rank_differently(c45: pd.DataFrame) -> None:
     # Known misprint (1): the printed table, rounded to three decimals, ranks to
     # 3.143, 2.000, 2.929, 1.929 (voting's 0.975 tie) and gives chi2 = 9.857, F_F = 3.987.
     fr = stats.friedman(c45)
@@ -32,7 +32,7 @@ def test_seed000_misprint_table_values_rank_differently(c45: pd.DataFrame) -> No
     assert round(stats.iman_davenport(c45).statistic, 3) == 3.987
 
 
-def test_seed002_24_data_sets(gh2010: pd.DataFrame) -> None:
+def test_garcia_2010_24_data_sets(gh2010: pd.DataFrame) -> None:
     fr = stats.friedman(gh2010)
     assert fr.ranks.round(3).tolist() == [1.771, 2.479, 2.479, 3.271]
     assert round(fr.statistic, 3) == 16.225
@@ -42,7 +42,7 @@ def test_seed002_24_data_sets(gh2010: pd.DataFrame) -> None:
     assert round(idv.pvalue, 6) == 0.000497
 
 
-def test_seed002_aligned_ranks_misprint(gh2010: pd.DataFrame) -> None:
+def test_garcia_2010_aligned_ranks_misprint(gh2010: pd.DataFrame) -> None:
     # Known misprint (2): the slide's T = 18.837 is not reproducible (scmamp's authors
     # report a bug in the original software). Treating decimal ties as ties, T = 22.267.
     res = stats.friedman_aligned(gh2010)
@@ -52,7 +52,7 @@ def test_seed002_aligned_ranks_misprint(gh2010: pd.DataFrame) -> None:
     assert res.pvalue == pytest.approx(sps.chi2.sf(res.statistic, 3))
 
 
-def test_seed002_quade_misprint(gh2010: pd.DataFrame) -> None:
+def test_garcia_2010_quade_misprint(gh2010: pd.DataFrame) -> None:
     # Known misprint (2): T3 = 21.967; the slide's own arithmetic gives 4.58, the data 11.752.
     assert round(23 * 4068.479 / (24500 - 4068.479), 2) == 4.58
     res = stats.quade(gh2010)
@@ -216,7 +216,7 @@ def test_average_ranks_validation() -> None:
 
 
 def test_ranks_ties_average_and_direction() -> None:
-    # seed 000: "1,1,1,1 get ranks 1,2,3,4 ... averages to 2.5"
+    # Menzies' notes: "1,1,1,1 get ranks 1,2,3,4 ... averages to 2.5"
     assert stats.ranks([[1, 1, 1, 1]]).iloc[0].tolist() == [2.5] * 4
     assert stats.ranks([[0.1, 0.3, 0.2]], higher_is_better=False).iloc[0].tolist() == [1.0, 3.0, 2.0]
     # values equal in decimal tie even when their binary forms differ

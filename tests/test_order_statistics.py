@@ -8,12 +8,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from stats import _order_statistics
-from stats._order_statistics import order_statistics
-from stats._table import snap, snap_at, snap_digits
-from stats.all_pairs_effects import _hodges_lehmann, _rank_powers
-from stats.bergmann import pairs
-from stats.effect_size import HL_EXACT_BELOW, interval_rank
+from stats.core import _order_statistics, pairs
+from stats.core._order_statistics import order_statistics
+from stats.core._table import snap, snap_at, snap_digits
+from stats.twosample.all_pairs_effects import _hodges_lehmann, _rank_powers
+from stats.twosample.effect_size import HL_EXACT_BELOW, interval_rank
 
 
 def _bits(values: list[float] | np.ndarray) -> list[int]:

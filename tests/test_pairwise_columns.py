@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import stats
-from stats._paired_columns import _binomtest_pvalues, _lower_tail_count, exact_signed_rank_p
-from stats._table import as_table
-from stats.apv import adjust
-from stats.pairwise_two_sample import pairwise_wilcoxon
-from stats.two_sample import _exact_pvalue
+from stats.core._table import as_table
+from stats.posthoc._paired_columns import _binomtest_pvalues, _lower_tail_count, exact_signed_rank_p
+from stats.posthoc.apv import adjust
+from stats.posthoc.pairwise_two_sample import pairwise_wilcoxon
+from stats.twosample.nonparametric import _exact_pvalue
 
 ZERO_METHODS = ("demsar", "zsplit", "pratt", "wilcox")
 

@@ -13,8 +13,8 @@ import pytest
 import scipy.stats as sps
 
 import stats
-from stats import pairwise_two_sample
-from stats.pairwise_two_sample import pairwise_wilcoxon
+from stats.posthoc import pairwise_two_sample
+from stats.posthoc.pairwise_two_sample import pairwise_wilcoxon
 
 
 def hand_holm(p: list[float]) -> list[float]:

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 import stats
-from stats.pending_folds import SIGNED_RANK_COLUMNS
+from stats.folds.results import SIGNED_RANK_COLUMNS
 from tests.test_fold_fast_path import _log
 from tui.view import Model, default_selection
 

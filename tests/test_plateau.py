@@ -81,7 +81,7 @@ def test_negligible_effects_do_not_count() -> None:
 
 
 def test_a12_and_pvalue_against_an_independent_count() -> None:
-    from stats.learning_curves import _better
+    from stats.charts.learning_curves import _better
 
     rng = np.random.default_rng(7)
     a, b = rng.integers(0, 5, 12).astype(float), rng.integers(0, 5, 9).astype(float)

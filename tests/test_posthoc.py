@@ -1,4 +1,5 @@
-"""Post-hoc z tests (control and all pairs) against seed 002 and scmamp's published figures."""
+"""Post-hoc z tests (control and all pairs) against Garcia & Herrera's (2008, 2010) and scmamp's published
+figures."""
 
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ from tests.conftest import scmamp_pairs
 from tests.printed import matches_printed
 
 
-def test_seed002_c45_holm_table() -> None:
-    # Seed 002: SE = 0.488; z = 2.416, 2.342, 0.512; p = 0.016, 0.019, 0.607 with C4.5 as
-    # the reference (z = (R_0 - R_i) / SE, so the signs are opposite to ours).
+def test_garcia_herrera_tutorial_c45_holm_table() -> None:
+    # Garcia & Herrera's tutorial (2008, 2010): SE = 0.488; z = 2.416, 2.342, 0.512; p = 0.016, 0.019, 0.607
+    # with C4.5 as the reference (z = (R_0 - R_i) / SE, so the signs are opposite to ours).
     ranks = stats.AverageRanks([3.143, 2.000, 2.893, 1.964], n=14, learners=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"])
     table = stats.control_test(ranks, "C4.5", test="friedman")
     assert round(table.se, 3) == 0.488
@@ -33,7 +34,7 @@ def test_seed002_c45_holm_table() -> None:
     assert (table["holm"] <= 0.05).tolist() == [True, True, False]
 
 
-ALL_PAIRS = [  # seed 002: 30 data sets, 5 learners, ordered by p
+ALL_PAIRS = [  # Garcia & Herrera (2008): 30 data sets, 5 learners, ordered by p
     ("C4.5", "Kernel", 5.471, "4.487e-8", "4.487e-7", "4.487e-7", "4.487e-7", "4.487e-7"),
     ("NaiveBayes", "Kernel", 5.226, "1.736e-7", "1.736e-6", "1.563e-6", "1.042e-6", "1.042e-6"),
     ("Kernel", "CN2", 2.98, "0.0029", "0.0288", "0.023", "0.0173", "0.0115"),
@@ -53,7 +54,7 @@ def _row(table: pd.DataFrame, a: str, b: str) -> pd.Series:
     return hit.iloc[0]
 
 
-def test_seed002_all_pairs_table(gh2008: pd.DataFrame) -> None:
+def test_garcia_herrera_2008_all_pairs_table(gh2008: pd.DataFrame) -> None:
     table = stats.pairwise_test(gh2008)
     for a, b, z, p, nm, hm, sh, bh in ALL_PAIRS:
         row = _row(table, a, b)
@@ -69,7 +70,7 @@ def test_seed002_all_pairs_table(gh2008: pd.DataFrame) -> None:
     assert matches_printed(max(row.bergmann, _row(table, "k-NN(k=1)", "Kernel").bergmann), "0.0319")
 
 
-def test_seed002_all_pairs_from_printed_average_ranks() -> None:
+def test_garcia_herrera_2008_all_pairs_from_printed_average_ranks() -> None:
     ranks = pd.Series([2.100, 3.250, 2.200, 4.333, 3.117], index=["C4.5", "k-NN(k=1)", "NaiveBayes", "Kernel", "CN2"])
     table = stats.pairwise_test_from_ranks(ranks, 30)
     # from ranks rounded to three decimals z = 5.4697; the slide prints 5.471

@@ -1,4 +1,5 @@
-"""Tests of stats.quartiles: numpy's percentiles, hand-drawn charts, seeds 000 and 004.
+"""Tests of stats.quartiles: numpy's percentiles, hand-drawn charts, the charts of Menzies' notes on
+comparing learners (``style="seed000"``) and of his lecture notes (``style="seed004"``).
 
 Every expected chart line below was worked out by hand from the position rule
 cell = round_half_up((x - lo) / (hi - lo) * (width - 1)); the arithmetic is in
@@ -17,9 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stats.quartile_charts import Quartiles, quartile_chart, quartiles, scale_position
+from stats.charts.quartiles import Quartiles, quartile_chart, quartiles, scale_position
 from tests.conftest import REFERENCE, SEEDS
 
+#: the text of Menzies' lecture notes, kept under its file name
 SEED004 = SEEDS / "004_1f3c22156dad8688.txt"
 
 
@@ -32,7 +34,7 @@ def rdiv(demo: str) -> dict[str, list[float]]:
 
 def test_doctests() -> None:
     # stats.quartiles the attribute is the function (stats/__init__ re-exports it): import the module.
-    assert doctest.testmod(importlib.import_module("stats.quartile_charts")).failed == 0
+    assert doctest.testmod(importlib.import_module("stats.charts.quartiles")).failed == 0
 
 
 # --------------------------------------------------------------------------- quartiles
@@ -197,9 +199,9 @@ def test_seed000_equal_values_map_to_middle() -> None:
     assert lines == [f"{t}, 11.0, 11.0, 11.0, 11.0, 11.0, [     |     ]" for t in ("x1", "x2", "x3")]
 
 
-def test_seed000_text_matches_seed_000() -> None:
-    # Seed 000's "Overall" chart: "bc, 0.3, 2.7, 9.4, 13.4, 88.8, [- | ++++++ ]" (the seed's
-    # bars lost their spaces, so only the numbers and the bar's alphabet can be compared).
+def test_seed000_text_matches_menzies_notes() -> None:
+    # The "Overall" chart of Menzies' notes: "bc, 0.3, 2.7, 9.4, 13.4, 88.8, [- | ++++++ ]" (the
+    # notes' bars lost their spaces, so only the numbers and the bar's alphabet can be compared).
     rows = {
         "bc": Quartiles(n=10, min=0.3, q1=2.7, median=9.4, q3=13.4, max=88.8, mean=20.0, sd=1.0),
         "fc": Quartiles(n=10, min=1.4, q1=12.2, median=25.5, q3=79.3, max=117.2, mean=40.0, sd=1.0),
@@ -279,22 +281,22 @@ def test_seed004_equal_values_and_zero_marker() -> None:
     assert lines[0].endswith("max,.........")
 
 
-def seed004_chart() -> list[str]:
+def menzies_chart() -> list[str]:
     text = SEED004.read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(text) if "#rx, mean" in line)
     return [line.replace("<pre><code>", "").replace("<br>", "") for line in text[start : start + 5]]
 
 
-def test_seed004_printed_chart() -> None:
-    """Seed 004's chart, from its printed numbers, on the axis [-21.7, 21.7] of 41 cells.
+def test_seed004_style_on_menzies_printed_chart() -> None:
+    """The chart of Menzies' lecture notes, from its printed numbers, on the axis [-21.7, 21.7] of 41 cells.
 
     The header and the two all-zero rows are reproduced exactly. The bars of
-    oneR/cat and bayes/nbins are not: the seed's stars and medians do not sit
+    oneR/cat and bayes/nbins are not: the notes' stars and medians do not sit
     where its printed min, q1, median, q3 and max fall on its own axis (oneR/cat's
-    median 4.3 is right of the 0 mark at cell 24, the seed draws '|' at 21), so
+    median 4.3 is right of the 0 mark at cell 24, the notes draw '|' at 21), so
     only their numbers are compared and the bars follow the documented rule.
     """
-    seed = seed004_chart()
+    seed = menzies_chart()
     rows = {
         "oneR/cat": Quartiles(n=54, min=-21.7, q1=-4.3, median=4.3, q3=6.2, max=8.7, mean=1.2, sd=8.0),
         "oneR/nbins": Quartiles(n=3, min=0.0, q1=0.0, median=0.0, q3=0.0, max=0.0, mean=0.0, sd=0.0),
@@ -505,7 +507,7 @@ def test_runtimes_in_one_chart_print_with_one_number_of_decimals() -> None:
     assert d == 5
     shown = [_num3(x, d) for x in (0.000446, 0.0011, 0.0140)]
     assert shown == ["0.00045", "0.00110", "0.01400"]  # f"{x:.5f}", every one
-    assert value_decimals(0.97, 0.0043) == 3  # rates in [0, 1] keep seed 000's three decimals
+    assert value_decimals(0.97, 0.0043) == 3  # rates in [0, 1] keep the three decimals of Menzies' notes
 
 
 def test_runtime_charts_of_the_sample_logs_fit_the_pane_at_80_columns() -> None:

@@ -1,4 +1,5 @@
-"""Seed 004's continuous-class measures and balance, against the seed's numbers and independent code."""
+"""The continuous-class measures and balance of Menzies' lecture notes, against the notes' numbers and
+independent code."""
 
 from __future__ import annotations
 
@@ -12,25 +13,25 @@ from scipy import stats as sps
 from scipy.spatial import distance
 
 from stats import balance, balance_nd, correlation, mmre, mre, pred, re
-from stats.regression_metrics import evaluate_regression
+from stats.runner.regression_metrics import evaluate_regression
 
-# Seed 004: "MRE from ten instances = 11,15,18,20,23,25,29,31,100,100", per cent.
+# Menzies' lecture notes: "MRE from ten instances = 11,15,18,20,23,25,29,31,100,100", per cent.
 SEED_MRES = [11, 15, 18, 20, 23, 25, 29, 31, 100, 100]
 
 
 def _seed_cases() -> tuple[np.ndarray, np.ndarray]:
-    """Actual 100 everywhere, predictions alternately above and below: MRE = the seed's list, in per cent."""
+    """Actual 100 everywhere, predictions alternately above and below: MRE = the notes' list, in per cent."""
     actual = np.full(10, 100.0)
     signs = np.array([1, -1] * 5)
     return actual, actual + signs * np.array(SEED_MRES, dtype=float)
 
 
-def test_seed_004_worked_example() -> None:
+def test_menzies_worked_example() -> None:
     actual, predicted = _seed_cases()
     np.testing.assert_allclose(mre(actual, predicted), np.array(SEED_MRES) / 100, rtol=0, atol=1e-15)
     assert mmre(actual, predicted) == pytest.approx(0.372, abs=1e-15)  # seed: "MMRE = 37.2%"
-    # Seed: "PRED(30) = 80%". Seven of the ten MREs are up to 30% (11 ... 29); 31, 100 and 100 are not,
-    # so the seed's definition gives 70%. The 80% is reached at N = 31.
+    # The notes: "PRED(30) = 80%". Seven of the ten MREs are up to 30% (11 ... 29); 31, 100 and 100 are not,
+    # so the notes' definition gives 70%. The 80% is reached at N = 31.
     assert sum(m <= 30 for m in SEED_MRES) == 7
     assert pred(actual, predicted, 30) == 0.7
     assert pred(actual, predicted, 31) == 0.8
@@ -119,7 +120,7 @@ def test_balance_against_scipy_euclidean() -> None:
         assert balance(pd_, pf_, weights=w) == pytest.approx(want_w, abs=1e-15)
     assert balance(1, 0) == 1.0 and balance(0, 1) == 0.0
     assert balance(1, 1) == pytest.approx(1 - 1 / math.sqrt(2)) == balance(0, 0)
-    # Seed 004's roc-sheet (A=395, B=67, C=19, D=39): pd = 39/106, pf = 19/414.
+    # The roc-sheet of Menzies' lecture notes (A=395, B=67, C=19, D=39): pd = 39/106, pf = 19/414.
     pd_, pf_ = 39 / 106, 19 / 414
     assert balance(pd_, pf_) == pytest.approx(1 - math.hypot(pf_, 1 - pd_) / math.sqrt(2), abs=1e-15)
     assert balance(pd_, pf_, weights=(1, 0)) == pytest.approx(pd_)  # pf ignored: 1 - |1 - pd|

@@ -232,8 +232,8 @@ def test_values_round_trip_through_the_loader_and_names_are_quoted(tmp_path: Pat
     from sklearn.neighbors import KNeighborsClassifier
 
     from stats import read_logs
-    from stats.metrics import balance, evaluate
     from stats.runner._folds import fold_assignment
+    from stats.runner.metrics import balance, evaluate
 
     X, y = load_wine(return_X_y=True)
     name, learner = 'wine, "red"', "knn, k=1"
@@ -342,7 +342,7 @@ def test_validation_errors(tmp_path: Path, kwargs: dict, message: str) -> None:
 
 def test_runner_imports_neither_sklearn_nor_rich() -> None:
     code = (
-        "import sys, stats.runner._cv, stats.metrics, stats.runner._folds\n"
+        "import sys, stats.runner._cv, stats.runner.metrics, stats.runner._folds\n"
         "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'rich', 'textual', 'tui'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)

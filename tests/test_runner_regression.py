@@ -1,4 +1,4 @@
-"""run_cv with scikit-learn regressors (seed 004's MMRE, PRED, correlation), balance and legacy logs."""
+"""run_cv with scikit-learn regressors (MMRE, PRED, correlation of Menzies' lecture notes), balance and legacy logs."""
 
 from __future__ import annotations
 

@@ -25,11 +25,11 @@ def regenerate() -> ModuleType:
     return module
 
 
-def test_c45_example_is_rewritten_identically_from_seed_000(regenerate: ModuleType) -> None:
+def test_c45_example_is_rewritten_identically_from_menzies_notes(regenerate: ModuleType) -> None:
     assert regenerate.c45_text().encode() == (SAMPLES / "c45_demsar.dat").read_bytes()
 
 
-def test_wide_sonar_is_seed_004s_printed_lines(regenerate: ModuleType) -> None:
+def test_wide_sonar_is_menzies_printed_lines(regenerate: ModuleType) -> None:
     text = (SAMPLES / "wide_sonar.dat").read_text()
     assert regenerate.wide_text() == text
     header, *rows = text.splitlines()

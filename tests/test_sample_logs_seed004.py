@@ -1,9 +1,10 @@
-"""The seed 004 sample logs (issue 15): a regression cross-validation and a sequence study.
+"""The sample logs of Menzies' lecture notes' studies (issue 15): a regression cross-validation and a
+sequence study.
 
-Seed 004 (``004_1f3c22156dad8688.txt``): continuous classes scored by MMRE, PRED(N) and
+Menzies' lecture notes: continuous classes scored by MMRE, PRED(N) and
 correlation; "Incremental M*N-way (a.k.a. sequence studies)". The bundled logs are what
 ``sample_logs/regenerate.py`` writes (runtime aside), ``rankboard check`` and ``rankboard
-report`` read them, the default directions are the seed's, and the package ships them.
+report`` read them, the default directions are the notes', and the package ships them.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def test_regression_log_is_a_complete_5x5_run(regenerate: ModuleType) -> None:
     assert (by["pred25"].to_numpy() <= by["pred30"].to_numpy()).all()  # PRED(25) counts a subset of PRED(30)'s cases
 
 
-def test_sequence_log_follows_seed_004s_loop(regenerate: ModuleType) -> None:
+def test_sequence_log_follows_menzies_loop(regenerate: ModuleType) -> None:
     assert sorted(p.stem for p in SEQUENCE.glob("*.dat")) == ["breast_cancer"] == list(regenerate.SEQUENCE_DATASETS)
     log = read_logs(SEQUENCE / "breast_cancer.dat")
     m, n = regenerate.SEQUENCE_REPEATS, regenerate.SEQUENCE_BUCKETS
@@ -68,7 +69,7 @@ def test_sequence_log_follows_seed_004s_loop(regenerate: ModuleType) -> None:
     assert abs(sizes["min"].iloc[-1] - 569 * (n - 1) / n) <= n  # buckets 1..N-1 of the 569 tumours
 
 
-def test_default_directions_are_seed_004s() -> None:
+def test_default_directions_are_menzies() -> None:
     criteria = set(read_logs(REGRESSION)["criterion"].unique()) | set(read_logs(SEQUENCE)["criterion"].unique())
     lower = {c for c in criteria if not default_higher_is_better(c)}
     assert lower == {"mmre", "pf", "runtime"}

@@ -18,10 +18,10 @@ import scipy.stats as sps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stats.scott_knott_ranking import METHODS, bootstrap_pvalue, scott_knott
+from stats.groupings.scott_knott import METHODS, bootstrap_pvalue, scott_knott
 from tests.conftest import REFERENCE
 
-sk_module = importlib.import_module("stats.scott_knott_ranking")
+sk_module = importlib.import_module("stats.groupings.scott_knott")
 
 
 def rdiv(demo: str) -> dict[str, list[float]]:

@@ -22,7 +22,7 @@ import pytest
 import scipy.stats as sps
 
 from stats import scott_knott
-from stats._scott_knott_esd import cohen_d, kruskal_cuts, twice_average_ranks
+from stats.groupings._scott_knott_esd import cohen_d, kruskal_cuts, twice_average_ranks
 from tests.conftest import REFERENCE
 
 ESD = REFERENCE / "scott_knott_esd"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from stats import scott_knott
-from stats.scott_knott_ranking import _samples
+from stats.groupings.scott_knott import _samples
 
 
 def _result_bits(res):  # type: ignore[no-untyped-def]

@@ -9,7 +9,7 @@ import math
 import numpy as np
 from scipy import stats as sps
 
-from stats import scott_knott_ranking as sk
+from stats.groupings import scott_knott as sk
 
 
 def test_mean_of_a_slice_is_the_mean_of_the_concatenation() -> None:

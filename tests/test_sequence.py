@@ -1,4 +1,4 @@
-"""stats.run_sequence: seed 004's incremental study, its log encoding, and SIGKILL + resume."""
+"""stats.run_sequence: the incremental study of Menzies' lecture notes, its log encoding, and SIGKILL + resume."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_log_encoding_and_an_independent_recomputation(reference: Path) -> None:
     from sklearn.datasets import load_wine
     from sklearn.naive_bayes import GaussianNB
 
-    from stats.metrics import balance, evaluate
+    from stats.runner.metrics import balance, evaluate
 
     log = read_logs(reference / "wine.dat")
     assert len(log) == UNITS // 2 * PER_UNIT

@@ -1,6 +1,6 @@
-"""The tests view's additions (issue 16): the tie-corrected Friedman statistic beside the seeds' form
-(on baycomp's log: 14.42 uncorrected, 19.94 corrected, the figures the issue quotes), the multiple
-sign test against the control and seed 004's win/loss/tie table, in the view model, every report
+"""The tests view's additions (issue 16): the tie-corrected Friedman statistic beside Demsar's (2006)
+form (on baycomp's log: 14.42 uncorrected, 19.94 corrected, the figures the issue quotes), the multiple
+sign test against the control and the win/loss/tie table of Menzies' lecture notes, in the view model, every report
 format and the app at 80x24."""
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ def test_tie_corrected_friedman_beside_the_seeds_form(baycomp) -> None:  # noqa:
     assert round(tests.extra.friedman_ties.statistic, 2) == 19.94
     text = render_report(model, sel, view="tests", fmt="text")
     assert re.search(r"^Friedman chi2\(4\) = 14\.42\d*, p = ", text, re.M)
-    assert re.search(r"^Friedman, tie-corrected chi2\(4\) = 19\.94\d*, p = .*seeds' uncorrected form\)$", text, re.M)
+    tied = r"^Friedman, tie-corrected chi2\(4\) = 19\.94\d*, p = .*Demsar's \(2006\) uncorrected form\)$"
+    assert re.search(tied, text, re.M)
     doc = json.loads(render_report(model, sel, view="tests", fmt="json"))
     assert round(doc["friedman"]["statistic"], 2) == 14.42
     assert round(doc["friedman_tie_corrected"]["statistic"], 2) == 19.94 and doc["friedman_tie_corrected"]["df"] == 4
@@ -83,7 +84,7 @@ def test_multiple_sign_test_against_the_control() -> None:
     assert re.search(r"^b +1 +10 +1 +2\*$", text, re.M)
 
 
-def test_win_loss_tie_table_is_seed_004s() -> None:
+def test_win_loss_tie_table_is_menzies() -> None:
     table = pd.read_csv(REFERENCE / "garcia_2010_accuracy.csv", index_col=0)
     rows = [(str(d), 1, 1, str(c), "acc", float(table.loc[d, c])) for d in table.index for c in table.columns]
     frame = pd.DataFrame(rows, columns=["dataset", "repeat", "fold", "learner", "criterion", "value"])
@@ -118,7 +119,7 @@ async def test_tests_view_at_80x24_shows_them_and_tab_reaches_the_tables() -> No
         screen = "\n".join(screen_lines(app))
         assert re.search(r"Friedman tie-corrected +\d+\.\d+ +\d+ +0\.\d{4}", screen)
         panel = app.query_one(TestsPanel)
-        assert "multiple sign test (Steel 1959) vs" in panel.plain and "win/loss/tie (seed 004)" in panel.plain
+        assert "multiple sign test (Steel 1959) vs" in panel.plain and "win/loss/tie (Menzies)" in panel.plain
         for _ in range(3):  # tab from the control table to the sign table, then to the win/loss/tie table
             await press(pilot, "tab")
             if app.focused is not None and app.focused.id == "wlt-table":
@@ -134,7 +135,7 @@ async def test_tests_view_at_80x24_shows_them_and_tab_reaches_the_tables() -> No
 
 
 def _wlt_loop(x: np.ndarray, alpha: float) -> dict[int, tuple[int, int, int]]:
-    """Seed 004's table pair by pair with scipy (constant differences: a win unless zero)."""
+    """The table of Menzies' lecture notes pair by pair with scipy (constant differences: a win unless zero)."""
     k = x.shape[1]
     counts = {j: [0, 0, 0] for j in range(k)}
     for u, v in combinations(range(k), 2):
@@ -170,7 +171,7 @@ def test_pair_cdf_of_the_multiple_sign_bounds_by_enumeration(n: int) -> None:
     # P(A_1 <= s, A_2 <= s) for n i.i.d. pairs with P(01) = P(10) = disc / 2, every 4^n outcome summed
     from itertools import product
 
-    from stats.multiple_sign import _pair_cdf
+    from stats.posthoc.multiple_sign import _pair_cdf
 
     for disc in (1 / 3, 2 / 3):
         p = {(0, 1): disc / 2, (1, 0): disc / 2, (0, 0): (1 - disc) / 2, (1, 1): (1 - disc) / 2}

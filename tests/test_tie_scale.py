@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import stats
-from stats._format import fmt_p
+from stats.core._format import fmt_p
 
 # --- issue 9, item 1: a row of small values next to a row of huge ones -----------------------
 
@@ -98,7 +98,7 @@ def test_control_test_from_impossible_ranks_is_refused() -> None:
 
 
 def test_printed_average_ranks_are_accepted() -> None:
-    # seed 000 prints 3.143, 2.000, 2.893, 1.964 (sum 10.000) and Demsar's tables two decimals
+    # Menzies' notes print 3.143, 2.000, 2.893, 1.964 (sum 10.000) and Demsar's tables two decimals
     stats.AverageRanks([3.143, 2.000, 2.893, 1.964], n=14)
     stats.AverageRanks([3.14, 2.0, 2.9, 1.97], n=14)  # sum 10.01: printed rounding
     # aligned ranks rank all kN cells: average ranks lie in [1, kN] and sum to k(kN + 1)/2

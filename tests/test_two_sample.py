@@ -1,4 +1,5 @@
-"""Tests of stats.two_sample against the seeds' published figures, scipy and brute force."""
+"""Tests of stats.two_sample against the figures of Garcia & Herrera's tutorial (2008, 2010) and Menzies'
+lecture notes, scipy and brute force."""
 
 from __future__ import annotations
 
@@ -14,13 +15,13 @@ import scipy.stats as sps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stats import two_sample
-from stats.two_sample import mann_whitney, sign_test, wilcoxon
+from stats.twosample import nonparametric as two_sample
+from stats.twosample.nonparametric import mann_whitney, sign_test, wilcoxon
 
-# Seed 002 (Garcia & Herrera), C4.5 vs C4.5m on 14 data sets (AUC).
+# Garcia & Herrera's tutorial (2008, 2010; after Demsar 2006), C4.5 vs C4.5m on 14 data sets (AUC).
 C45 = [0.763, 0.599, 0.954, 0.628, 0.882, 0.936, 0.661, 0.583, 0.775, 1.000, 0.940, 0.619, 0.972, 0.957]
 C45M = [0.768, 0.591, 0.971, 0.661, 0.888, 0.931, 0.668, 0.583, 0.838, 1.000, 0.962, 0.666, 0.981, 0.978]
-# Seed 002, printed table of critical numbers of wins of the sign test, N = 5..25.
+# The tutorial's printed table of critical numbers of wins of the sign test, N = 5..25.
 W05 = [5, 6, 7, 7, 8, 9, 9, 10, 10, 11, 12, 12, 13, 13, 14, 15, 15, 16, 17, 18, 18]
 W10 = [5, 6, 6, 7, 7, 8, 9, 9, 10, 10, 11, 12, 12, 13, 13, 14, 14, 15, 16, 16, 17]
 ZERO_METHODS = ("demsar", "zsplit", "pratt", "wilcox")
@@ -61,16 +62,16 @@ def brute_force(d: list[int], zero_method: str) -> tuple[float, float, float]:
 
 
 def test_wilcoxon_seed_c45_example() -> None:
-    # Seed 002: R+ = 93, R- = 12, T = 12 (two zero differences, |0.005| tied).
+    # The tutorial: R+ = 93, R- = 12, T = 12 (two zero differences, |0.005| tied).
     res = wilcoxon(C45, C45M)
     assert (res.r_plus, res.r_minus, res.statistic, res.n, res.n_zero) == (93.0, 12.0, 12.0, 14, 2)
     assert res.method == "exact"
-    # Seed's critical value for N = 14, alpha = 0.05 is 21: T = 12 <= 21 rejects.
+    # The tutorial's critical value for N = 14, alpha = 0.05 is 21: T = 12 <= 21 rejects.
     assert res.pvalue < 0.05
 
 
 def test_wilcoxon_spss_z() -> None:
-    # Seed 002, SPSS output: 11 positive ranks, none negative, Z = -2.934, p = .003.
+    # The tutorial's SPSS output: 11 positive ranks, none negative, Z = -2.934, p = .003.
     res = wilcoxon(np.zeros(11), np.arange(1.0, 12.0), method="approx")
     assert (res.r_plus, res.r_minus, res.statistic) == (66.0, 0.0, 0.0)
     assert res.zscore == pytest.approx(-2.934, abs=5e-4)
@@ -147,7 +148,7 @@ def test_wilcoxon_approx_matches_scipy(zero_method: str, n: int) -> None:
 
 
 def test_wilcoxon_approx_seed_data_matches_scipy_on_decimal_differences() -> None:
-    d = np.round(np.array(C45M) - np.array(C45), 3)  # ties as printed in the seed
+    d = np.round(np.array(C45M) - np.array(C45), 3)  # ties as printed in the tutorial
     ref = sps.wilcoxon(d, zero_method="zsplit", correction=False, method="asymptotic")
     res = wilcoxon(C45, C45M, zero_method="zsplit", method="approx")
     assert res.statistic == 12.0 == float(ref.statistic)
@@ -211,14 +212,14 @@ def test_wilcoxon_symmetries(pairs: list[tuple[int, int]], zero_method: str, met
 
 
 def test_sign_test_seed_c45_example() -> None:
-    # Seed 002: C4.5m has 10 wins, 2 losses, 2 ties; one tie is added: 11 wins of 14.
+    # The tutorial: C4.5m has 10 wins, 2 losses, 2 ties; one tie is added: 11 wins of 14.
     res = sign_test(C45, C45M)
     assert (res.wins, res.losses, res.ties, res.statistic, res.n) == (10, 2, 2, 11, 14)
     assert res.pvalue == pytest.approx(binom_two_sided(11, 14), rel=1e-12)
 
 
 def test_known_discrepancy_printed_sign_table_n14_11_wins_not_significant() -> None:
-    # The seed reads w_0.05 = 11 for N = 14 and calls 11 wins significant, but
+    # The tutorial reads w_0.05 = 11 for N = 14 and calls 11 wins significant, but
     # the exact two-sided binomial p of 11 of 14 is 940 / 16384 = 0.0574 > 0.05.
     assert W05[14 - 5] == 11
     res = sign_test(C45, C45M)
@@ -266,9 +267,9 @@ def test_sign_test_orientation_and_str() -> None:
 A004, B004 = [5, 7, 2, 0, 4], [4, 8, 2, 3, 6, 7]
 
 
-def test_mann_whitney_seed_004_example() -> None:
+def test_mann_whitney_menzies_example() -> None:
     values = sorted(A004 + B004)
-    # Seed 004's mid-ranks of the sorted pooled values.
+    # The mid-ranks of the sorted pooled values in Menzies' lecture notes.
     assert list(sps.rankdata(values)) == [1, 2.5, 2.5, 4, 5.5, 5.5, 7, 8, 9.5, 9.5, 11]
     rank_sum_a = 1 + 2.5 + 5.5 + 7 + 9.5
     assert rank_sum_a == 25.5

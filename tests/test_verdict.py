@@ -1,4 +1,4 @@
-"""Seed 000's verdict: no difference, or winners and losers."""
+"""The verdict of Menzies' notes on comparing learners: no difference, or winners and losers."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 import stats
 
 
-def test_seed000_no_losers() -> None:
-    # Seed 000: Friedman rejects (F_F 3.69 > F(3,39) = 2.845) but, with CD = 1.25 and the
+def test_menzies_no_losers() -> None:
+    # Menzies' notes: Friedman rejects (F_F 3.69 > F(3,39) = 2.845) but, with CD = 1.25 and the
     # best rank 1.964, "ALL our ranks in the above are not losers" (3.143 - 1.964 = 1.179).
     v = stats.verdict(stats.AverageRanks([3.143, 2.000, 2.893, 1.964], 14, ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]))
     assert v.outcome == "different"
@@ -27,7 +27,7 @@ def test_gh2008_nemenyi_and_pairwise_rules(gh2008: pd.DataFrame) -> None:
     assert v.winners == ("C4.5", "NaiveBayes", "CN2")
     assert "winners C4.5, NaiveBayes, CN2" in str(v)
     # Holm over pairs: C4.5 vs CN2 has APV 0.0511 > 0.05, so CN2 is not a loser;
-    # Bergmann-Hommel: 0.0383 <= 0.05, so it is (seed 002's 30-data-set table).
+    # Bergmann-Hommel: 0.0383 <= 0.05, so it is (Garcia & Herrera's 2008 30-data-set table).
     assert "CN2" not in stats.verdict(gh2008, rule="holm").losers
     assert "CN2" in stats.verdict(gh2008, rule="bergmann").losers
     assert "CN2" not in stats.verdict(gh2008, rule="shaffer").losers

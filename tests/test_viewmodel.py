@@ -1,4 +1,4 @@
-"""The view model: seed 000's numbers through tui.view._model, and bad selections without exceptions."""
+"""The view model: the numbers of Menzies' notes through tui.view._model, and bad selections without exceptions."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def make_log(medians: dict[str, dict[str, float]], criterion: str = "accuracy") 
     return pd.DataFrame(rows, columns=["dataset", "repeat", "fold", "learner", "criterion", "value"])
 
 
-# --- seed 000's C4.5 example ------------------------------------------------------------------
+# --- the C4.5 example of Menzies' notes -------------------------------------------------------
 
 
 def test_c45_ranks_tests_and_cd(c45_analysis: Analysis) -> None:
@@ -87,7 +87,7 @@ def test_the_verdict_and_the_cd_bars_follow_the_chosen_procedure(c45_log: pd.Dat
     # Issue 11, item 2: the verdict followed Nemenyi's CD whatever procedure was chosen.
     sel = default_selection(c45_log)
     nemenyi = Model(c45_log).analyze(replace(sel, procedure="nemenyi"))
-    assert nemenyi.tests.verdict.endswith("(worse than C4.5+m+cf, CD = 1.254)")  # seed 000's rule
+    assert nemenyi.tests.verdict.endswith("(worse than C4.5+m+cf, CD = 1.254)")  # the rule of Menzies' notes
     assert nemenyi.cd.procedure == "nemenyi" and "Nemenyi" in nemenyi.cd.basis
     for procedure in ("holm", "shaffer", "bergmann"):
         a = Model(c45_log).analyze(replace(sel, procedure=procedure))

@@ -5,7 +5,7 @@ argument parser (``--help``, argument errors) needs them before numpy, pandas or
 VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd", "folds")
 
 #: The views of ``rankboard report`` (``--view``; ``all`` prints them in this order): the
-#: explorer's six, then seed 004's learning curves of a sequence study.
+#: explorer's six, then the learning curves of a sequence study (Menzies' lecture notes).
 REPORT_VIEWS = (*VIEWS, "curves")
 
 #: Scott-Knott variants of the quartile charts' ranks (``--scott-knott``, ``g`` in the app, the

@@ -9,7 +9,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from stats.names import printable_lines
+from stats.core.names import printable_lines
 from tui.choices import FORMATS, GROUPINGS, LOWER_IS_BETTER, PROCEDURES, REPORT_VIEWS
 
 if TYPE_CHECKING:
@@ -119,7 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
         "report",
         help="print the rank table, omnibus tests, critical difference, verdict and control table",
         description="Summarise one criterion of the logs. Without a path, the bundled example "
-        "(seed 000's four C4.5 variants on 14 data sets) is used. Exits 1 when the logs have errors.",
+        "(four C4.5 variants on 14 data sets: Menzies' notes, after Demsar 2006) is used. Exits 1 when the logs "
+        "have errors.",
     )
     report.add_argument("paths", nargs="*", metavar="PATHS", help="logs (default: the bundled example)")
     report.add_argument("--criterion", "-c", help="criterion to analyse (default: the first in the log)")
@@ -153,7 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--deltas",
         action="store_true",
         default=None,
-        help="quartile charts of the per-fold differences against the control (seed 004), not of the values",
+        help="quartile charts of the per-fold differences against the control (Menzies' lecture notes), not of "
+        "the values",
     )
     report.add_argument(
         "--scott-knott",

@@ -81,7 +81,7 @@ def run_convert(paths: list[str], output: str, fmt: str | None, force: bool) -> 
     """The ``convert`` command; returns the exit status (1: errors in the logs or a refused file,
     2: the format cannot be told)."""
     from stats import read_logs
-    from stats.names import printable_lines
+    from stats.core.names import printable_lines
     from tui.render import OutputRefused, check_output, write_output
     from tui.view import format_problem
 

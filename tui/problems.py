@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stats.names import printable_lines
+from stats.core.names import printable_lines
 
 if TYPE_CHECKING:
     from stats.logs import LogProblem

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stats._lazy import lazy
+from stats.core import lazy
 
 #: Each public name and the module that defines it.
 _EXPORTS: dict[str, str] = {

@@ -21,8 +21,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from stats._keys import pack_radix, radix_dtype, radix_space, unpack_radix
-from stats._result import table_of
+from stats.core import pack_cell_run, pack_radix, radix_dtype, radix_space, table_of, unpack_radix
 
 #: Index levels of an aggregate, in order.
 KEYS = ("criterion", "dataset", "learner")
@@ -307,3 +306,20 @@ def aggregate(log: Any) -> pd.DataFrame:
     grouped = _gather(values, order)
     del order
     return _frame(_summarise(grouped, counts, overwrite=True), counts, codes3, levels)
+
+
+def _latest(cell: np.ndarray, run: np.ndarray) -> np.ndarray | None:
+    """Mask keeping the last row of each (cell, run), or None when all are distinct."""
+    key = pack_cell_run(cell, run)
+    if key is not None:
+        dup = pd.Index(key).duplicated(keep="last")
+    else:
+        dup = pd.DataFrame({"c": cell, "r": run}).duplicated(keep="last").to_numpy()
+    return ~dup if dup.any() else None
+
+
+def _empty_log() -> pd.DataFrame:
+    """A log without rows, with locations (``file``, ``line``)."""
+    labels = {k: pd.Categorical([]) for k in ("dataset", "learner", "criterion", "file")}
+    numbers = {"repeat": np.empty(0, np.int64), "fold": np.empty(0, np.int64), "line": np.empty(0, np.int64)}
+    return pd.DataFrame({**labels, **numbers, "value": np.empty(0)})

@@ -19,8 +19,6 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from stats._keys import unpack_run
-from stats._result import LogRead, table_of
 from stats.cells._aggregate import KEYS, _check_log, _codes, _index, aggregate
 from stats.cells._cell_counts import (
     CellCounts,
@@ -34,6 +32,7 @@ from stats.cells._cell_counts import (
     reason,
 )
 from stats.cells._incremental import Aggregator
+from stats.core import LogRead, table_of, unpack_run
 
 
 @dataclass(frozen=True, eq=False)

@@ -3,9 +3,8 @@
 Split from :mod:`stats.cells._aggregate`, whose vectorised summaries it reuses for the
 cells that appended (or dropped) rows touch.
 
-(About 430 lines: :class:`Aggregator` is one class whose add, drop, apply and compaction all
-keep the same row buffer, cell index and summaries consistent; split, each part would reach
-into the others' state.)
+(:class:`Aggregator` is one class: its add, drop, apply and compaction keep the same row buffer,
+cell index and summaries consistent.)
 """
 
 from __future__ import annotations
@@ -16,16 +15,6 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
-from stats._keys import (
-    NARROW_BITS,
-    check_labels,
-    pack_cell,
-    pack_cell_run,
-    pack_run,
-    unpack_cell,
-    unpack_run,
-)
-from stats._result import table_of
 from stats.cells._aggregate import (
     _CHUNK,
     KEYS,
@@ -34,14 +23,25 @@ from stats.cells._aggregate import (
     _cells,
     _check_log,
     _codes,
+    _empty_log,
     _frame,
     _gather,
     _index,
+    _latest,
     _order,
     _ranges,
     _summarise,
 )
 from stats.cells._values import CellValues
+from stats.core import (
+    NARROW_BITS,
+    check_labels,
+    pack_cell,
+    pack_run,
+    table_of,
+    unpack_cell,
+    unpack_run,
+)
 
 
 class Update(Protocol):
@@ -447,20 +447,3 @@ class Aggregator:
         order = _order(cell, len(self._codes3))
         del cell
         self._store(order, pack_run(*unpack_run(run)), values, counts, loc)
-
-
-def _latest(cell: np.ndarray, run: np.ndarray) -> np.ndarray | None:
-    """Mask keeping the last row of each (cell, run), or None when all are distinct."""
-    key = pack_cell_run(cell, run)
-    if key is not None:
-        dup = pd.Index(key).duplicated(keep="last")
-    else:
-        dup = pd.DataFrame({"c": cell, "r": run}).duplicated(keep="last").to_numpy()
-    return ~dup if dup.any() else None
-
-
-def _empty_log() -> pd.DataFrame:
-    """A log without rows, with locations (``file``, ``line``)."""
-    labels = {k: pd.Categorical([]) for k in ("dataset", "learner", "criterion", "file")}
-    numbers = {"repeat": np.empty(0, np.int64), "fold": np.empty(0, np.int64), "line": np.empty(0, np.int64)}
-    return pd.DataFrame({**labels, **numbers, "value": np.empty(0)})

@@ -10,11 +10,10 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from stats._result import TableResult
-from stats._table import check_choice
 from stats.cells._aggregate import COLUMNS
 from stats.cells._cell_counts import reason
 from stats.cells._completeness import _as_aggregate, _counts, _labels
+from stats.core import TableResult, check_choice
 
 
 def _select(kind: str, requested: Sequence[Any] | None, valid: pd.Index, where: str) -> list[Any]:

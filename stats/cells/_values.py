@@ -17,8 +17,8 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from stats._keys import cell_criterion, pack_cell, pack_run, unpack_cell, unpack_run
 from stats.cells._aggregate import _alive, _ranges
+from stats.core import cell_criterion, pack_cell, pack_run, unpack_cell, unpack_run
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,9 +41,9 @@ class CellValues:
     """
 
     levels: tuple[pd.Index, pd.Index, pd.Index]  # criterion, dataset, learner labels
-    lookup: pd.Index  # packed (criterion, dataset, learner) codes (stats._keys.pack_cell) -> cell number
+    lookup: pd.Index  # packed (criterion, dataset, learner) codes (stats.core._keys.pack_cell) -> cell number
     values: np.ndarray  # stored results, grouped by cell
-    run: np.ndarray  # their (repeat, fold) keys (stats._keys.pack_run)
+    run: np.ndarray  # their (repeat, fold) keys (stats.core._keys.pack_run)
     start: np.ndarray  # each cell's stored rows: [start, stop)
     stop: np.ndarray
     extra: tuple[np.ndarray, np.ndarray, np.ndarray]  # appended rows: cell, wide run, value

@@ -3,14 +3,14 @@ tables named as files, :mod:`stats.logs._columnar`) into one tidy frame, naming 
 and follow logs that are still being written.
 
 Imports are lazy (PEP 562), as in :mod:`stats`: :func:`read_logs` is importable without pandas,
-which it imports in a thread while it reads (:mod:`stats._import_ahead`).
+which it imports in a thread while it reads (:mod:`stats.core.import_ahead`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stats._lazy import lazy
+from stats.core import lazy
 
 #: Each public name and the module that defines it.
 _EXPORTS: dict[str, str] = {
@@ -22,7 +22,7 @@ _EXPORTS: dict[str, str] = {
     "LogWatcher": "stats.logs._watch",
     "Progress": "stats.logs._progress",
     "SpilledLogs": "stats.logs._spill",
-    "WatchUpdate": "stats.logs._watch",
+    "WatchUpdate": "stats.logs._watch_update",
     "log_size": "stats.logs._paths",
     "read_columns": "stats.logs._read",
     "read_logs": "stats.logs._read",
@@ -39,7 +39,8 @@ if TYPE_CHECKING:  # what type checkers see: the same names, imported eagerly
     from stats.logs._progress import Progress  # noqa: F401
     from stats.logs._read import LoadCancelled, LogColumns, LogError, read_columns, read_logs  # noqa: F401
     from stats.logs._spill import SpilledLogs  # noqa: F401
-    from stats.logs._watch import LogWatcher, WatchUpdate  # noqa: F401
+    from stats.logs._watch import LogWatcher  # noqa: F401
+    from stats.logs._watch_update import WatchUpdate  # noqa: F401
 
 
 __getattr__, __dir__ = lazy(__name__, _EXPORTS, globals())

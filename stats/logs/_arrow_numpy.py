@@ -5,7 +5,7 @@ time it runs (pyarrow 26: ~0.3 s, in whichever thread converts first, the others
 import lock). The readers convert primitive columns only, so they view their data buffer
 instead, as ``to_numpy(zero_copy_only=True)`` does: the same values, read-only, no copy, and
 no pandas (which :func:`stats.read_logs` imports in a thread of its own meanwhile:
-:mod:`stats._import_ahead`). ``fill_null`` imports pandas too, to check its argument: it is called
+:mod:`stats.core.import_ahead`). ``fill_null`` imports pandas too, to check its argument: it is called
 only on arrays that have nulls (:func:`filled`, :func:`nulls`).
 """
 

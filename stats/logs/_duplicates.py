@@ -2,7 +2,7 @@
 
 A result is keyed by (dataset, repeat, fold, learner, criterion); when a key appears twice, the
 later row wins (it is the rerun). The five key columns are packed into one integer per row
-(mixed radix, :func:`stats._keys.pack_radix`), a chunk of rows at a time. Keys that only
+(mixed radix, :func:`stats.core._keys.pack_radix`), a chunk of rows at a time. Keys that only
 increase (seed 000's loop writes them so) have no duplicates, and that is checked first, without
 sorting. Otherwise each row's previous occurrence is found chunk by chunk against a table of the
 last row seen per key, so the work space is one chunk plus that table whatever the number of
@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from stats._import_ahead import wait
-from stats._keys import pack_radix, radix_dtype, radix_space
+from stats.core import pack_radix, radix_dtype, radix_space
+from stats.core.import_ahead import wait
 from stats.logs._formats import LogProblem
 
 KEY = ("dataset", "repeat", "fold", "learner", "criterion")
@@ -84,7 +84,7 @@ def duplicate_chunks(
 
 
 def _keys(columns: dict[str, np.ndarray], n: int) -> tuple[Callable[[int, int], np.ndarray], int]:
-    """A function giving the packed keys of rows ``s:e`` (:func:`stats._keys.pack_radix`), and the
+    """A function giving the packed keys of rows ``s:e`` (:func:`stats.core._keys.pack_radix`), and the
     size of the key space."""
     lows, spans = [], []
     for k in KEY:

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from stats.names import printable_lines
+from stats.core import printable_lines
 
 Severity = Literal["error", "warning"]
 Kind = Literal["name", "meta", "int", "metaint", "value"]
@@ -68,7 +68,7 @@ class LogProblem:
     severity: Severity = "error"
 
     def __str__(self) -> str:
-        # file names and reasons quote the logs: never a raw control character (stats.names)
+        # file names and reasons quote the logs: never a raw control character (stats.core.names)
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         return printable_lines(f"{where}: {self.reason}")
 

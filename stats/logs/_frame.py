@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from stats._import_ahead import wait
+from stats.core import INVISIBLE, has_controls, printable, show_invisible, without_invisible
+from stats.core.import_ahead import wait
 from stats.logs._duplicates import KEY, LABELS, Locate
 from stats.logs._formats import LogProblem, LogSpec
 from stats.logs._parse import Coded, Part
-from stats.names import INVISIBLE, has_controls, printable, show_invisible, without_invisible
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,7 +41,7 @@ class Labels:
 
     def lut(self, name: str, values: list[str | None]) -> np.ndarray:
         """Codes of ``values``; invisible characters (BOM, zero-width) are not part of a name
-        (:data:`stats.names.INVISIBLE`): ``'\\ufeffiris'`` is ``iris``."""
+        (:data:`stats.core.names.INVISIBLE`): ``'\\ufeffiris'`` is ``iris``."""
         ids = self.ids[name]
         clean = [v if v is None or not INVISIBLE.search(v) else without_invisible(v) for v in values]
         return np.array([-1 if v is None else ids.setdefault(v, len(ids)) for v in clean], np.int64)
@@ -275,7 +275,7 @@ def _put(target: np.ndarray, lut: np.ndarray, codes: np.ndarray, k: int) -> None
 
 def name_problems(labels: Labels, columns: dict[str, np.ndarray], locate: Locate, files: list[str]) -> list[LogProblem]:
     """A warning at the first line of each name holding control characters or bidi overrides
-    (:mod:`stats.names`): kept as read, shown escaped in every output."""
+    (:mod:`stats.core.names`): kept as read, shown escaped in every output."""
     problems = []
     for kind in ("dataset", "learner", "criterion"):
         codes = columns.get(kind)

@@ -13,14 +13,14 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from stats._keys import location_file
+from stats.core import location_file
 from stats.logs._duplicates import KEY
 
 
 class KeyIndex:
-    """Key -> location (:func:`stats._keys.pack_location`) of the rows held, each key once.
+    """Key -> location (:func:`stats.core._keys.pack_location`) of the rows held, each key once.
 
-    Keys that pack (:func:`stats._keys.pack_row`: every row of a sane log) are kept as sorted
+    Keys that pack (:func:`stats.core._keys.pack_row`: every row of a sane log) are kept as sorted
     runs of (key, location) pairs, each run under half the size of the one before, so there are
     O(log n) runs and a look-up costs O(log n) binary searches; a new run is merged into the
     last ones when it outgrows half of one (merging two sorted runs: linear). Keys that do not
@@ -63,7 +63,7 @@ class KeyIndex:
     def find(self, keys: np.ndarray, fits: np.ndarray, columns: Mapping[str, np.ndarray]) -> np.ndarray:
         """The location of the row held with each row's key, or -1.
 
-        ``keys`` and ``fits`` are :func:`stats._keys.pack_row`'s; ``columns`` the rows' key columns
+        ``keys`` and ``fits`` are :func:`stats.core._keys.pack_row`'s; ``columns`` the rows' key columns
         (read for the rows whose keys do not pack).
         """
         out = np.full(len(keys), -1, np.int64)

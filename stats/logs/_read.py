@@ -25,8 +25,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 import pyarrow as pa
 
-from stats import _import_ahead
-from stats._result import LogRead
+from stats.core import LogRead, import_ahead
 from stats.logs._columnar import declared_rows
 from stats.logs._duplicates import compact, resolve
 from stats.logs._formats import LogError, LogProblem, LogSpec
@@ -130,7 +129,7 @@ def read_logs(
     >>> log.shape, list(log["learner"].cat.categories)
     ((56, 6), ['C4.5', 'C4.5+m', 'C4.5+cf', 'C4.5+m+cf'])
     """
-    _import_ahead.start("pandas")  # for the frame at the end: imported while the blocks are parsed
+    import_ahead.start("pandas")  # for the frame at the end: imported while the blocks are parsed
     read = read_columns(*paths, on_error=on_error, progress=progress, decompression=decompression)
     return LogRead(to_frame(read.labels, read.columns), problems=read.problems, files=read.files, lines=read.lines)
 
@@ -276,7 +275,7 @@ def to_frame(
     repeat and fold -> int64: taken out of ``columns``, so that the narrow arrays go at once;
     with ``narrow`` they stay as narrow as they were read, no copy), then the columns ``more``
     (not copied either: assigning a column to a frame copies it)."""
-    pd = _import_ahead.wait("pandas")
+    pd = import_ahead.wait("pandas")
     data: dict[str, object] = {}
     for name in (*COLUMNS, "goal", "train", "test"):
         if name in ("dataset", "learner", "criterion", "goal") and name in columns:

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from stats._keys import pack_location
+from stats.core import pack_location
 from stats.logs._duplicates import KEY, resolve
 from stats.logs._formats import LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels, name_problems

@@ -2,20 +2,20 @@
 
 Polling only (``os.stat`` per file); no inotify, no textual, no rich.
 
-(About 470 lines: :class:`LogWatcher`'s poll is one sequence -- plan each file, read, resolve
-against the key index, report -- over state the steps share; the file-window helpers at the end
-serve only it.)
+(:class:`LogWatcher`'s poll is one sequence -- plan each file, read, resolve against the key
+index, report -- over state the steps share. What a poll returns, :class:`WatchUpdate`, and the
+helpers that make its rows are :mod:`stats.logs._watch_update`; the file-window helpers that serve
+only the poll, :mod:`stats.logs._file_window`.)
 """
 
 from __future__ import annotations
 
-import io
 import os
 import stat
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,69 +23,19 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from stats._keys import check_files, pack_location, pack_row, unpack_location
-from stats.logs._columnar import sniff
+from stats.core import check_files, pack_row, unpack_location
 from stats.logs._duplicates import KEY, resolve
+from stats.logs._file_window import _head, _is_gzip, _last_newline, _tail, _Window
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels
 from stats.logs._group import Ahead, Read
-from stats.logs._index import Consecutive, KeyIndex, Locations, as_array
+from stats.logs._index import KeyIndex, Locations, as_array
 from stats.logs._parse import Part
 from stats.logs._paths import DECOMPRESSION, Source, expand, not_regular
 from stats.logs._progress import Meter, Progress
 from stats.logs._read import _SHORTEST_LINE, AHEAD, OnError, to_frame
 from stats.logs._sources import WORKERS, FileRead, NoPool, read_source
-
-
-@dataclass(frozen=True)
-class WatchUpdate:
-    """What one :meth:`LogWatcher.poll` found.
-
-    Attributes
-    ----------
-    rows : pandas.DataFrame
-        The new rows, in the schema of :func:`stats.read_logs` plus ``file`` (category: the file
-        the row came from) and ``line``, duplicates among them resolved. To hold a large poll in
-        little memory the integer columns are as narrow as their numbers (``repeat`` and ``fold``
-        int8 .. int64, ``line`` int32 or int64), not int64 as in :func:`stats.read_logs`.
-    problems : tuple of LogProblem
-        New problems (errors, warnings), in file and line order (a tuple, as
-        :class:`stats.LogRead`'s ``problems``).
-    added : list of str
-        Files seen for the first time.
-    reloaded : list of str
-        Files that shrank or were replaced (another inode): read again from the start. Drop your
-        earlier rows of these files; ``rows`` holds their rows now.
-    removed : list of str
-        Files that disappeared: drop your rows of these files.
-    superseded : list of (str, int)
-        ``(file, line)`` of earlier rows that a new row replaces (same dataset, repeat, fold,
-        learner and criterion: the later line wins), in file and line order. Drop them.
-    resolved : list of LogProblem
-        Problems of whole paths reported by an earlier poll that hold no more (the directory
-        has ``*.dat`` files again, the file is back): take them off your list.
-    """
-
-    rows: pd.DataFrame
-    problems: tuple[LogProblem, ...] = ()
-    added: list[str] = field(default_factory=list)
-    reloaded: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    superseded: list[tuple[str, int]] = field(default_factory=list)
-    resolved: list[LogProblem] = field(default_factory=list)
-
-    @property
-    def changed(self) -> bool:
-        """Whether anything (rows, problems, files) changed."""
-        return bool(
-            len(self.rows)
-            or self.problems
-            or self.added
-            or self.reloaded
-            or self.removed
-            or self.superseded
-            or self.resolved
-        )
+from stats.logs._watch_update import WIDE, WatchUpdate, distinct, in_file_order, pack_locations, widen
 
 
 @dataclass
@@ -162,7 +112,7 @@ class LogWatcher:
     and the location of each row handed on and not replaced since, 16 bytes a row) to tell which
     earlier (file, line) a new row replaces.
 
-    The keys are packed into one integer each (:func:`stats._keys.pack_row`) and kept as a few
+    The keys are packed into one integer each (:func:`stats.core._keys.pack_row`) and kept as a few
     sorted runs, so a poll costs time in proportion to the new rows (times the log of the rows
     held), with or without duplicates; keys that do not pack (negative, or very large repeat,
     fold or label counts) are kept apart and looked up with pandas. A poll that finds nothing
@@ -282,7 +232,7 @@ class LogWatcher:
                         ahead.cancel()
             pa.default_memory_pool().release_unused()  # the parse buffers, before the rows' keys
             new = self._new_rows(table)
-            locs = _pack_locations(new["file"], new["line"])
+            locs = pack_locations(new["file"], new["line"])
         except BaseException:
             self.labels.rollback(mark)
             raise
@@ -302,7 +252,7 @@ class LogWatcher:
             self._files[plan.source.name] = plan.state
         problems.extend(LogProblem(self._names[f], line, reason, "warning") for f, line, reason in table.notes)
         new, superseded, duplicates = self._resolve(new, locs)
-        problems = _ordered(problems + duplicates, self._names)
+        problems = in_file_order(problems + duplicates, self._names)
         update = WatchUpdate(self._frame(new), tuple(problems), added, reloaded, removed, superseded, resolved)
         errors = [p for p in problems if p.severity == "error"]
         if self.on_error == "raise" and errors:
@@ -408,7 +358,7 @@ class LogWatcher:
             return new, [], []
         keys, fits = pack_row(new)
         held = self._held.find(keys, fits, new) if len(self._held) else None  # none held: no look-up
-        if (held is None or not (held >= 0).any()) and _distinct(keys, fits, new):
+        if (held is None or not (held >= 0).any()) and distinct(keys, fits, new):
             self._held.put(keys, fits, new, locs)
             return new, [], []
         if held is None:
@@ -443,126 +393,9 @@ class LogWatcher:
     def _frame(self, rows: dict[str, np.ndarray]) -> pd.DataFrame:
         """The rows as a frame: the schema of :func:`stats.read_logs`, then ``file`` and ``line``."""
         self._wide = self._wide or "goal" in rows
-        names = [*KEY, "value", *(_WIDE if self._wide else ()), "file", "line"]
-        columns = {k: _widen(rows, k) for k in names}
+        names = [*KEY, "value", *(WIDE if self._wide else ()), "file", "line"]
+        columns = {k: widen(rows, k) for k in names}
         names_index = pd.Index(self._names, dtype="str")
         files = pd.Categorical.from_codes(columns["file"], categories=names_index, validate=False)
         labels = {k: v for k, v in columns.items() if k not in ("file", "line")}
         return to_frame(self.labels, labels, narrow=True, more={"file": files, "line": columns["line"]})
-
-
-_WIDE = ("goal", "train", "train_na", "test", "test_na")
-_MISSING = {"goal": -1, "train_na": True, "test_na": True}
-
-
-def _pack_locations(file: np.ndarray, line: np.ndarray) -> Locations:
-    """:func:`stats._keys.pack_location` of narrow columns: a :class:`Consecutive` when the rows
-    are consecutive lines of one file (no array), else packed a chunk at a time (no int64 copies
-    of the whole columns)."""
-    n = len(file)
-    if n and int(line[-1]) - int(line[0]) == n - 1:
-        first = file[0]
-        same = all((file[s : s + _CHUNK] == first).all() for s in range(0, n, _CHUNK))
-        rising = all(
-            (np.diff(line[s : s + _CHUNK + 1]) > 0).all() for s in range(0, n, _CHUNK)
-        )  # ends n - 1 apart: consecutive iff rising
-        if same and rising:
-            return Consecutive(int(pack_location(file[:1], line[:1])[0]), n)
-    out = np.empty(n, np.int64)
-    for s in range(0, len(file), _CHUNK):
-        out[s : s + _CHUNK] = pack_location(file[s : s + _CHUNK], line[s : s + _CHUNK])
-    return out
-
-
-_CHUNK = 1 << 20
-
-
-def _distinct(keys: np.ndarray, fits: np.ndarray, columns: dict[str, np.ndarray]) -> bool:
-    """Whether the rows' keys are distinct (packed keys sorted, or seen to increase; the keys that
-    do not pack compared with pandas)."""
-    packed = keys[fits] if not fits.all() else keys
-    if len(packed) > 1 and not (packed[1:] > packed[:-1]).all():  # seed 000's loop writes them increasing
-        ordered = np.sort(packed)
-        if (ordered[1:] == ordered[:-1]).any():
-            return False
-    if fits.all():
-        return True
-    odd = pd.MultiIndex.from_arrays([np.asarray(columns[k])[~fits] for k in KEY])
-    return not odd.has_duplicates
-
-
-def _widen(batch: dict[str, np.ndarray], key: str) -> np.ndarray:
-    """A batch's column; a long-only batch gets the wide metadata columns as missing."""
-    if key in batch:
-        return batch[key]
-    n = len(batch["file"])
-    return np.full(n, _MISSING.get(key, 0), np.bool_ if key.endswith("_na") else np.int64)
-
-
-def _ordered(problems: list[LogProblem], names: list[str]) -> list[LogProblem]:
-    rank = {name: i for i, name in enumerate(names)}
-    return sorted(problems, key=lambda p: (rank.get(p.file, -1), p.line or 0))
-
-
-def _is_gzip(path: Path) -> bool:
-    """Whether the file is read whole whenever it changes: gzip, or a columnar table (Parquet,
-    Arrow: :mod:`stats.logs._columnar`), which is rewritten whole, never appended to."""
-    with open(path, "rb") as f:
-        head = f.read(8)
-    return head[:2] == b"\x1f\x8b" or sniff(head) is not None
-
-
-#: Bytes at the start of a file compared at each poll that finds it changed (with the 64 bytes
-#: before the end of what was read): a rewrite in place is seen, not taken for an append.
-HEAD = 1 << 16
-
-
-def _head(path: Path, offset: int) -> bytes:
-    """The first ``min(offset, HEAD)`` bytes of the file."""
-    with open(path, "rb") as f:
-        return f.read(min(offset, HEAD))
-
-
-def _tail(path: Path, offset: int, size: int = 64) -> bytes:
-    """The ``size`` bytes before ``offset`` (fewer near the start)."""
-    with open(path, "rb") as f:
-        f.seek(max(0, offset - size))
-        return f.read(min(offset, size))
-
-
-def _last_newline(path: Path, start: int, stop: int) -> int:
-    """Position after the last newline in ``[start, stop)`` of the file (``start`` if none)."""
-    with open(path, "rb") as f:
-        end = stop
-        while end > start:
-            begin = max(start, end - (1 << 16))
-            f.seek(begin)
-            chunk = f.read(end - begin)
-            cut = chunk.rfind(b"\n")
-            if cut >= 0:
-                return begin + cut + 1
-            end = begin
-    return start
-
-
-class _Window(io.RawIOBase):
-    """Bytes ``[start, stop)`` of a file, as a stream (complete lines only: ``stop`` follows a newline)."""
-
-    def __init__(self, path: Path, start: int, stop: int) -> None:
-        super().__init__()
-        self.file = open(path, "rb")  # noqa: SIM115 - closed with the stream
-        self.file.seek(start)
-        self.stop, self.left = stop, stop - start
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        view = memoryview(buffer)[: self.left]
-        n = self.file.readinto(view) or 0
-        self.left -= n
-        return n
-
-    def close(self) -> None:
-        self.file.close()
-        super().close()

@@ -2,11 +2,24 @@
 sets and write the long-format log, crash-safe and resumable.
 """
 
-from stats.runner._cv import RunSummary, run_cv
-from stats.runner._sequence import run_sequence
+from __future__ import annotations
 
-__all__ = [
-    "RunSummary",
-    "run_cv",
-    "run_sequence",
-]
+from typing import TYPE_CHECKING
+
+from stats.core import lazy
+
+#: Each public name and the module that defines it.
+_EXPORTS: dict[str, str] = {
+    "RunSummary": "stats.runner._cv",
+    "run_cv": "stats.runner._cv",
+    "run_sequence": "stats.runner._sequence",
+}
+
+__all__ = sorted(_EXPORTS)
+
+if TYPE_CHECKING:  # what type checkers see: the same names, imported eagerly
+    from stats.runner._cv import RunSummary, run_cv  # noqa: F401
+    from stats.runner._sequence import run_sequence  # noqa: F401
+
+
+__getattr__, __dir__ = lazy(__name__, _EXPORTS, globals())

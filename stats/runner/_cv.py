@@ -7,9 +7,9 @@ each fold and learner, train, then one line per criterion
 (dataset, repeat, fold, learner) *unit* is appended with one write and an
 fsync, and a rerun skips the units already complete.
 
-Classifiers are scored by :data:`stats.metrics.CLASSIFIER_CRITERIA` (seed 004's pd, pf,
+Classifiers are scored by :data:`stats.runner.metrics.CLASSIFIER_CRITERIA` (seed 004's pd, pf,
 precision, accuracy and balance), scikit-learn regressors by
-:data:`stats.regression_metrics.REGRESSOR_CRITERIA` (MMRE, PRED(25), PRED(30), correlation).
+:data:`stats.runner.regression_metrics.REGRESSOR_CRITERIA` (MMRE, PRED(25), PRED(30), correlation).
 The loop itself lives in :mod:`stats.runner._loop`, shared with :func:`stats.run_sequence`.
 
 This module imports neither scikit-learn (a learner is anything with ``fit``
@@ -111,15 +111,15 @@ def run_cv(
     Notes
     -----
     Lines per unit, classification: ``pd``, ``pf``, ``precision``, ``accuracy``
-    (:func:`stats.metrics.evaluate`: the "yes" class of a two-class task is the larger label;
+    (:func:`stats.runner.metrics.evaluate`: the "yes" class of a two-class task is the larger label;
     more classes are macro-averaged one-vs-rest; 0/0 is 0.0), ``balance``
-    (:func:`stats.metrics.balance` of that pd and pf), then ``runtime``, the seconds of
+    (:func:`stats.runner.metrics.balance` of that pd and pf), then ``runtime``, the seconds of
     ``fit`` alone (``time.perf_counter`` after - before, seed 000's After - B4).
 
     Regression: ``mmre``, ``pred25``, ``pred30`` (fractions: PRED(25) and PRED(30) of the
     fold's test cases) and ``correlation`` (of actual and predicted, seed 004's one-pass
     loop; 0.0 when the predictions are constant), then ``runtime``
-    (:func:`stats.regression_metrics.evaluate_regression`). RE and MRE are per case, not per
+    (:func:`stats.runner.regression_metrics.evaluate_regression`). RE and MRE are per case, not per
     fold, and are not logged; MMRE is their fold summary. Regression folds are random
     (:func:`fold_assignment` with ``stratified=False``), not stratified.
 

@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from stats.metrics import CLASSIFIER_CRITERIA, CRITERIA, balance, evaluate
-from stats.regression_metrics import REGRESSOR_CRITERIA, evaluate_regression
 from stats.runner._folds import fold_seed
 from stats.runner._log import Appender, Key, repair, scan, unit_bytes
+from stats.runner.metrics import CLASSIFIER_CRITERIA, CRITERIA, balance, evaluate
+from stats.runner.regression_metrics import REGRESSOR_CRITERIA, evaluate_regression
 
 #: ``progress(done_units, total_units, description)``; done counts resumed units too.
 Progress = Callable[[int, int, str], None]

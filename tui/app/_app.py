@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.widgets import ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from stats.names import printable_lines
+from stats.core.names import printable_lines
 from tui.app._commands import acts_in, bindings
 from tui.app._file_actions import FileActions
 from tui.app._gc import IdleCollector

@@ -53,7 +53,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "curves",
         "7",
-        "Learning curves of a sequence study (seed 004), the plateau marked",
+        "Learning curves of a sequence study (Menzies), the plateau marked",
         "view('curves')",
         show=False,
         display="7",

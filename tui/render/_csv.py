@@ -17,7 +17,7 @@ Columns per view (:func:`export_frame`):
     one row per hypothesis "control vs learner": learner, z, p,
     bonferroni, holm, hochberg, hommel, holland, rom, finner, li (the APVs of
     ``stats.control_test``), the multiple sign test against the control (sign_plus,
-    sign_minus, sign_ties, sign_statistic, sign_rejected) and seed 004's win, loss, tie and
+    sign_minus, sign_ties, sign_statistic, sign_rejected) and the win, loss, tie (Menzies' lecture notes) and
     win_minus_loss; then a row for the control with only the last four.
 ``pairs``
     one row per pair: a, b, z, p, nemenyi, holm, shaffer, bergmann; with a two-sample procedure
@@ -33,7 +33,7 @@ Columns per view (:func:`export_frame`):
     folds, mean_difference, statistic, pvalue, mark, p_better, p_equivalent, p_worse; then one
     row per learner with dataset "all data sets": wins, ties, losses, datasets and the Bayesian
     signed-rank test's probabilities.
-``curves`` (``rankboard report`` only; seed 004's sequence study)
+``curves`` (``rankboard report`` only; the sequence study of Menzies' lecture notes)
     criterion, dataset, learner, train, n, mean, sd, min, q1, median, q3, max, plateau (True on
     the learner's plateau row), plateau_size and reached (:func:`tui.render._curves.curves_frame`).
 """
@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from stats.names import spreadsheet_safe
+from stats.core.names import spreadsheet_safe
 from tui.atomic import write_text_atomic
 from tui.choices import REPORT_VIEWS
 from tui.view import BOUNDED, VIEWS, Analysis  # noqa: F401  (VIEWS: the app's views; tests import it from here)

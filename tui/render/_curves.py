@@ -1,7 +1,7 @@
 """The learning-curve section of ``rankboard report`` (``--view curves``): text, markdown, JSON, CSV.
 
-Seed 004 ("Incremental M*N-way"): per learner, the criterion's quartiles at each training size
-of a sequence study, drawn as seed 004's quartile chart (``#rx, mean, sd, n, min, q1, median,
+Menzies' lecture notes ("Incremental M*N-way"): per learner, the criterion's quartiles at each training size
+of a sequence study, drawn as the notes' quartile chart (``#rx, mean, sd, n, min, q1, median,
 q3, max`` and a bar; :func:`stats.quartile_chart` with ``style="seed004"``), the plateau
 (:func:`stats.plateau`) marked on its row and said in words. A log without a sequence study
 gets one line saying so.
@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from stats import Quartiles, quartile_chart
-from stats.quartile_charts import DEFAULT_WIDTH
+from stats.charts.quartiles import DEFAULT_WIDTH
 from tui.render._text import value_decimals
 from tui.view import Analysis
 
@@ -27,7 +27,7 @@ def _title(view: Any) -> str:
     direction = "higher" if view.higher_is_better else "lower"
     return (
         f"learning curves of {view.criterion} ({direction} is better): per learner, its quartiles at each "
-        "training size (train = the instances of buckets 1..I-1 when bucket I is tested; seed 004's sequence study)"
+        "training size (train = the instances of buckets 1..I-1 when bucket I is tested; Menzies' sequence study)"
     )
 
 
@@ -62,7 +62,7 @@ def curves_text(analysis: Analysis) -> list[str]:
 
 
 def curves_lines(view: Any, width: int = DEFAULT_WIDTH) -> list[str]:
-    """Seed 004's charts, one per data set and learner, the rows labelled by training size (the
+    """The charts of Menzies' lecture notes, one per data set and learner, the rows labelled by training size (the
     plateau's row ``<size> plateau``); one line when there are no curves (the report and view 7).
     ``width``: the cells of the charts' axis (view 7 fits it to the pane)."""
     if view.message:
@@ -155,7 +155,8 @@ def curves_frame(view: Any) -> pd.DataFrame:
 
 
 def curves_latex(analysis: Analysis) -> list[str]:
-    """Seed 004's ``\\boxplot`` table per data set and learner: training size, box, median, plateau."""
+    """The ``\\boxplot`` table (Menzies' lecture notes) per data set and learner: training size, box, median,
+    plateau."""
     from tui.render._latex import _boxplot, tabular, tex_escape
 
     view = analysis.curves

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from stats import PROCEDURE_NAMES, fmt_p
-from stats.effect_size import level_text
-from stats.labels import HL_CONFIDENCE
+from stats.core.labels import HL_CONFIDENCE
+from stats.twosample.effect_size import level_text
 from tui.view import Analysis, PairsView
 
 Escape = Callable[[Any], str]

@@ -116,11 +116,12 @@ SCHEMA: dict[str, Any] = {
             "type": ["object", "null"],
             **{k: v for k, v in _TEST.items() if k != "type"},
             "description": "Friedman's chi2 with the tie correction (scipy's friedmanchisquare, R's "
-            "friedman.test); 'friedman' is the seeds' uncorrected form",
+            "friedman.test); 'friedman' is Demsar's (2006) uncorrected form",
         },
         "multiple_sign": {
             "type": ["object", "null"],
-            "description": "the multiple sign test (Steel 1959; seed 002) of every learner against the control",
+            "description": "the multiple sign test (Steel 1959; Garcia et al. 2010) of every learner against the "
+            "control",
             "required": ["control", "alternative", "critical_value", "exact", "fwer_bounds", "rows"],
             "properties": {
                 "control": {"type": "string"},
@@ -144,7 +145,8 @@ SCHEMA: dict[str, Any] = {
         },
         "win_loss_tie": {
             "type": ["array", "null"],
-            "description": "seed 004's win/loss/tie counts of paired t-tests across data sets, by win - loss",
+            "description": "the win/loss/tie counts (Menzies' lecture notes) of paired t-tests across data sets, "
+            "by win - loss",
             "items": {
                 "type": "object",
                 "required": ["learner", "win", "loss", "tie", "win_minus_loss"],
@@ -266,7 +268,8 @@ SCHEMA: dict[str, Any] = {
         },
         "curves": {
             "type": ["object", "null"],
-            "description": "seed 004's learning curves of a sequence study (stats.run_sequence's 'train' lines): "
+            "description": "the learning curves of a sequence study as in Menzies' lecture notes "
+            "(stats.run_sequence's 'train' lines): "
             "per data set, learner and training size the criterion's quartiles, and each learner's plateau "
             "(stats.plateau); message says why there are none (a log without a sequence study)",
             "required": ["definition", "message", "rows", "plateaus", "notes"],

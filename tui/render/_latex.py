@@ -3,11 +3,11 @@
 Per view:
 
 ``quartiles``
-    seed 004's boxplot table per scope: rank, learner and the ``\\boxplot``
+    the boxplot table of Menzies' lecture notes per scope: rank, learner and the ``\\boxplot``
     picture macro. The picture is 100 units wide and the scope's values are
     mapped onto it from the analysis' shared axis ``[lo, hi]`` (0 = lo, 100 =
     hi): a tick at q1, a line to the median's dot, a line to a tick at q3, and
-    seed 004's mark at 50 (the middle of the axis). The rank is the learner's
+    the notes' mark at 50 (the middle of the axis). The rank is the learner's
     Scott-Knott group in the scope (``stats.scott_knott``, the selection's
     variant; 1 = best); in the charts of deltas, which have no groups, its rank
     of medians within the scope (1 = best, ties averaged). Shaded rows:
@@ -28,7 +28,7 @@ Per view:
 Names are escaped (``& % $ # _ { } ~ ^ \\``, and ``< > |``, which the default
 font encoding garbles). The fragment starts with ``% requires:`` lines;
 ``standalone=True`` gives a whole document instead (``\\documentclass``, the
-packages and seed 004's ``\\boxplot`` definition).
+packages and the ``\\boxplot`` definition of Menzies' lecture notes).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ import pandas as pd
 
 import stats
 from stats import OMNIBUS_NAMES, fmt_p, fmt_stat
-from stats.names import printable
+from stats.core.names import printable
 from tui.render._effects import effect_note, effects_cells, letters_row, two_sample_cells, two_sample_title
 from tui.render._tests_extra import extra_latex
 from tui.render._text import (
@@ -64,7 +64,7 @@ from tui.render._text import (
 from tui.view import Analysis
 
 PACKAGES = ("colortbl", "tikz")
-#: Seed 004's picture macro: #1 = q1, #2 = median - q1, #3 = median, #4 = q3 - median, #5 = q3.
+#: The picture macro of Menzies' lecture notes: #1 = q1, #2 = median - q1, #3 = median, #4 = q3 - median, #5 = q3.
 BOXPLOT_MACRO = r"""\newcommand{\boxplot}[5]{%
 \begin{picture}(100, 7)
 \put(#1, 2){\line(0, 1){4}}
@@ -144,7 +144,7 @@ def _quartiles(analysis: Analysis) -> list[str]:
         f"to {view.hi:.{d}f} (100); ticks at q1 and q3, dot at the median",
         r"{\scriptsize",
     ]
-    if view.deltas is not None:  # the axis is centred at 0: seed 004's mark at 50 is no difference
+    if view.deltas is not None:  # the axis is centred at 0: the mark at 50 (Menzies) is no difference
         out.insert(1, f"% {tex_escape(deltas_title(view))}")
     higher = view.higher_is_better if view.deltas is None else True  # a delta is oriented: more is better
     legend = sk_legend(view)
@@ -157,7 +157,7 @@ def _quartiles(analysis: Analysis) -> list[str]:
         top = min(ranks)
         body = []
         for r in rows:
-            # seed 004's Rank column: the Scott-Knott group (charts of deltas: the rank of medians)
+            # the Rank column of Menzies' lecture notes: the Scott-Knott group (charts of deltas: the rank of medians)
             group = sk_rank(view, scope, r.learner) if legend else ranks[r.learner]
             top_group = group == 1 if legend else ranks[r.learner] == top
             shaded = r.learner in winners if scope == "overall" else top_group
@@ -209,7 +209,7 @@ def _tests(analysis: Analysis) -> list[str]:
         [OMNIBUS_NAMES[str(n)], fmt_stat(r["statistic"]), df_text(r["df"]), tex_p(r["pvalue"])]
         for n, r in tests.omnibus.iterrows()
     ]
-    if tests.extra is not None:  # the tie-corrected Friedman statistic under the seeds' form
+    if tests.extra is not None:  # the tie-corrected Friedman statistic under Demsar's (2006) form
         f = tests.extra.friedman_ties
         rows.insert(1, ["Friedman, tie-corrected", fmt_stat(f.statistic), df_text(f.df), tex_p(f.pvalue)])
     rows.append([f"Nemenyi CD ($\\alpha = {sel.alpha:g}$)", f"{tests.cd:.3f}", "", ""])
@@ -332,7 +332,8 @@ def render_latex(
     head += [f"% {tex_escape(note)}" for note in analysis.notes]
     if not standalone:
         head += [f"% requires: \\usepackage{{{p}}}" for p in PACKAGES]
-        head += ["% requires: seed 004's \\boxplot macro:"] + ["% " + line for line in BOXPLOT_MACRO.splitlines()]
+        head += ["% requires: the \\boxplot macro of Menzies' lecture notes:"]
+        head += ["% " + line for line in BOXPLOT_MACRO.splitlines()]
     make: dict[str, Callable[[], list[str]]] = {
         "quartiles": lambda: _quartiles(analysis),
         "ranks": lambda: _ranks(analysis),

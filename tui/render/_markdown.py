@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 import stats
 from stats import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, fmt_p, fmt_stat
-from stats.names import printable
+from stats.core.names import printable
 from tui.render._effects import (
     EFFECT_HEADER,
     effect_note,
@@ -82,7 +82,7 @@ def _quartiles(analysis: Analysis) -> list[str]:
             [md_escape(r.learner), str(r.n), *(f"{getattr(r, f):.{d}f}" for f in ("min", "q1", "median", "q3", "max"))]
             for r in scope_rows(view, scope)
         ]
-        if legend:  # Scott-Knott's group rank first, as in seed 004's tables
+        if legend:  # Scott-Knott's group rank first, as in Menzies' lecture notes' tables
             rows = [[str(sk_rank(view, scope, r.learner) or "-"), *x] for r, x in zip(scope_rows(view, scope), rows)]
             out += table(["rank", "learner", "n", "min", "q1", "median", "q3", "max"], "rlrrrrrr", rows)
         else:
@@ -138,7 +138,7 @@ def _tests(analysis: Analysis) -> list[str]:
         ]
         for n, r in tests.omnibus.iterrows()
     ]
-    if tests.extra is not None:  # the tie-corrected Friedman statistic under the seeds' form
+    if tests.extra is not None:  # the tie-corrected Friedman statistic under Demsar's (2006) form
         f = tests.extra.friedman_ties
         rows.insert(1, ["Friedman, tie-corrected (chi2)", fmt_stat(f.statistic), df_text(f.df), fmt_p(f.pvalue)])
     out += table(["test", "statistic", "df", "p"], "lrrr", rows)

@@ -6,7 +6,7 @@ selection as text, csv, markdown, LaTeX or JSON.
 
 from __future__ import annotations
 
-from stats.names import printable_lines
+from stats.core.names import printable_lines
 from tui.choices import FORMATS
 from tui.choices import REPORT_VIEWS as VIEWS
 from tui.render._csv import csv_text, export_frame

@@ -1,5 +1,6 @@
 """The tests view's additions of issue 16 in every report format: the tie-corrected Friedman statistic
-beside the seeds' form, the multiple sign test against the control and seed 004's win/loss/tie table
+beside Demsar's (2006) form, the multiple sign test against the control and the win/loss/tie table of
+Menzies' lecture notes
 (:class:`~tui.view._tests_extra.TestsExtra`). Each renderer calls the function of its format."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import pandas as pd
 from stats import fmt_stat, p_is
 from tui.view import TestsView
 
-TIE_NOTE = "as scipy's friedmanchisquare and R's friedman.test; the line above is the seeds' uncorrected form"
+TIE_NOTE = "as scipy's friedmanchisquare and R's friedman.test; the line above is Demsar's (2006) uncorrected form"
 
 
 def _sign_sentence(tests: TestsView, alpha: float) -> str:
@@ -32,7 +33,7 @@ def _sign_sentence(tests: TestsView, alpha: float) -> str:
 
 def _wlt_sentence(alpha: float) -> str:
     return (
-        f"win/loss/tie (seed 004): paired t-tests across the data sets at alpha = {alpha:g} between every pair of "
+        f"win/loss/tie (Menzies): paired t-tests across the data sets at alpha = {alpha:g} between every pair of "
         "learners, no multiplicity correction; sorted by win - loss"
     )
 

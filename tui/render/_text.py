@@ -1,4 +1,5 @@
-"""Plain-text rendering of an :class:`~tui.view._types.Analysis` (seed 000's layouts).
+"""Plain-text rendering of an :class:`~tui.view._types.Analysis` (the layouts of Menzies'
+notes on comparing learners).
 
 Every number comes from the analysis (hence from :mod:`stats`); this module
 only lays it out. The helpers at the top are shared by the markdown and LaTeX
@@ -40,12 +41,12 @@ def check_view(view: str) -> tuple[str, ...]:
 
 
 def value_decimals(largest: float, smallest: float | None = None) -> int:
-    """Decimals of a criterion's values, from the largest magnitude it takes: seed 000's 1 for
-    values of 10 or more, 3 down to 0.1, and below that as many as keep 3 significant digits
-    (runtimes of 0.0006 to 0.005 s print 0.00065 .. 0.00500, not 0.000652 beside 0.001); with
-    ``smallest`` (the least non-zero magnitude) and a largest below 0.1, also as many as keep 2
-    significant digits of it (runtimes of 0.0004 to 0.014 s: 0.00045 .. 0.01400, not 0.0004 or
-    0.000445 beside 0.0011). At most 8.
+    """Decimals of a criterion's values, from the largest magnitude it takes: as in Menzies'
+    notes on comparing learners, 1 for values of 10 or more, 3 down to 0.1, and below that as many
+    as keep 3 significant digits (runtimes of 0.0006 to 0.005 s print 0.00065 .. 0.00500, not
+    0.000652 beside 0.001); with ``smallest`` (the least non-zero magnitude) and a largest below
+    0.1, also as many as keep 2 significant digits of it (runtimes of 0.0004 to 0.014 s: 0.00045 ..
+    0.01400, not 0.0004 or 0.000445 beside 0.0011). At most 8.
 
     >>> value_decimals(98.9), value_decimals(0.97), value_decimals(0.005), value_decimals(0.0)
     (1, 3, 5, 3)
@@ -57,7 +58,7 @@ def value_decimals(largest: float, smallest: float | None = None) -> int:
         return 1
     decimals = 3 if big >= 0.1 or big == 0 else min(8, 2 - math.floor(math.log10(big)))
     small = abs(smallest) if smallest is not None else 0.0
-    if big < 0.1 and 0 < small and math.isfinite(small):  # rates in [0, 1] keep seed 000's 3
+    if big < 0.1 and 0 < small and math.isfinite(small):  # rates in [0, 1] keep Menzies' 3
         decimals = max(decimals, min(8, 1 - math.floor(math.log10(small))))
     return decimals
 
@@ -117,8 +118,9 @@ def header_lines(analysis: Analysis, source: str) -> list[str]:
 
 
 def _quartiles(r: QuartileRow) -> Quartiles:
-    # seed 000's chart prints min, q1, median, q3, max only: without a mean and sd (rows of raw
-    # values), they are placeholders; the rows of deltas carry both (seed 004's chart prints them)
+    # the chart of Menzies' notes on comparing learners prints min, q1, median, q3, max only: without
+    # a mean and sd (rows of raw values), they are placeholders; the rows of deltas carry both (the
+    # chart of Menzies' lecture notes prints them)
     if math.isnan(r.mean):
         return Quartiles(r.n, r.min, r.q1, r.median, r.q3, r.max, r.median, 0.0)
     return Quartiles(r.n, r.min, r.q1, r.median, r.q3, r.max, r.mean, r.sd)
@@ -131,8 +133,8 @@ def deltas_title(view: QuartilesView) -> str:
 
 
 def deltas_text(view: QuartilesView) -> list[str]:
-    """Seed 004's charts of deltas: ``#rx, mean, sd, n, min, q1, median, q3, max`` and a bar on an
-    axis centred at 0, one chart per scope."""
+    """The charts of deltas of Menzies' lecture notes: ``#rx, mean, sd, n, min, q1, median, q3,
+    max`` and a bar on an axis centred at 0, one chart per scope."""
     out = ["=====", f"Criteria {view.criterion}: {deltas_title(view)}"]
     decimals = chart_decimals(view)
     for scope in view.scopes:
@@ -143,7 +145,8 @@ def deltas_text(view: QuartilesView) -> list[str]:
 
 
 def quartiles_text(view: QuartilesView) -> list[str]:
-    """Seed 000: ``=====`` / ``Criteria X`` then one ``----| scope |-----`` chart per scope."""
+    """As in Menzies' notes on comparing learners: ``=====`` / ``Criteria X`` then one
+    ``----| scope |-----`` chart per scope."""
     if view.deltas is not None:
         return deltas_text(view)
     out = ["=====", f"Criteria {view.criterion}"]
@@ -161,7 +164,7 @@ def quartiles_text(view: QuartilesView) -> list[str]:
         out += ["", f"----| {scope} |-----{flag}", ""]
         chart = quartile_chart({r.learner: _quartiles(r) for r in rows}, lo=view.lo, hi=view.hi, decimals=decimals)
         out += chart
-        if legend:  # seed 000's lines stay as they are; the groups follow, best first
+        if legend:  # the lines of Menzies' notes stay as they are; the groups follow, best first
             groups: dict[int, list[str]] = {}
             for r in rows:
                 rank = sk_rank(view, scope, r.learner)

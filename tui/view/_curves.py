@@ -1,10 +1,10 @@
-"""The learning-curve view of a sequence study (seed 004's "Incremental M*N-way").
+"""The learning-curve view of a sequence study ("Incremental M*N-way" in Menzies' lecture notes).
 
-Seed 004 (``004_1f3c22156dad8688.txt``): "Learn on more and more of the data; report
+Menzies' lecture notes: "Learn on more and more of the data; report
 'plateau' (where learning improvement stops)". A log written by :func:`stats.run_sequence`
 has, per unit (dataset, repeat, fold = test bucket I, learner), a ``train`` line: the number of
 training instances (buckets 1..I-1). :func:`curves_view` pairs the selected criterion with
-that line, summarises it per data set, learner and training size (seed 004's quartiles: n,
+that line, summarises it per data set, learner and training size (the notes' quartiles: n,
 mean, sd, min, q1, median, q3, max) and marks each learner's plateau (:func:`stats.plateau`).
 """
 

@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 
 import stats
-from stats.bergmann import pairs
-from stats.effect_size import level_text
-from stats.groups import EPS
-from stats.labels import EFFECT_COLUMNS, HL_CONFIDENCE
+from stats.core import pairs
+from stats.core.labels import EFFECT_COLUMNS, HL_CONFIDENCE
+from stats.groupings.groups import EPS
+from stats.twosample.effect_size import level_text
 
 #: The pairs procedures whose APVs come from each pair's own two-sample test, and that test.
 TWO_SAMPLE = {"wilcoxon-holm": "wilcoxon", "sign-holm": "sign"}

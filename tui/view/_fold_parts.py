@@ -102,7 +102,7 @@ class FoldParts:
             p.cancel()
 
     def _deltas(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> Any:
-        """The quartiles view of the per-fold differences against ``control`` (seed 004), cached."""
+        """The quartiles view of the per-fold differences against ``control`` (Menzies' lecture notes), cached."""
         key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, "deltas")
 
         def make() -> Any:
@@ -113,7 +113,7 @@ class FoldParts:
         return self._cached("q", key, make)
 
     def _curves(self, sel: Selection, datasets: list[str], learners: tuple[str, ...]) -> CurvesView:
-        """The learning curves of a sequence study (seed 004; ``stats.run_sequence``'s ``train`` lines).
+        """The learning curves of a sequence study (Menzies' lecture notes; ``stats.run_sequence``'s ``train`` lines).
 
         Not cached: it depends on the ``train`` results besides the criterion's, and a live poll
         may touch either.

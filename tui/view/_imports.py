@@ -25,16 +25,16 @@ from collections.abc import Iterable
 #: lazily too). No ``scipy.stats``.
 FIRST_VIEW = (
     "stats.cells._scores",
-    "stats.ranking",
-    "stats.quartile_charts",
-    "stats.agreement",
-    "stats.scott_knott_ranking",
+    "stats.ranking.ranks",
+    "stats.charts.quartiles",
+    "stats.ranking.agreement",
+    "stats.groupings.scott_knott",
     "pandas.core.reshape.reshape",
 )
 #: What the other views' statistics import: the omnibus tests, post hoc procedures and
 #: adjustments (``stats.posthoc``), and ``scipy.stats`` (the effect sizes' intervals, the
 #: two-sample and fold-level tests).
-OTHER_VIEWS = ("stats.posthoc", "scipy.stats")
+OTHER_VIEWS = ("stats.posthoc.ztests", "scipy.stats")
 
 
 def import_modules(names: Iterable[str]) -> None:

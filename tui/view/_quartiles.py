@@ -1,4 +1,4 @@
-"""The quartiles view: seed 000's charts per learner, overall and per data set.
+"""The quartiles view: the charts of Menzies' notes on comparing learners per learner, overall and per data set.
 
 Per data set the five numbers are the aggregate's (``stats.cells._aggregate``);
 overall they are ``stats.quartiles`` of every raw result of the learner on the
@@ -120,13 +120,13 @@ def quartiles_view(
 def deltas_view(
     deltas: pd.DataFrame, criterion: str, higher: bool, control: str, learners: Sequence[str], datasets: Sequence[str]
 ) -> QuartilesView | None:
-    """Seed 004's charts of deltas: each learner's per-fold differences against ``control`` on the
+    """The charts of deltas of Menzies' lecture notes: each learner's per-fold differences against ``control`` on the
     same (repeat, fold), overall (pooled over ``datasets``) and per data set; None when there is
     no difference to chart.
 
     ``deltas``: ``stats.fold_deltas`` output (columns dataset, learner, delta; positive: the
     learner is better than the control). The axis is centred at 0 (``lo = -hi``); within a scope
-    the rows are best first (by median); rows carry the mean and sd seed 004's ``#rx`` chart prints.
+    the rows are best first (by median); rows carry the mean and sd the ``#rx`` chart of Menzies' lecture notes prints.
     """
     if deltas.empty:
         return None

@@ -1,14 +1,15 @@
-"""The seeds' procedures the tests view adds beside the omnibus tests (issue 16): the tie-corrected
-Friedman statistic, the multiple sign test against the control and seed 004's win/loss/tie table.
+"""The procedures the tests view adds beside the omnibus tests (issue 16): the tie-corrected
+Friedman statistic, the multiple sign test against the control (Garcia et al. 2010) and the
+win/loss/tie table of Menzies' lecture notes.
 
 Every number comes from :mod:`stats`; here they are only arranged:
 
 * ``friedman_ties``: ``stats.friedman(..., tie_correction=True)`` (what scipy's
-  ``friedmanchisquare`` and R's ``friedman.test`` compute), shown beside the seeds' uncorrected form.
-* ``sign``: ``stats.multiple_sign_test`` (Steel 1959; seed 002) of every learner against the
-  control. H1 "worse than the control" when the control is the best-ranked learner (the seeds'
-  use: is anyone as good as the best?), else "differs from the control" (two-sided).
-* ``win_loss_tie``: ``stats.ttest_win_loss_tie`` (seed 004): per pair, a paired t-test across the
+  ``friedmanchisquare`` and R's ``friedman.test`` compute), shown beside Demsar's (2006) uncorrected form.
+* ``sign``: ``stats.multiple_sign_test`` (Steel 1959; Garcia et al. 2010) of every learner against the
+  control. H1 "worse than the control" when the control is the best-ranked learner (Garcia et
+  al.'s use: is anyone as good as the best?), else "differs from the control" (two-sided).
+* ``win_loss_tie``: ``stats.ttest_win_loss_tie`` (Menzies' lecture notes): per pair, a paired t-test across the
   data sets at alpha; win - loss is added, and the rows keep stats' order (by win - loss).
 """
 
@@ -22,7 +23,7 @@ import pandas as pd
 import stats
 
 if TYPE_CHECKING:  # the module imports scipy: `rankboard check` must not
-    from stats.multiple_sign import MultipleSignResult
+    from stats.posthoc.multiple_sign import MultipleSignResult
 
 
 @dataclass(frozen=True, eq=False)

@@ -74,7 +74,7 @@ class Selection:
 @dataclass(frozen=True)
 class QuartileRow:
     """One learner's five-number summary in one scope ("overall" or a data set); ``mean`` and
-    ``sd`` are set for the charts of deltas (seed 004's ``#rx`` chart prints them)."""
+    ``sd`` are set for the charts of deltas (the ``#rx`` chart of Menzies' lecture notes prints them)."""
 
     scope: str
     learner: str
@@ -90,7 +90,8 @@ class QuartileRow:
 
 @dataclass(frozen=True, eq=False)
 class QuartilesView:
-    """Seed 000's quartile charts: "overall" first, then flagged data sets, then the others.
+    """The quartile charts of Menzies' notes on comparing learners: "overall" first, then flagged
+    data sets, then the others.
 
     Within a scope the rows are best first (by median). ``tau`` maps each data
     set to Kendall's tau of its learner medians against the overall medians
@@ -99,7 +100,7 @@ class QuartilesView:
     than ``WARN_SHARE`` of the data sets are flagged. ``lo``/``hi`` is the axis
     shared by every chart; ``control_median`` the control's median per scope
     (NaN where the control has no result). ``deltas`` names the control when the
-    rows are charts of per-fold differences against it (seed 004's deltas: the
+    rows are charts of per-fold differences against it (the deltas of Menzies' lecture notes: the
     axis is centred at 0, positive is better than the control), else None.
     ``groups`` maps each scope to its learners' Scott-Knott group ranks (1 = best; computed when
     first read, see :mod:`tui.view._groups`) by ``grouping`` (one of :data:`GROUPINGS`); None for deltas.

@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.text import Text
 
-from stats.names import printable
+from stats.core.names import printable
 
 
 def literal(name: Any, style: str = "") -> Text:

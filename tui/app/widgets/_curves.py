@@ -1,8 +1,8 @@
-"""View 7: seed 004's learning curves of a sequence study, the plateau marked per learner.
+"""View 7: the learning curves of a sequence study (Menzies' lecture notes), the plateau marked per learner.
 
-Seed 004 ("Incremental M*N-way"): "report 'plateau' (where learning improvement stops)". The
+Menzies' lecture notes ("Incremental M*N-way"): "report 'plateau' (where learning improvement stops)". The
 lines are ``rankboard report --view curves``'s (:func:`tui.render.curves_lines`): per data set
-and learner, seed 004's quartile chart with one row per training size, the plateau's row
+and learner, the notes' quartile chart with one row per training size, the plateau's row
 labelled ``<size> plateau`` and said in words above the chart; one line for a log without a
 sequence study.
 """
@@ -44,7 +44,7 @@ class CurvesPanel(ScrollableContainer):
             return
         from tui.render import curves_lines  # pandas is loaded by then: the view model made the view
 
-        # At 80 columns the pane is ~65 cells: the numbers of seed 004's rows take ~60, so the
+        # At 80 columns the pane is ~65 cells: the numbers of the notes' chart rows take ~60, so the
         # axis gets what is left (at least 6 cells), and the sentences wrap instead of being cut.
         pane = self.content_size.width or 80
         axis = max(6, min(41, pane - 62))

@@ -27,7 +27,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from stats import fmt_p
-from stats.names import printable
+from stats.core.names import printable
 from tui.app.widgets._base import Plain, literal, matches
 from tui.app.widgets._table import COPY_HINT, PreparedRows, VimTable, prepare_rows, subset_rows
 from tui.render import NO_FOLDS, prob

@@ -36,7 +36,7 @@ TINY_BAR = 4
 #: Names are cut (with an ellipsis) to no fewer cells than this when the chart must fit.
 MIN_NAME = 6
 HEADER = ("learner", "n", "min", "q1", "median", "q3", "max", "")
-#: With Scott-Knott ranks (issue 16): the group rank first, as in seed 004's tables; headed "SK"
+#: With Scott-Knott ranks (issue 16): the group rank first, as in Menzies' lecture notes' tables; headed "SK"
 #: (the title's legend says what it is): "rank" would cost 80 columns the last cells of the bar.
 RANKED = ("SK", *HEADER)
 EMPTY = "no results for this selection"

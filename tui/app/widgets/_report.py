@@ -1,7 +1,7 @@
 """Views 3 and 5: the tests (verdict first) and the critical-difference diagram.
 
-The tests view (issue 16) also shows the tie-corrected Friedman statistic under the seeds' form,
-the multiple sign test against the control and seed 004's win/loss/tie table, each in a table that
+The tests view (issue 16) also shows the tie-corrected Friedman statistic under Demsar's (2006) form,
+the multiple sign test against the control and the win/loss/tie table of Menzies' lecture notes, each in a table that
 tab reaches (the pane follows the focused table's cursor)."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def render_tests(view: TestsView) -> Text:
         df_text = ", ".join(str(int(d)) for d in df) if isinstance(df, tuple) else str(df)
         name_text = OMNIBUS_NAMES.get(str(name), str(name))
         rows.append([name_text, num(row["statistic"]), df_text, fmt_p(float(row["pvalue"]))])
-        if name == "friedman" and view.extra is not None:  # beside the seeds' (uncorrected) form
+        if name == "friedman" and view.extra is not None:  # beside Demsar's (2006) uncorrected form
             tied = view.extra.friedman_ties
             rows.append(["Friedman tie-corrected", num(tied.statistic), str(tied.df), fmt_p(float(tied.pvalue))])
     # "stat", not "statistic": the longest name (Friedman aligned ranks) and every p fit 48 columns
@@ -75,7 +75,7 @@ def sign_frame(view: TestsView) -> pd.DataFrame:
 def wlt_head(view: TestsView) -> Text:
     out = Text("\n")
     out.append("win/loss/tie", style="bold")
-    out.append(f" (seed 004): paired t-tests across data sets at alpha = {view.alpha:g}, each learner against")
+    out.append(f" (Menzies): paired t-tests across data sets at alpha = {view.alpha:g}, each learner against")
     out.append(" every other, no multiplicity correction; sorted by win - loss")
     return out
 

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from stats.names import printable
+from stats.core.names import printable
 from tui.view import Selection
 
 

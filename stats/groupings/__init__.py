@@ -1,0 +1,10 @@
+"""Conclusions: the verdict and the groups of learners not significantly different.
+
+* :mod:`stats.groupings.verdicts`: the verdict (no difference, or winners and losers).
+* :mod:`stats.groupings.groups`: the bars of a critical-difference diagram (by CD or by APVs).
+* :mod:`stats.groupings.letters`: the compact letter display.
+* :mod:`stats.groupings.scott_knott`: Scott-Knott ranks (ScottKnott-ESD 2.x, 1.x, 3.0's
+  non-parametric form, Menzies' A12 variant; the ESD partitions: :mod:`stats.groupings._scott_knott_esd`).
+
+Nothing else in :mod:`stats` imports from here; the public names are :mod:`stats`'.
+"""
