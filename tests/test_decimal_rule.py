@@ -229,3 +229,21 @@ def test_pred_is_unchanged_by_the_units(case: int) -> None:
         a = [float(Fraction(int(v), 100) * scale) for v in actual]
         p = [float(Fraction(int(v), 100) * scale) for v in predicted]
         assert stats.pred(a, p, n) == base, scale
+
+
+# --------------------------------------------------------------------------- learning-curve effect bound
+
+
+def test_plateau_effect_bound_is_decided_exactly_when_lower_is_better() -> None:
+    """A later size whose A12 (probability of a lower value, ties half) is exactly 0.66 = 412.5 of
+    625 pairs, significant by the one-sided Mann-Whitney test (p = 0.027), meets an effect bound of
+    0.66: the curve is still improving. In binary, 1 - 0.34 is 0.6599999999999999 and it did not."""
+    here = np.arange(25, dtype=float)
+    later = np.array(
+        [1.5, 6.5, 2.5, 7.5, 10.5, 10.5, 4.5, 4.5, 0.5, 21.5, 3.5, 9.5, 12.5, 7.5, 3.5, 0.5, 14.5, 4.5,
+         22.5, 14.5, -0.5, 0.5, 10.5, 24.5, 2.0]
+    )
+    better_pairs = sum((b < a) + 0.5 * (b == a) for a in here for b in later)  # later is lower: better
+    assert Fraction(better_pairs) / 625 == Fraction("0.66")
+    result = stats.plateau([1] * 25 + [2] * 25, np.concatenate([here, later]), higher_is_better=False, effect=0.66)
+    assert not result.reached and result.size == 2.0

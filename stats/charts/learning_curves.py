@@ -1,6 +1,6 @@
-"""Where a learning curve stops improving: seed 004's "plateau" of a sequence study.
+"""Where a learning curve stops improving: the "plateau" of Menzies' sequence studies.
 
-Seed 004 (``004_1f3c22156dad8688.txt``, "Incremental M*N-way"): "Learn on more and more of
+Menzies' lecture notes on evaluation bias ("Incremental M*N-way"): "Learn on more and more of
 the data; report 'plateau' (where learning improvement stops)", and "in many of the
 standard UCI data sets, learning plateaus long before data is exhausted. Often, 200
 instances are enough". :func:`plateau` makes "stops improving" a test: a size is the
@@ -11,13 +11,14 @@ plateau when no larger training size is significantly *and* non-negligibly bette
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from stats.core import snap
+from stats.core import exact_decimal, snap
 from stats.posthoc import adjust
 
 __all__ = ["Plateau", "learning_curve", "plateau"]
@@ -54,15 +55,17 @@ class Plateau:
         return f"{where}; {len(self.sizes)} sizes from {self.sizes[0]:g}"
 
 
-def _better(later: np.ndarray, here: np.ndarray, higher_is_better: bool) -> tuple[float, float]:
-    """One-sided Mann-Whitney p-value that ``later`` is better than ``here``, and A12 of ``later``."""
+def _better(later: np.ndarray, here: np.ndarray, higher_is_better: bool) -> tuple[float, Fraction]:
+    """One-sided Mann-Whitney p-value that ``later`` is better than ``here``, and A12 of ``later``
+    as an exact fraction (U is a multiple of 1/2: A12 = 2U / 2mn, compared with the effect bound in
+    exact arithmetic, the decimal rule of :func:`stats.core.snap`)."""
     pooled = snap(np.concatenate([later, here]))
     a, b = pooled[: later.size], pooled[later.size :]
     if np.ptp(pooled) == 0:  # all equal: no evidence, no effect (scipy would divide 0 by 0)
-        return 1.0, 0.5
+        return 1.0, Fraction(1, 2)
     res = sps.mannwhitneyu(a, b, alternative="greater" if higher_is_better else "less")
-    share = float(res.statistic) / (a.size * b.size)  # P(a > b) + P(a = b) / 2
-    return float(res.pvalue), share if higher_is_better else 1.0 - share
+    share = Fraction(round(2 * float(res.statistic)), 2 * a.size * b.size)  # P(a > b) + P(a = b) / 2
+    return float(res.pvalue), share if higher_is_better else 1 - share
 
 
 def plateau(
@@ -144,10 +147,11 @@ def plateau(
         "medians": tuple(float(np.median(g)) for g in groups),
         "counts": tuple(int(g.size) for g in groups),
     }
+    bound = exact_decimal(effect)  # A12 = 0.56 exactly (14 of 25 pairs) meets a bound of 0.56
     for j in range(distinct.size - 1):
         tests = [_better(groups[m], groups[j], higher_is_better) for m in range(j + 1, distinct.size)]
         pvalues = adjust(np.array([p for p, _ in tests]), "holm")
-        if not any(p < alpha and a12 >= effect for p, (_, a12) in zip(pvalues, tests)):
+        if not any(p < alpha and a12 >= bound for p, (_, a12) in zip(pvalues, tests)):
             return Plateau(size=float(distinct[j]), reached=True, **summary)
     return Plateau(size=float(distinct[-1]), reached=False, **summary)
 
