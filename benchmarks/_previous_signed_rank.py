@@ -1,4 +1,4 @@
-"""The Bayesian signed-rank counts as ``stats.folds_tests`` computed them before the bounds (commit
+"""The Bayesian signed-rank counts as ``stats.folds.signed_rank`` computed them before the bounds (commit
 fbc69ad): every sample summed exactly, the weights in transposed blocks of 1,024 samples. Kept for
 ``bench_folds.py`` only, as the baseline it times in the same run (and checks the counts against).
 """

@@ -6,9 +6,9 @@ What it measures
        of pair indices, one per set partition of the k learners with a block of size >= 2, and
            APV_i = min(1, max{|I| * min{p_j : j in I} : I exhaustive, i in I}).
        Cold = building the sets + one APV computation, warm = APVs from the prebuilt sets.
-    2. k = 8..12: ours (the branch and bound of ``stats.bergmann.bergmann_apv``) against the
+    2. k = 8..12: ours (the branch and bound of ``stats.posthoc.shaffer_bergmann.bergmann_apv``) against the
        enumeration of all Bell(k) set partitions that was the implementation to k = 12 before
-       issue 17 (``stats.bergmann._bergmann_apv_enumerated``). Cold = the first call for that k,
+       issue 17 (``stats.posthoc.shaffer_bergmann._bergmann_apv_enumerated``). Cold = the first call for that k,
        which builds the partitions (``_partitions.cache_clear()`` before each of 3 cold runs);
        warm = median of 5 later calls with new p-values. Ours keeps no cache, so its cold and warm
        times are both per call. Every pair of APV vectors must be equal bit for bit.

@@ -82,7 +82,7 @@ def make_logs() -> None:
 
 @lru_cache(maxsize=32)
 def _old_shaffer_s(k: int) -> frozenset[int]:
-    # The previous stats.bergmann._shaffer_s, verbatim: S(k) = U_j {C(j,2) + x : x in S(k-j)}.
+    # The previous stats.posthoc.shaffer_bergmann._shaffer_s, verbatim: S(k) = U_j {C(j,2) + x : x in S(k-j)}.
     if k <= 1:
         return frozenset({0})
     out: set[int] = set()

@@ -98,7 +98,7 @@ def test_docstring_examples() -> None:
 
 
 def test_the_view_names_the_same_effect_columns() -> None:
-    """tui.view writes the list out (importing stats.all_pairs_effects would load scipy in
+    """tui.view writes the list out (importing stats.twosample.all_pairs_effects would load scipy in
     `rankboard check`); it must stay the one stats returns."""
     from stats.twosample.all_pairs_effects import EFFECT_COLUMNS
     from tui.view._effects import EFFECT_COLUMNS as VIEW_COLUMNS
@@ -111,7 +111,7 @@ def test_walsh_averages_at_mixed_scales_equal_the_loop(seed: int) -> None:
     """Each Walsh average is snapped at the larger scale of its two data sets: rows of very
     different magnitudes, half of them with every digit (so that the averages of one pair round
     at several numbers of digits, and rounding at the smaller scale would give other values),
-    zeros (no rounding), values past 1e12 and below 1e-290 (stats._table's other branches), ties,
+    zeros (no rounding), values past 1e12 and below 1e-290 (stats.core._table's other branches), ties,
     and n past the exact interval's limit."""
     rng = np.random.default_rng(seed)
     n, k = 60, 4

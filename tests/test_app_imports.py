@@ -141,9 +141,9 @@ def test_the_first_view_imports_nothing_the_import_worker_could_have_imported() 
     """The first analysis (the quartile view) comes right after the logs are read, on the path to
     the first view: everything it imports must have been imported by the app's import worker
     while the logs were read (tui.view._imports.FIRST_VIEW; before, the worker imported
-    stats.posthoc, and the Scott-Knott ranks imported scipy.stats after the load). Here the load
+    stats.posthoc.ztests, and the Scott-Knott ranks imported scipy.stats after the load). Here the load
     waits until that worker is done; then nothing of scipy, stats, pandas or numpy may be imported
-    until the first analysis is back. Neither scipy.stats nor stats.posthoc is imported for the
+    until the first analysis is back. Neither scipy.stats nor stats.posthoc.ztests is imported for the
     first view (they share the two cores with the reading for nothing): a second worker imports
     them once it is shown."""
     from tui.view import FIRST_VIEW, OTHER_VIEWS

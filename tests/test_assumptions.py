@@ -1,4 +1,4 @@
-"""Tests of stats.assumptions against scipy, statsmodels, the conditions of Garcia & Herrera's tutorial
+"""Tests of stats.ranking.assumptions against scipy, statsmodels, the conditions of Garcia & Herrera's tutorial
 (2008, 2010) and the win/loss/tie table of Menzies' lecture notes."""
 
 from __future__ import annotations

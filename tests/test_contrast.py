@@ -1,4 +1,4 @@
-"""Tests of stats.contrast against the contrast-estimation example of Garcia et al. (2010)."""
+"""Tests of stats.posthoc.contrast against the contrast-estimation example of Garcia et al. (2010)."""
 
 from __future__ import annotations
 

@@ -79,7 +79,8 @@ def test_aligned_ranks_of_the_issue() -> None:
     second = stats.friedman_aligned([[0.99, 0.89, 0.89], [0.8, 0.7, 0.7], [0.6, 0.7, 0.8]])
     assert first.statistic == second.statistic
     # exact: residuals (1/15, -1/30 x 2), (1/15, -1/30 x 2), (-0.1, 0, 0.1); T from the exact ranks
-    exact = _exact_aligned_ranks([[Fraction(v) for v in r] for r in (["1", ".9", ".9"], [".8", ".7", ".7"], [".6", ".7", ".8"])])
+    decimals = (["1", ".9", ".9"], [".8", ".7", ".7"], [".6", ".7", ".8"])
+    exact = _exact_aligned_ranks([[Fraction(v) for v in row] for row in decimals])
     got = aligned_rank_matrix(stats.ranked_table([[1.0, 0.9, 0.9], [0.8, 0.7, 0.7], [0.6, 0.7, 0.8]]))
     assert [[Fraction(float(v)) for v in row] for row in got] == exact
 

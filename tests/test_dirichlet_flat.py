@@ -1,4 +1,4 @@
-"""stats._dirichlet (issues 17, 26): the flat Dirichlet draw in the signed-rank layout is, bit for
+"""stats.folds._dirichlet (issues 17, 26): the flat Dirichlet draw in the signed-rank layout is, bit for
 bit, ``numpy.random.Generator.dirichlet`` transposed; other priors (baycomp's default 0.5) are
 drawn as normalised gammas in the same layout, with the Dirichlet's marginals."""
 

@@ -1,4 +1,4 @@
-"""Tests of stats.effect_size: A12 and Cliff's delta against brute-force pair counting, scipy's
+"""Tests of stats.twosample.effect_size: A12 and Cliff's delta against brute-force pair counting, scipy's
 Mann-Whitney U and the cliffs-delta package; the Hodges-Lehmann interval against a brute-force
 enumeration of the signed-rank null and against scipy's exact Wilcoxon test, inverted."""
 

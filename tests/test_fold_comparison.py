@@ -1,6 +1,6 @@
 """stats.fold_comparison (issue 14): every learner against a control from the fold-level results,
-checked pair by pair against the per-pair functions of stats.folds_tests on baycomp's own log
-(tests/data/reference/baycomp_accuracies.dat: 54 data sets x 5 learners, 10 x 10-fold CV), on
+checked pair by pair against the per-pair functions of stats.folds.ttests and stats.folds.signed_rank on baycomp's
+own log (tests/data/reference/baycomp_accuracies.dat: 54 data sets x 5 learners, 10 x 10-fold CV), on
 hand-made logs with missing keys, and against independent counts."""
 
 from __future__ import annotations
@@ -199,7 +199,7 @@ def test_errors_name_the_problem() -> None:
 
 def test_snap_at_shared_digits_equals_snap() -> None:
     """paired_folds snaps both results and their difference at the pair's scale with the digits
-    found once (stats._table.snap_digits / snap_at): the same values as snap, NaN, infinities,
+    found once (stats.core._table.snap_digits / snap_at): the same values as snap, NaN, infinities,
     zeros, subnormal and huge scales included."""
     from stats.core._table import snap, snap_at, snap_digits
 

@@ -1,5 +1,5 @@
 """stats.fold_cube (issue 14's speed bars): the fold-level results built once and compared with
-any control. Every pair's numbers equal the per-pair functions of stats.folds_tests on the keys
+any control. Every pair's numbers equal the per-pair functions of stats.folds.ttests on the keys
 both learners have (an independent pairing: a pivot per data set), on logs that exercise the
 cube's shortcuts (values whose magnitudes differ in exponent, zeros, NaN, missing keys, repeated
 keys, scales beyond 1e12); and the explorer's cached cubes give what a fresh call on the log
@@ -67,7 +67,7 @@ def _expected(log: pd.DataFrame, control: str, higher_is_better: bool, rope: flo
                 continue
             a, b = both[learner].to_numpy(), both[control].to_numpy()
             d = _paired(a, b, higher_is_better)
-            mean = float(d[0]) if np.ptp(d) == 0 else float(np.mean(d))  # stats.folds_tests._moments
+            mean = float(d[0]) if np.ptp(d) == 0 else float(np.mean(d))  # stats.folds.ttests._moments
             out[(name, learner)] = (mean, d, folds, a, b)
     return out
 

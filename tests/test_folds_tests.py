@@ -275,7 +275,7 @@ def test_signed_rank_counts_with_bounds_equal_the_exact_counts(case: int) -> Non
 
 
 def test_weights_are_drawn_once_and_kept_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    from stats.folds import _signed_rank_engine as folds_tests  # the engine behind stats.folds_tests
+    from stats.folds import _signed_rank_engine as folds_tests  # the engine behind stats.folds.signed_rank
 
     monkeypatch.setattr(folds_tests, "_weight_cache", type(folds_tests._weight_cache)())
     first = folds_tests.cached_weights(40, prior=1.0, nsamples=3000, seed=5)

@@ -3,7 +3,7 @@
 pyarrow's ``to_numpy`` and ``fill_null`` import pandas the first time they run (~0.3 s in a
 parse thread, the others waiting on the import lock). The readers now view the arrays' buffers
 (:mod:`stats.logs._arrow_numpy`) and :func:`stats.read_logs` imports pandas in a thread of its own
-(:mod:`stats._import_ahead`), waited for only when the frame is built.
+(:mod:`stats.core.import_ahead`), waited for only when the frame is built.
 """
 
 from __future__ import annotations

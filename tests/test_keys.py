@@ -1,4 +1,4 @@
-"""stats._keys: the one module of packed integer keys (cells, runs, rows, locations, radix) and its budgets."""
+"""stats.core._keys: the one module of packed integer keys (cells, runs, rows, locations, radix) and its budgets."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests of stats.multiple_sign (Garcia et al. 2010, "Multiple Sign Test").
+"""Tests of stats.posthoc.multiple_sign (Garcia et al. 2010, "Multiple Sign Test").
 
 Every expected number comes from an independent computation written here (brute-force
 enumeration of within-block orders, a full joint-count dynamic programme over the law

@@ -1,4 +1,4 @@
-"""stats._order_statistics and the Hodges-Lehmann loop that reads it (issue 17): the same bits as
+"""stats.core._order_statistics and the Hodges-Lehmann loop that reads it (issue 17): the same bits as
 ``np.partition`` and as the previous loop (kept below as the reference), ties and signed zeros
 included, on arrays large enough to take the bounded path."""
 
@@ -82,7 +82,7 @@ def test_zero_read_partitions_whole(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _previous_hodges_lehmann(raw: np.ndarray, first: np.ndarray, second: np.ndarray, higher: bool, level: float):
-    """stats.all_pairs_effects._hodges_lehmann before issue 17 (np.partition of every average)."""
+    """stats.twosample.all_pairs_effects._hodges_lehmann before issue 17 (np.partition of every average)."""
     x, y = raw[:, first], raw[:, second]
     if not higher:
         x, y = y, x

@@ -1,4 +1,4 @@
-"""stats.pairwise_wilcoxon computes all pairs at once (stats._paired_columns); its table must equal,
+"""stats.pairwise_wilcoxon computes all pairs at once (stats.posthoc._paired_columns); its table must equal,
 bit for bit, the per-pair loop over stats.wilcoxon / stats.sign_test that it replaced (kept here as
 the reference), for every zero_method and ties option, on tables with ties, zero differences,
 small n (exact distribution) and large n (normal approximation), in both directions."""

@@ -1,4 +1,4 @@
-"""Tests of stats.two_sample against the figures of Garcia & Herrera's tutorial (2008, 2010) and Menzies'
+"""Tests of stats.twosample.nonparametric against the figures of Garcia & Herrera's tutorial (2008, 2010) and Menzies'
 lecture notes, scipy and brute force."""
 
 from __future__ import annotations

@@ -220,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def say(*parts: object, file: TextIO | None = None) -> None:
     """``print``, with control characters and bidi overrides escaped: messages quote file and
-    learner names from untrusted logs (stats.names)."""
+    learner names from untrusted logs (stats.core.names)."""
     print(printable_lines(" ".join(map(str, parts))), file=file or sys.stdout)
 
 

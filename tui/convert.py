@@ -85,7 +85,7 @@ def run_convert(paths: list[str], output: str, fmt: str | None, force: bool) -> 
     from tui.render import OutputRefused, check_output, write_output
     from tui.view import format_problem
 
-    def say(text: str) -> None:  # messages quote names from untrusted logs: escaped (stats.names)
+    def say(text: str) -> None:  # messages quote names from untrusted logs: escaped (stats.core.names)
         print(printable_lines(text), file=sys.stderr)
 
     try:

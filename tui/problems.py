@@ -14,6 +14,6 @@ if TYPE_CHECKING:
 def format_problem(problem: LogProblem) -> str:
     """``file:line: reason`` for an error, ``file:line: warning: reason`` for a warning."""
     if problem.severity == "error":
-        return str(problem)  # escaped (stats.names)
+        return str(problem)  # escaped (stats.core.names)
     where = f"{problem.file}:{problem.line}" if problem.line is not None else problem.file
     return printable_lines(f"{where}: warning: {problem.reason}")

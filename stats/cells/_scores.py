@@ -1,5 +1,5 @@
 """The scores table of a log: one summary per data set and learner, for the data sets that have
-every selected learner's results (seed 000's medians by default)."""
+every selected learner's results (the medians of Menzies' notes by default)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def scores_table(
     learners: Sequence[Any] | None = None,
     incomplete: Literal["use", "exclude"] = "use",
 ) -> ScoresTable:
-    """The data sets x learners table of one criterion (seed 000's scores table).
+    """The data sets x learners table of one criterion (the scores table of Menzies' notes).
 
     Parameters
     ----------
@@ -61,7 +61,7 @@ def scores_table(
     criterion : str
         The criterion to tabulate.
     statistic : {"median", "mean", "min", "q1", "q3", "max", "sd", "count"}
-        The summary of each cell's repeats and folds; seed 000 uses the median.
+        The summary of each cell's repeats and folds; Menzies' notes use the median.
     datasets, learners : sequence, optional
         The rows and columns, in this order; default every data set of the log
         and every learner with a result for ``criterion``, in label order.

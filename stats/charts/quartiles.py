@@ -1,4 +1,4 @@
-"""Quartile summaries and the text quartile charts of seeds 000 and 004.
+"""Quartile summaries and the text quartile charts of Menzies' notes and lecture notes.
 
 A chart draws every row on one shared axis ``[lo, hi]`` of ``width`` cells;
 :func:`scale_position` is the single mapping from a value to a cell, used by
@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike
 from stats.core import as_sample, check_choice
 
 STYLES = ("seed000", "seed004")
-#: Default number of cells of a chart's axis (seed 004's axis is 41 cells wide).
+#: Default number of cells of a chart's axis (the axis of Menzies' lecture notes is 41 cells wide).
 DEFAULT_WIDTH = 41
 
 
@@ -81,8 +81,8 @@ def quartiles(values: ArrayLike) -> Quartiles:
 
     References
     ----------
-    Seed 000 (000_aa5420a5faf49cff.txt) and seed 004 (004_1f3c22156dad8688.txt):
-    quartile charts. R. J. Hyndman and Y. Fan (1996), Sample quantiles in
+    Menzies, notes on comparing learners, and Menzies, lecture notes on evaluation
+    bias: quartile charts. R. J. Hyndman and Y. Fan (1996), Sample quantiles in
     statistical packages, The American Statistician 50(4), 361-365.
 
     Examples
@@ -198,16 +198,16 @@ def quartile_chart(
         Name -> values (summarised by :func:`quartiles`) or name -> a
         :class:`Quartiles`. Names are printed literally (no escaping).
     style : {"seed000", "seed004"}
-        ``"seed000"``: ``name, min, q1, median, q3, max, [bar]`` where, inside
+        ``"seed000"`` (Menzies' notes): ``name, min, q1, median, q3, max, [bar]`` where, inside
         the brackets, ``-`` fills q1 up to the median, ``|`` marks the median,
         ``+`` fills after the median up to q3, and spaces are elsewhere.
-        ``"seed004"``: a header ``#rx, mean, sd, n, min, q1, median, q3, max,
+        ``"seed004"`` (Menzies' lecture notes): a header ``#rx, mean, sd, n, min, q1, median, q3, max,
         <axis>`` (the axis is ``.`` with ``0`` at zero's cell when
         ``lo <= 0 <= hi``) and rows ``name, mean, sd, n, min, q1, median, q3,
         max, <bar>`` with ``.`` background, ``*`` from min to q1 and from q3 to
         max (both ends included), ``|`` at the median; names right-aligned.
     width : int, default 41
-        Number of cells of the bar (inside the brackets for seed000).
+        Number of cells of the bar (inside the brackets for ``"seed000"``).
     lo, hi : float, optional
         Axis ends; default the smallest min and the largest max over all rows.
     decimals : int, default 1
@@ -216,19 +216,19 @@ def quartile_chart(
     Returns
     -------
     list of str
-        The lines, without newlines (seed004: header first).
+        The lines, without newlines (``"seed004"``: header first).
 
     Notes
     -----
     Cells come from :func:`scale_position`; the median is drawn last, so it
-    stays visible when quartiles share its cell. Column widths in seed004
-    style are at least seed 004's (5 for numbers, 6 for median, 2 for n)
+    stays visible when quartiles share its cell. Column widths in ``"seed004"``
+    style are at least those of Menzies' lecture notes (5 for numbers, 6 for median, 2 for n)
     and grow to fit.
 
     References
     ----------
-    Seed 000 (000_aa5420a5faf49cff.txt): ``"|" is median, "+" is upper
-    quartile, "-" is lower quartile``. Seed 004 (004_1f3c22156dad8688.txt):
+    Menzies, notes on comparing learners: ``"|" is median, "+" is upper
+    quartile, "-" is lower quartile``. Menzies, lecture notes on evaluation bias:
     the ``#rx`` chart with a ``0`` marker in the header.
 
     Examples

@@ -1,7 +1,7 @@
-"""Seed 004's deltas: each learner's per-fold differences against a control, for quartile charts.
+"""The deltas of Menzies' lecture notes: each learner's per-fold differences against a control, for quartile charts.
 
-"The performance differences for some method on the same data subsets" (seed 004,
-004_1f3c22156dad8688.txt, "Quartile Charts"): on each data set, a learner's result on a
+"The performance differences for some method on the same data subsets" (Menzies,
+lecture notes on evaluation bias, "Quartile Charts"): on each data set, a learner's result on a
 (repeat, fold) minus the control's on the same (repeat, fold), drawn on an axis centred at 0.
 """
 

@@ -97,7 +97,7 @@ def corrected_ttest(a: Any, b: Any, *, folds: int, higher_is_better: bool = True
     References
     ----------
     Nadeau & Bengio (2003) "Inference for the generalization error", Machine Learning 52,
-    239-281; seed 004 (win-loss tables after Hall & Holmes, Weka's Experimenter).
+    239-281; Menzies' lecture notes (win-loss tables after Hall & Holmes, Weka's Experimenter).
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""The verdict of seed 000: no difference, or winners and losers."""
+"""The verdict of Menzies' notes (after Demsar 2006): no difference, or winners and losers."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def verdict(
     pairwise: PairwiseTest | None = None,
     test: Omnibus | None = None,
 ) -> Verdict:
-    """Seed 000's verdict: "no difference" unless the omnibus test rejects at alpha;
+    """Menzies' verdict: "no difference" unless the omnibus test rejects at alpha;
     otherwise the losers are the learners significantly worse than the best-ranked
     one and the winners are the rest.
 
@@ -81,7 +81,7 @@ def verdict(
         The omnibus test that must reject first (``test=``, its old name, still works
         with a DeprecationWarning: elsewhere ``test`` names the ranks of a post-hoc).
     rule : {"nemenyi", "holm", "shaffer", "bergmann", "wilcoxon-holm", "sign-holm"}
-        ``"nemenyi"``: seed 000's rule, a learner loses when its average rank
+        ``"nemenyi"``: the rule of Menzies' notes, a learner loses when its average rank
         is at least CD worse than the best (Demsar: "differ by at least the
         critical difference"). The others: a learner loses when the pair
         (best, learner) is rejected by that procedure's APV over all pairs
@@ -104,7 +104,7 @@ def verdict(
 
     References
     ----------
-    Seed ``000_aa5420a5faf49cff.txt`` ("Tie if Friedman says there is no different.
+    Menzies, notes on comparing learners ("Tie if Friedman says there is no different.
     Else some are losers and the remainder are winners"); Demsar (2006) JMLR 7.
     """
     if test is not None:  # the old name: elsewhere ``test`` names the ranks of a post-hoc test

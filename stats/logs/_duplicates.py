@@ -3,7 +3,7 @@
 A result is keyed by (dataset, repeat, fold, learner, criterion); when a key appears twice, the
 later row wins (it is the rerun). The five key columns are packed into one integer per row
 (mixed radix, :func:`stats.core._keys.pack_radix`), a chunk of rows at a time. Keys that only
-increase (seed 000's loop writes them so) have no duplicates, and that is checked first, without
+increase (the loop of Menzies' notes writes them so) have no duplicates, and that is checked first, without
 sorting. Otherwise each row's previous occurrence is found chunk by chunk against a table of the
 last row seen per key, so the work space is one chunk plus that table whatever the number of
 duplicates: 20 million copies of one line cost no more memory than 20 million distinct lines

@@ -1,9 +1,9 @@
 """The two log formats, field by field, and the problems a log line can have.
 
-Long format (seed ``000_aa5420a5faf49cff.txt``): one result per line,
+Long format (Menzies, notes on comparing learners): one result per line,
 ``dataset,repeat,fold,learner,criterion,value``, no header.
 
-Wide format (seed ``004_1f3c22156dad8688.txt``): a header line starting with
+Wide format (Menzies, lecture notes on evaluation bias): a header line starting with
 ``#`` names the columns, e.g. ``#data, learner, goal, train, test, repeats,
 bin, accuracy, pd, pf, precision``; every line holds one (data set, repeat,
 fold, learner) and one value per criterion column.

@@ -30,7 +30,7 @@ class KeyIndex:
     Whether a key packs depends on the key alone, so the two parts never hold the same key.
 
     A run whose locations are consecutive (``loc, loc + 1, ...``: a file written in key order,
-    as seed 000's loop writes it, read in one poll) keeps them as a :class:`Consecutive` (its
+    as the loop of Menzies' notes writes it, read in one poll) keeps them as a :class:`Consecutive` (its
     first location and length) instead of an array: 8 bytes a row instead of 16. It becomes an
     array when a location in it changes or it is merged with another run.
     """
@@ -128,7 +128,7 @@ class KeyIndex:
     def _add_run(self, keys: np.ndarray, locs: Locations) -> None:
         if not len(keys):
             return
-        if len(keys) > 1 and not (keys[1:] > keys[:-1]).all():  # seed 000's loop writes them in order
+        if len(keys) > 1 and not (keys[1:] > keys[:-1]).all():  # the loop of Menzies' notes writes them in order
             order = np.argsort(keys, kind="stable")
             keys, locs = keys[order], locs[order]
         self._push(keys, locs)

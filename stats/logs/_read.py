@@ -1,8 +1,8 @@
 """Read cross-validation logs (long and wide format) into one tidy frame, naming every problem.
 
-Formats (see :mod:`stats.logs._formats`): the long format of seed 000
+Formats (see :mod:`stats.logs._formats`): the long format of Menzies' notes
 (``dataset,repeat,fold,learner,criterion,value``, no header) and the wide
-format of seed 004 (a ``#data, learner, goal, train, test, repeats, bin,
+format of his lecture notes (a ``#data, learner, goal, train, test, repeats, bin,
 <criteria...>`` header, one line per fold and learner). Each file's format is
 taken from its first non-blank line: ``#`` starts a wide header.
 

@@ -97,7 +97,7 @@ def distinct(keys: np.ndarray, fits: np.ndarray, columns: dict[str, np.ndarray])
     """Whether the rows' keys are distinct (packed keys sorted, or seen to increase; the keys that
     do not pack compared with pandas)."""
     packed = keys[fits] if not fits.all() else keys
-    if len(packed) > 1 and not (packed[1:] > packed[:-1]).all():  # seed 000's loop writes them increasing
+    if len(packed) > 1 and not (packed[1:] > packed[:-1]).all():  # the loop of Menzies' notes writes them increasing
         ordered = np.sort(packed)
         if (ordered[1:] == ordered[:-1]).any():
             return False

@@ -1,4 +1,4 @@
-"""Adjusted p-values (APVs) of the multiple-comparison procedures of seed 002.
+"""Adjusted p-values (APVs) of the multiple-comparison procedures of Garcia & Herrera (2008, 2010).
 
 Every procedure works on the p-values sorted ascending, p_1 <= ... <= p_m,
 and returns the APVs in the input order. An APV is compared directly with
@@ -41,7 +41,7 @@ def _bonferroni(p: np.ndarray, alpha: float) -> np.ndarray:
 
 
 def _holm(p: np.ndarray, alpha: float) -> np.ndarray:
-    # step-down: max_{j <= i} (m - j + 1) p_j  (seed 002 writes (k - j) with m = k - 1)
+    # step-down: max_{j <= i} (m - j + 1) p_j  (Garcia & Herrera write (k - j) with m = k - 1)
     m = len(p)
     return np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p))
 
@@ -63,7 +63,7 @@ def _finner(p: np.ndarray, alpha: float) -> np.ndarray:
 
 
 def _hochberg(p: np.ndarray, alpha: float) -> np.ndarray:
-    # step-up: min_{j >= i} (m - j + 1) p_j. Seed 002 prints `max` here; its own
+    # step-up: min_{j >= i} (m - j + 1) p_j. Garcia et al. (2010) print `max` here; their own
     # tables (CEC'2005: Hochberg APV of DE = 0.05356, BLX-GL50 = 0.09213) and
     # Hochberg (1988) are step-up, i.e. `min`. The table and the paper win.
     m = len(p)
@@ -76,7 +76,7 @@ HOMMEL_AT_ONCE = 256
 
 
 def _hommel(p: np.ndarray, alpha: float) -> np.ndarray:
-    # Wright (1992), Fig. 2 of seed 002 ("Algorithm for calculating APVs based on Hommel's").
+    # Wright (1992), Fig. 2 of Garcia et al. (2010) ("Algorithm for calculating APVs based on Hommel's").
     m = len(p)
     if 2 <= m <= HOMMEL_AT_ONCE:
         return _hommel_at_once(p)
@@ -229,7 +229,7 @@ def adjust(pvalues: Any, method: Method, *, alpha: float = 0.05) -> Any:
 
     References
     ----------
-    Seed ``002_8d7ef8b10cb9945b.txt`` ("Adjusted P-Values"); Wright (1992)
+    Garcia et al. (2010) Inf. Sci. 180 ("Adjusted P-Values"); Wright (1992)
     Biometrics 48, 1005-1013; Holm (1979); Hochberg (1988); Hommel (1988);
     Holland & Copenhaver (1987); Rom (1990); Finner (1993); Li (2008);
     Shaffer (1986); Bergmann & Hommel (1988); Garcia & Herrera (2008) JMLR 9.

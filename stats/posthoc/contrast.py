@@ -1,4 +1,4 @@
-"""Contrast estimation based on medians (Doksum 1967; seed 002)."""
+"""Contrast estimation based on medians (Doksum 1967; Garcia et al. 2010)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from stats.core import as_table, magnitude, snap
 
 
 def _contrasts_from_medians(z: np.ndarray) -> np.ndarray:
-    """Steps 3-4 of seed 002: m_u = mean_v Z_uv (Z_uu = 0 included); entry [u, v] = m_u - m_v."""
+    """Steps 3-4 of Garcia et al. (2010): m_u = mean_v Z_uv (Z_uu = 0 included); entry [u, v] = m_u - m_v."""
     m = z.mean(axis=1)
     return m[:, None] - m[None, :]
 
@@ -34,11 +34,11 @@ def contrast_estimation(scores: Any, *, higher_is_better: bool = True) -> pd.Dat
 
     Notes
     -----
-    The procedure of seed 002 (Doksum 1967; Garcia et al. 2010):
+    The procedure of Garcia et al. (2010), after Doksum (1967):
 
     1. D_i(uv) = X_iu - X_iv on every data set i, for u < v;
     2. Z_uv = median_i D_i(uv) (the unadjusted estimator of M_u - M_v),
-       Z_vu = -Z_uv, Z_uu = 0 (seed 002 prints "Z_vu = Z_uv", a misprint);
+       Z_vu = -Z_uv, Z_uu = 0 (Garcia et al. print "Z_vu = Z_uv", a misprint);
     3. m_u = (sum_v Z_uv) / k;
     4. the estimator of M_u - M_v is m_u - m_v.
 
@@ -46,14 +46,14 @@ def contrast_estimation(scores: Any, *, higher_is_better: bool = True) -> pd.Dat
     entry [u, v] says that learner u has the *higher* criterion value, which
     is better when ``higher_is_better`` and worse otherwise. Differences and
     results are rounded to 12 significant digits of the table's largest
-    magnitude, so that decimal ties stay ties. Seed 002 rounds Z_uv and m_u to
+    magnitude, so that decimal ties stay ties. Garcia et al. round Z_uv and m_u to
     3 decimals as it goes; at full precision its PDFC vs FH-GBML contrast
     (printed 0.060) is 0.05925 (the other five printed values agree).
 
     References
     ----------
-    Seed 002 (002_8d7ef8b10cb9945b.txt), "Contrast Estimation based on
-    medians". K. Doksum (1967), Robust procedures for some linear models with
+    "Contrast Estimation based on medians" in Garcia & Herrera's tutorial
+    (2008, 2010). K. Doksum (1967), Robust procedures for some linear models with
     one observation per cell, Ann. Math. Statist. 38, 878-883. S. Garcia,
     A. Fernandez, J. Luengo, F. Herrera (2010), Advanced nonparametric tests
     for multiple comparisons in the design of experiments in computational

@@ -2,7 +2,7 @@
 
 The critical value is computed from the exact permutation null distribution of the
 smallest sign count, by dynamic programming over count profiles, instead of being
-read from a printed table (seed ``002_8d7ef8b10cb9945b.txt``, "Multiple Sign Test").
+read from a printed table (Garcia et al. 2010, "Multiple Sign Test").
 """
 
 from __future__ import annotations
@@ -260,7 +260,7 @@ def multiple_sign_test(
     JASA 54:767-775. A. L. Rhyne and R. G. D. Steel (1965), Tables for a treatments
     versus control multiple comparisons sign test, Technometrics 7:293-306.
     S. Garcia, A. Fernandez, J. Luengo, F. Herrera (2010), Information Sciences
-    180:2044-2064. Seed 002_8d7ef8b10cb9945b.txt, "Multiple Sign Test".
+    180:2044-2064, "Multiple Sign Test".
 
     Examples
     --------

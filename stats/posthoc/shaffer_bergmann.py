@@ -5,8 +5,8 @@ is *exhaustive* when exactly the hypotheses in I can be true together
 (Garcia & Herrera 2008, Definition 1). Equality is an equivalence relation,
 so the exhaustive sets are exactly the pairs inside the blocks of a set
 partition of the k learners: one per partition with at least one block of
-size >= 2, Bell(k) - 1 of them (51 for k = 5, as seed 002 counts). Instead of
-the recursive algorithm of seed 002 (Fig. 1), :func:`exhaustive_sets` generates the
+size >= 2, Bell(k) - 1 of them (51 for k = 5, as Garcia & Herrera count). Instead of
+the recursive algorithm of Garcia & Herrera (2008, Fig. 1), :func:`exhaustive_sets` generates the
 partitions directly as restricted growth strings, vectorised with numpy.
 
 Bergmann-Hommel's APVs (:func:`bergmann_apv`) do not list the sets (Bell(16) is about
@@ -38,8 +38,8 @@ def _shaffer_s(k: int) -> int:
     """S(k), the possible numbers of true pairwise hypotheses among k learners, as a bit mask
     (bit s set when exactly s hypotheses can be true together).
 
-    S(k) = U_{j=1..k} { C(j, 2) + x : x in S(k - j) }, S(0) = S(1) = {0} (Shaffer 1986, as seed 002
-    prints it: j learners are equal to one another, the other k - j arrange freely). Built bottom-up: S(i)
+    S(k) = U_{j=1..k} { C(j, 2) + x : x in S(k - j) }, S(0) = S(1) = {0} (Shaffer 1986, as Garcia & Herrera 2008
+    print it: j learners are equal to one another, the other k - j arrange freely). Built bottom-up: S(i)
     for every i < k is in the unbounded cache before S(k) is made, so each S(i) is computed once
     and there is no recursion. A bit mask turns "C(j, 2) + x for x in S" into one shift: S(k) is
     the OR of S(k - j) << C(j, 2). (A 32-entry cache of the recursion itself thrashed from k = 33 on:
@@ -97,7 +97,7 @@ def shaffer_t(k: int) -> np.ndarray:
     References
     ----------
     Shaffer, J. P. (1986). Modified sequentially rejective multiple test procedures. JASA 81(395),
-    826-831; Garcia & Herrera (2008) JMLR 9, Sec. 3.2; seed 002, Table 3 (t_i of k = 5).
+    826-831; Garcia & Herrera (2008) JMLR 9, Sec. 3.2 and Table 3 (t_i of k = 5).
 
     Examples
     --------
@@ -177,7 +177,7 @@ def bergmann_apv(p: np.ndarray, k: int) -> np.ndarray:
     k <= :data:`MAX_EXACT_K` (16).
 
     APV_i = min(1, max{ |I| * min{p_j : j in I} : I exhaustive, i in I })
-    (Bergmann & Hommel 1988; Garcia & Herrera 2008, Sec. 3.2; seed 002, "APVs for each post-hoc
+    (Bergmann & Hommel 1988; Garcia & Herrera 2008, Sec. 3.2, "APVs for each post-hoc
     procedure"), with no further step: the same numbers, to the last bit, as listing all Bell(k) - 1
     exhaustive sets (:func:`_bergmann_apv_enumerated`, the implementation to k = 12 before).
 

@@ -1,6 +1,6 @@
 """Post-hoc z tests on average ranks: one learner against a control, and all pairs.
 
-z = (R_i - R_j) / SE with R the average ranks of the omnibus test (seed 002,
+z = (R_i - R_j) / SE with R the average ranks of the omnibus test (Garcia et al. 2010,
 "Post-hoc Procedures"), p two-sided from the standard normal, and the APVs of
 :func:`stats.adjust`.
 """
@@ -55,10 +55,10 @@ class BergmannLimitWarning(UserWarning):
 
 
 def standard_error(test: Test, k: int, n: int) -> float:
-    """Standard error of a difference of two average ranks of ``test`` under H0 (seed 002).
+    """Standard error of a difference of two average ranks of ``test`` under H0 (Garcia et al. 2010).
 
     - Friedman: sqrt(k(k+1) / (6N)) (Demsar 2006, Sec. 3.2.2).
-    - Aligned ranks: sqrt(k(kN+1) / 6). Seed 002 prints sqrt(k(N+1)/6), a misprint.
+    - Aligned ranks: sqrt(k(kN+1) / 6). Garcia et al. (2010) print sqrt(k(N+1)/6), a misprint.
       Derivation: the kN aligned ranks 1..kN are, under H0, assigned to the k
       learners like ranks to k groups of N in Kruskal-Wallis, so the mean rank
       of a group has variance (kN+1)(kN-N)/(12N) and two groups' means have
@@ -150,8 +150,7 @@ def control_test(
 
     References
     ----------
-    Seed ``002_8d7ef8b10cb9945b.txt`` ("Post-hoc Procedures", "Adjusted P-Values");
-    Garcia et al. (2010) Inf. Sci. 180, 2044-2064; Demsar (2006) JMLR 7.
+    Garcia et al. (2010) Inf. Sci. 180, 2044-2064 ("Post-hoc Procedures", "Adjusted P-Values"); Demsar (2006) JMLR 7.
     """
     r, n = rank_statistics(scores, test, higher_is_better)
     return control_test_from_ranks(r, n, control, test=test, alpha=alpha)
@@ -224,8 +223,8 @@ def pairwise_test(
 
     References
     ----------
-    Garcia & Herrera (2008) JMLR 9, 2677-2694; seed ``002_8d7ef8b10cb9945b.txt``
-    ("Detecting all pairwise differences").
+    Garcia & Herrera (2008) JMLR 9, 2677-2694 ("Detecting all pairwise
+    differences").
     """
     r, n = rank_statistics(scores, test, higher_is_better)
     return pairwise_test_from_ranks(r, n, test=test, bergmann=bergmann)

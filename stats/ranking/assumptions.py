@@ -1,4 +1,4 @@
-"""Conditions for the safe use of parametric tests (seed 002).
+"""Conditions for the safe use of parametric tests (Garcia & Herrera's tutorial, 2008, 2010).
 
 A hypothesis is rejected when p <= alpha.
 """
@@ -118,7 +118,7 @@ def normality(
     lilliefors: bool = True,
     seed: int = LILLIEFORS_SEED,
 ) -> NormalityResult:
-    """Test one sample for normality with three tests (seed 002).
+    """Test one sample for normality with three tests (Garcia et al. 2010).
 
     Parameters
     ----------
@@ -151,7 +151,7 @@ def normality(
 
     References
     ----------
-    Seed 002 (002_8d7ef8b10cb9945b.txt), safe use of parametric tests.
+    Garcia & Herrera's tutorial (2008, 2010), safe use of parametric tests.
     Shapiro & Wilk (1965), Biometrika 52; D'Agostino & Pearson (1973),
     Biometrika 60; Lilliefors (1967), J. Amer. Statist. Assoc. 62.
 
@@ -203,7 +203,7 @@ def levene(groups: Sequence[ArrayLike] | Mapping[Any, ArrayLike], *, center: str
     groups : sequence or mapping of array_like
         At least two finite samples (a mapping's values are used).
     center : {"mean", "median", "trimmed"}, default "mean"
-        "mean" is Levene's test as in seed 002 ("based on means"); "median"
+        "mean" is Levene's test as in Garcia et al. (2010) ("based on means"); "median"
         is Brown-Forsythe (scipy's default).
 
     Returns
@@ -214,7 +214,7 @@ def levene(groups: Sequence[ArrayLike] | Mapping[Any, ArrayLike], *, center: str
 
     References
     ----------
-    Seed 002 (002_8d7ef8b10cb9945b.txt). Levene (1960), Contributions to
+    Garcia et al. (2010), Inf. Sci. 180. Levene (1960), Contributions to
     Probability and Statistics, Stanford University Press, 278-292.
 
     Examples
@@ -262,11 +262,11 @@ def parametric_safety(
 
     Notes
     -----
-    Independence, seed 002's third condition, cannot be tested from a table.
+    Independence, the third condition of Garcia et al. (2010), cannot be tested from a table.
 
     References
     ----------
-    Seed 002 (002_8d7ef8b10cb9945b.txt); Garcia et al. (2010), Inf. Sci. 180.
+    Garcia & Herrera (2008), JMLR 9; Garcia et al. (2010), Inf. Sci. 180.
 
     Examples
     --------

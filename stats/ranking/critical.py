@@ -75,7 +75,7 @@ def critical_difference(
     References
     ----------
     Nemenyi (1963), PhD thesis, Princeton; Dunn (1961) JASA 56, 52-64;
-    Demsar (2006) JMLR 7, Sec. 3.2.2 and Table 5; seed ``000_aa5420a5faf49cff.txt``
+    Demsar (2006) JMLR 7, Sec. 3.2.2 and Table 5; Menzies' notes on comparing learners
     (CD = 1.25 for k = 4, N = 14).
 
     Examples

@@ -122,7 +122,7 @@ def friedman(scores: Any, *, higher_is_better: bool = True, tie_correction: bool
         ``False`` when the smallest value is best (pf, runtime).
     tie_correction : bool, default False
         Divide by 1 - sum(t^3 - t) / (N k (k^2 - 1)) as ``scipy.stats.friedmanchisquare``
-        and R's ``friedman.test`` do. The seeds' formula (default) has no tie correction.
+        and R's ``friedman.test`` do. Demsar's (2006) formula (default) has no tie correction.
 
     Returns
     -------
@@ -137,7 +137,7 @@ def friedman(scores: Any, *, higher_is_better: bool = True, tie_correction: bool
     References
     ----------
     Friedman (1937) JASA 32, 675-701; Demsar (2006) JMLR 7, Eq. after (1);
-    seed ``000_aa5420a5faf49cff.txt``; seed ``002_8d7ef8b10cb9945b.txt`` ("Friedman's test").
+    Menzies' notes on comparing learners; Garcia & Herrera (2008) JMLR 9 ("Friedman's test").
 
     Examples
     --------
@@ -173,7 +173,7 @@ def iman_davenport(scores: Any, *, higher_is_better: bool = True, tie_correction
     References
     ----------
     Iman & Davenport (1980) Commun. Stat. 9, 571-595; Demsar (2006) JMLR 7;
-    seed ``000_aa5420a5faf49cff.txt``: F_F = 3.69 for the C4.5 example.
+    Menzies' notes (after Demsar): F_F = 3.69 for the C4.5 example.
 
     Examples
     --------
@@ -203,15 +203,15 @@ def friedman_aligned(scores: Any, *, higher_is_better: bool = True) -> AlignedRa
     Notes
     -----
     Aligned values equal in decimal are tied (:func:`stats.core._table.snap`);
-    without that, the 24-data-set case of seed 002 gives a different T.
-    Seed 002 prints T = 18.837 for that case; the value is not reproducible
+    without that, the 24-data-set case of Garcia et al. (2010) gives a different T.
+    Garcia et al. print T = 18.837 for that case; the value is not reproducible
     (scmamp's authors report a bug in the original software): the correct
     value is T = 22.267.
 
     References
     ----------
     Hodges & Lehmann (1962) Ann. Math. Stat. 33, 482-497; Garcia et al. (2010)
-    Inf. Sci. 180, 2044-2064; seed ``002_8d7ef8b10cb9945b.txt`` ("Aligned Ranks Friedman's test").
+    Inf. Sci. 180, 2044-2064 ("Aligned Ranks Friedman's test").
     """
     table = as_table(scores, higher_is_better=higher_is_better)
     n, k = table.n, table.k
@@ -236,20 +236,20 @@ def quade(scores: Any, *, higher_is_better: bool = True, tie_correction: bool = 
     Parameters
     ----------
     tie_correction : bool, default False
-        ``False``: the closed form A2 = N(N+1)(2N+1) k(k+1)(k-1) / 72 of seed 002;
+        ``False``: the closed form A2 = N(N+1)(2N+1) k(k+1)(k-1) / 72 of Garcia et al. (2010);
         ``True``: A2 = sum_ij S_ij^2 (Quade 1979, exact under ties).
 
     Notes
     -----
-    Seed 002 prints T3 = 21.967 for its 24-data-set case; its own arithmetic
+    Garcia et al. (2010) print T3 = 21.967 for their 24-data-set case; their own arithmetic
     does not add up (23 * 4068.479 / (24500 - 4068.479) is 4.58) and the
     correct value is 11.752. A2 = B (every data set ranks the learners the same
     way, with the tie-aware A2) gives T3 = inf, p = 0; all-tied data gives 0, p = 1.
 
     References
     ----------
-    Quade (1979) JASA 74, 680-683; Garcia et al. (2010) Inf. Sci. 180;
-    seed ``002_8d7ef8b10cb9945b.txt`` ("Quade test").
+    Quade (1979) JASA 74, 680-683; Garcia et al. (2010) Inf. Sci. 180
+    ("Quade test").
     """
     table = as_table(scores, higher_is_better=higher_is_better)
     n, k = table.n, table.k

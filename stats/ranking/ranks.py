@@ -53,8 +53,8 @@ class AverageRanks:
     The rank-based statistics (Friedman, Iman-Davenport, the critical
     difference and the Friedman post-hoc z tests) depend on the table only
     through the average ranks R_j and N, so they accept this instead of a
-    table. Seed 000's chi2 = 9.28 comes from its printed average ranks
-    (3.143, 2.000, 2.893, 1.964; N = 14); its table, rounded to three decimals,
+    table. Menzies' chi2 = 9.28 (after Demsar 2006) comes from the notes' printed average ranks
+    (3.143, 2.000, 2.893, 1.964; N = 14); their table, rounded to three decimals,
     ranks differently (see ``tests/test_omnibus.py``).
 
     Note: the tie correction of the Friedman statistic needs the table, so
@@ -234,7 +234,7 @@ def ranks(scores: Any, *, higher_is_better: bool = True) -> pd.DataFrame:
 
     References
     ----------
-    Seed ``000_aa5420a5faf49cff.txt`` ("1,1,1,1 get ranks 1,2,3,4 ... averages to 2.5");
+    Menzies, notes on comparing learners ("1,1,1,1 get ranks 1,2,3,4 ... averages to 2.5");
     Demsar (2006), JMLR 7, Sec. 3.2.2.
 
     Examples

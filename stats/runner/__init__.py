@@ -1,4 +1,4 @@
-"""The cross-validation runner of seed 000 (and seed 004's sequence studies): run learners on data
+"""The cross-validation runner of Menzies' notes (and the sequence studies of his lecture notes): run learners on data
 sets and write the long-format log, crash-safe and resumable.
 """
 

@@ -1,13 +1,13 @@
-"""Run R x N cross-validation and write seed 000's long-format log, resumably.
+"""Run R x N cross-validation and write the long-format log of Menzies' notes, resumably.
 
-Seed 000's loop: for each data set, R repeats of a randomised N-way split; for
+The loop of Menzies' notes: for each data set, R repeats of a randomised N-way split; for
 each fold and learner, train, then one line per criterion
 ``dataset,repeat,fold,learner,criterion,value`` and a ``runtime`` line.
 "If this dies half way through, need to pick where left off": every
 (dataset, repeat, fold, learner) *unit* is appended with one write and an
 fsync, and a rerun skips the units already complete.
 
-Classifiers are scored by :data:`stats.runner.metrics.CLASSIFIER_CRITERIA` (seed 004's pd, pf,
+Classifiers are scored by :data:`stats.runner.metrics.CLASSIFIER_CRITERIA` (Menzies' pd, pf,
 precision, accuracy and balance), scikit-learn regressors by
 :data:`stats.runner.regression_metrics.REGRESSOR_CRITERIA` (MMRE, PRED(25), PRED(30), correlation).
 The loop itself lives in :mod:`stats.runner._loop`, shared with :func:`stats.run_sequence`.
@@ -82,7 +82,7 @@ def run_cv(
     out_dir : str or Path
         Directory of the logs (created if missing).
     repeats, folds : int
-        R and N (defaults 5 x 5; seed 000 asks for R x N >= 20).
+        R and N (defaults 5 x 5; Menzies' notes ask for R x N >= 20).
     seed : int
         Fixes the folds (:func:`fold_assignment`) and the learners' random states.
     task : {"auto", "classification", "regression"}
@@ -114,10 +114,10 @@ def run_cv(
     (:func:`stats.runner.metrics.evaluate`: the "yes" class of a two-class task is the larger label;
     more classes are macro-averaged one-vs-rest; 0/0 is 0.0), ``balance``
     (:func:`stats.runner.metrics.balance` of that pd and pf), then ``runtime``, the seconds of
-    ``fit`` alone (``time.perf_counter`` after - before, seed 000's After - B4).
+    ``fit`` alone (``time.perf_counter`` after - before, Menzies' After - B4).
 
     Regression: ``mmre``, ``pred25``, ``pred30`` (fractions: PRED(25) and PRED(30) of the
-    fold's test cases) and ``correlation`` (of actual and predicted, seed 004's one-pass
+    fold's test cases) and ``correlation`` (of actual and predicted, Menzies' one-pass
     loop; 0.0 when the predictions are constant), then ``runtime``
     (:func:`stats.runner.regression_metrics.evaluate_regression`). RE and MRE are per case, not per
     fold, and are not logged; MMRE is their fold summary. Regression folds are random

@@ -1,4 +1,4 @@
-"""Seeded, stratified fold assignment for R x N cross-validation (seed 000's "randomised order, divide N ways").
+"""Seeded, stratified fold assignment for R x N cross-validation (Menzies' "randomised order, divide N ways").
 
 Everything is derived from ``numpy.random.SeedSequence`` over (seed, data set name,
 repeat[, fold]), so a rerun, or a resumed run, sees exactly the same folds and learner

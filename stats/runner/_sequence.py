@@ -1,9 +1,9 @@
-"""Seed 004's sequence studies ("Incremental M*N-way"), crash-safe and resumable like run_cv.
+"""The sequence studies of Menzies' lecture notes ("Incremental M*N-way"), crash-safe and resumable like run_cv.
 
-Seed 004 (``004_1f3c22156dad8688.txt``, "Incremental M*N-way (a.k.a. sequence studies)"):
+Menzies' lecture notes on evaluation bias ("Incremental M*N-way (a.k.a. sequence studies)"):
 "Learn on more and more of the data; report 'plateau' (where learning improvement stops);
 repeat M times: divide data into buckets on N items; for I = 2 to N: training on buckets
-1..I-1, test on bucket I". :func:`run_sequence` writes the long-format log of seed 000
+1..I-1, test on bucket I". :func:`run_sequence` writes the long-format log of Menzies' notes
 (``dataset,repeat,fold,learner,criterion,value``) with ``fold`` = I, the test bucket, and
 one extra criterion line ``train``: the number of training instances (buckets 1..I-1).
 :func:`stats.plateau` reads such curves.
@@ -88,7 +88,7 @@ def run_sequence(
     regression: mmre, pred25, pred30, correlation), then ``train``, the number of training
     instances (written as a float, e.g. ``120.0``; the same for every repeat, since bucket
     sizes depend only on the data size), then ``runtime``. ``fold`` runs from 2 to N: there
-    is no fold 1 (bucket 1 is never a test set). Every line is a valid seed 000 line, so
+    is no fold 1 (bucket 1 is never a test set). Every line is a valid long-format line, so
     :func:`stats.read_logs` and ``rankboard check`` read the log; ``train`` then appears as
     one more criterion (constant per fold, so it ranks nothing). A unit is complete with
     every one of those lines; resume, repair and refusal are those of run_cv.

@@ -1,6 +1,6 @@
-"""Seed 004's performance statistics for discrete classes: pd, pf, precision, accuracy, balance.
+"""Menzies' performance statistics for discrete classes: pd, pf, precision, accuracy, balance.
 
-Seed 004 (``004_1f3c22156dad8688.txt``) names the four cells of a two-class
+Menzies' lecture notes on evaluation bias name the four cells of a two-class
 confusion matrix::
 
                       truth = no   truth = yes
@@ -13,7 +13,7 @@ For more than two classes it says: "repeat the above, one for each pair of
 (class X) / (not class X)". :func:`evaluate` turns that into one number per
 criterion (see its Notes).
 
-:func:`balance` is seed 004's combination of pd and pf (the distance from the ideal
+:func:`balance` is Menzies' combination of pd and pf (the distance from the ideal
 point pd = 1, pf = 0 of the ROC square), with its N-dimensional, weighted form
 :func:`balance_nd`.
 
@@ -38,7 +38,7 @@ CLASSIFIER_CRITERIA: tuple[str, ...] = (*CRITERIA, "balance")
 
 @dataclass(frozen=True)
 class Confusion:
-    """The four cells of seed 004's two-class confusion matrix.
+    """The four cells of Menzies' two-class confusion matrix.
 
     Attributes
     ----------
@@ -80,7 +80,7 @@ def _labels(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def confusion(y_true: Any, y_pred: Any, positive: Any) -> Confusion:
-    """Count seed 004's cells A, B, C, D for one class against the rest.
+    """Count Menzies' cells A, B, C, D for one class against the rest.
 
     Parameters
     ----------
@@ -114,7 +114,7 @@ def pd(cells: Confusion) -> float:
 
     Examples
     --------
-    >>> pd(Confusion(a=395, b=67, c=19, d=39))  # seed 004's roc-sheet: "only 37%"
+    >>> pd(Confusion(a=395, b=67, c=19, d=39))  # Menzies' roc-sheet: "only 37%"
     0.36792452830188677
     """
     return _ratio(cells.d, cells.b + cells.d)
@@ -147,7 +147,7 @@ def accuracy(cells: Confusion) -> float:
 
     Examples
     --------
-    >>> round(accuracy(Confusion(a=395, b=67, c=19, d=39)), 2)  # seed 004: "accuracy = 83%"
+    >>> round(accuracy(Confusion(a=395, b=67, c=19, d=39)), 2)  # Menzies: "accuracy = 83%"
     0.83
     """
     if cells.n == 0:
@@ -174,11 +174,11 @@ def evaluate(y_true: Any, y_pred: Any, *, labels: Sequence[Any]) -> dict[str, fl
 
     Notes
     -----
-    Two classes: seed 004's formulas on the cells of the "yes" class; equal to
+    Two classes: Menzies' formulas on the cells of the "yes" class; equal to
     scikit-learn's ``recall_score`` (pd), ``precision_score(zero_division=0)`` and
     ``accuracy_score`` with ``pos_label`` the "yes" class, and pf = FP / (FP + TN).
 
-    More than two classes: seed 004's "one for each pair of (class X) / (not class X)",
+    More than two classes: Menzies' "one for each pair of (class X) / (not class X)",
     then the unweighted mean over the classes of ``labels`` (macro average) for pd, pf and
     precision; equal to ``recall_score(average="macro", zero_division=0)``,
     ``precision_score(average="macro", zero_division=0)`` and the mean false positive rate
@@ -224,7 +224,7 @@ def _weights(weights: ArrayLike | None, n: int) -> np.ndarray:
 
 
 def balance_nd(values: ArrayLike, ideal: ArrayLike, *, weights: ArrayLike | None = None) -> float:
-    """Seed 004's balance in N dimensions: one minus the normalised distance to the ideal point.
+    """Menzies' balance in N dimensions: one minus the normalised distance to the ideal point.
 
     Parameters
     ----------
@@ -240,7 +240,7 @@ def balance_nd(values: ArrayLike, ideal: ArrayLike, *, weights: ArrayLike | None
     float
         .. math:: 1 - \\sqrt{\\frac{\\sum_i w_i (\\text{ideal}_i - v_i)^2}{\\sum_i w_i}}
 
-        With equal weights this is 1 - sqrt(sum of squared distances) / sqrt(N), seed 004's
+        With equal weights this is 1 - sqrt(sum of squared distances) / sqrt(N), Menzies'
         "generalizes to N-dimensional evaluation (divide by sqrt(N))"; scaling every weight
         by the same factor changes nothing. When each measure lies in [0, 1] and the ideal is
         0 or 1, the result lies in [0, 1]: 1 at the ideal point, 0 at the opposite corner.
@@ -252,7 +252,7 @@ def balance_nd(values: ArrayLike, ideal: ArrayLike, *, weights: ArrayLike | None
 
     Notes
     -----
-    Seed 004: "it may be useful to weight {PD,PF} according to their relative importance".
+    Menzies' lecture notes: "it may be useful to weight {PD,PF} according to their relative importance".
     The weighted form above is a weighted root-mean-square distance: a dimension with weight
     w counts as w copies of itself, so integer weights equal repeating the dimension. A zero
     weight ignores that dimension.
@@ -274,14 +274,14 @@ def balance_nd(values: ArrayLike, ideal: ArrayLike, *, weights: ArrayLike | None
 
 
 def balance(pd: float, pf: float, *, weights: ArrayLike | None = None) -> float:
-    """Seed 004's balance of pd and pf: 1 - sqrt((0 - pf)^2 + (1 - pd)^2) / sqrt(2).
+    """Menzies' balance of pd and pf: 1 - sqrt((0 - pf)^2 + (1 - pd)^2) / sqrt(2).
 
     Parameters
     ----------
     pd, pf : float
         Probability of detection and of false alarm, each in [0, 1].
     weights : pair of float, optional
-        ``(w_pd, w_pf)``, the relative importance of pd and pf (seed 004: "weight {PD,PF}
+        ``(w_pd, w_pf)``, the relative importance of pd and pf (Menzies: "weight {PD,PF}
         according to their relative importance"); default ``(1, 1)``.
 
     Returns

@@ -1,18 +1,18 @@
-"""Seed 004's performance statistics for continuous classes: RE, MRE, MMRE, PRED(N), correlation.
+"""Menzies' performance statistics for continuous classes: RE, MRE, MMRE, PRED(N), correlation.
 
-Seed 004 (``004_1f3c22156dad8688.txt``, "Continuous classes"):
+Menzies' lecture notes on evaluation bias ("Continuous classes"):
 
 - RE = relative error = (predicted - actual) / actual
 - MRE = magnitude of relative error = absolute value of RE
 - PRED(N) = % of cases where MRE up to N%
 - MMRE = mean magnitude of relative error = sum(MRE) / N over the N test instances
-- correlation, by the one-pass loop the seed prints (:func:`correlation`).
+- correlation, by the one-pass loop the notes print (:func:`correlation`).
 
-Worked example (the seed's): MREs of 11, 15, 18, 20, 23, 25, 29, 31, 100 and 100 per cent
-give MMRE = 37.2% (372 / 10); here every rate is a fraction, 0.372. The seed also prints
+Worked example (the notes'): MREs of 11, 15, 18, 20, 23, 25, 29, 31, 100 and 100 per cent
+give MMRE = 37.2% (372 / 10); here every rate is a fraction, 0.372. The notes also print
 PRED(30) = 80%, but only seven of those ten MREs are "up to 30%" (31 is not), so its own
 definition gives 70%: :func:`pred` returns 0.7 for PRED(30) and 0.8 for PRED(31). The
-printed 80% is an arithmetic slip in the seed, not a different definition (no reading of
+printed 80% is an arithmetic slip in the notes, not a different definition (no reading of
 "up to N%" counts 31% as within 30%).
 
 Arguments are in scikit-learn's order, ``y_true`` (actual) first.
@@ -91,7 +91,7 @@ def mmre(y_true: Any, y_pred: Any) -> float:
     Examples
     --------
     >>> actual = [100] * 10
-    >>> predicted = [111, 85, 118, 80, 123, 75, 129, 69, 200, 0]  # seed 004's MREs, in per cent
+    >>> predicted = [111, 85, 118, 80, 123, 75, 129, 69, 200, 0]  # Menzies' MREs, in per cent
     >>> round(mmre(actual, predicted), 12)
     0.372
     """
@@ -106,7 +106,7 @@ def pred(y_true: Any, y_pred: Any, n: float = 30) -> float:
     y_true, y_pred : array_like, 1-D
         Actual and predicted values.
     n : float, default 30
-        N, in per cent (seed 004's PRED(30) is ``n=30``); finite and non-negative.
+        N, in per cent (Menzies' PRED(30) is ``n=30``); finite and non-negative.
 
     Notes
     -----
@@ -121,8 +121,8 @@ def pred(y_true: Any, y_pred: Any, n: float = 30) -> float:
     Examples
     --------
     >>> actual = [100] * 10
-    >>> predicted = [111, 85, 118, 80, 123, 75, 129, 69, 200, 0]  # seed 004's MREs, in per cent
-    >>> pred(actual, predicted, 30)  # seed 004 prints 80%: see the module docstring
+    >>> predicted = [111, 85, 118, 80, 123, 75, 129, 69, 200, 0]  # Menzies' MREs, in per cent
+    >>> pred(actual, predicted, 30)  # Menzies prints 80%: see the module docstring
     0.7
     >>> pred(actual, predicted, 31)
     0.8
@@ -142,7 +142,7 @@ def pred(y_true: Any, y_pred: Any, n: float = 30) -> float:
 
 
 def correlation(x: Any, y: Any) -> float:
-    """Pearson's correlation by seed 004's one-pass (sweep / delta) loop.
+    """Pearson's correlation by Menzies' one-pass (sweep / delta) loop.
 
     Parameters
     ----------
@@ -159,7 +159,7 @@ def correlation(x: Any, y: Any) -> float:
 
     Notes
     -----
-    The loop, as printed in seed 004 (1-based)::
+    The loop, as printed in Menzies' lecture notes (1-based)::
 
         mean_x, mean_y = x[1], y[1]
         for i in 2 to N:

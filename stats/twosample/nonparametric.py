@@ -117,7 +117,7 @@ def sign_test(a: ArrayLike, b: ArrayLike, *, ties: str = "split", higher_is_bett
 
     Notes
     -----
-    The table of critical wins printed in Garcia & Herrera (seed 002) is not
+    The table of critical wins printed in Garcia & Herrera's tutorial (2008, 2010) is not
     reproduced by any single rule, so no function for it is provided. For
     N = 5..25, row w_0.05 differs from ceil(N/2 + 1.96 sqrt(N)/2)
     at N = 13, 18, 24 (rule: 11, 14, 17; printed: 10, 13, 18); from the
@@ -131,8 +131,8 @@ def sign_test(a: ArrayLike, b: ArrayLike, *, ties: str = "split", higher_is_bett
     .. [1] J. Demsar, "Statistical comparisons of classifiers over multiple
        data sets", JMLR 7:1-30, 2006, sec. 3.1.3.
     .. [2] S. Garcia, F. Herrera, "Statistical Analysis of Experiments in Data
-       Mining and Computational Intelligence" (slides; seed
-       002_8d7ef8b10cb9945b.txt), sign test example C4.5 vs C4.5m.
+       Mining and Computational Intelligence" (tutorial
+       slides, after JMLR 9, 2008 and Inf. Sci. 180, 2010), sign test example C4.5 vs C4.5m.
 
     Examples
     --------
@@ -216,8 +216,8 @@ def wilcoxon(
     .. [2] J. Demsar, "Statistical comparisons of classifiers over multiple
        data sets", JMLR 7:1-30, 2006, sec. 3.1.3.
     .. [3] S. Garcia, F. Herrera, "Statistical Analysis of Experiments in Data
-       Mining and Computational Intelligence" (slides; seed
-       002_8d7ef8b10cb9945b.txt), Wilcoxon example C4.5 vs C4.5m.
+       Mining and Computational Intelligence" (tutorial
+       slides, after JMLR 9, 2008 and Inf. Sci. 180, 2010), Wilcoxon example C4.5 vs C4.5m.
     .. [4] J. W. Pratt, "Remarks on zeros and ties in the Wilcoxon signed rank
        procedures", JASA 54(287):655-667, 1959.
 

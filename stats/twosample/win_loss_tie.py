@@ -1,4 +1,4 @@
-"""Seed 004's win-loss-tie table: paired t-tests between every pair of learners, counted."""
+"""The win-loss-tie table of Menzies' lecture notes: paired t-tests between every pair of learners, counted."""
 
 from __future__ import annotations
 
@@ -35,11 +35,11 @@ def ttest_win_loss_tie(scores: Any, *, alpha: float = 0.05, higher_is_better: bo
     Per pair: p > alpha is a tie for both; otherwise the learner with the
     better mean difference wins. Identical differences on every data set
     (t = 0/0 or +-inf) tie when zero and win otherwise. No multiplicity
-    correction, as in seed 004.
+    correction, as in Menzies' lecture notes.
 
     References
     ----------
-    Seed 004 (004_1f3c22156dad8688.txt), "T-Tests & Win-loss tables", after
+    Menzies, lecture notes on evaluation bias, "T-Tests & Win-loss tables", after
     Hall & Holmes (2003), IEEE TKDE 15.
 
     Examples

@@ -173,7 +173,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
 
     def notify(self, message: str, **options: Any) -> None:  # type: ignore[override]
         """Every toast literal and escaped: messages quote names and errors from untrusted logs
-        (no markup, no control character; stats.names)."""
+        (no markup, no control character; stats.core.names)."""
         options["markup"] = False
         if options.get("severity", "information") == "information":
             # one notice at a time: a burst of toggles (m m m m) stacked four toasts over the view;

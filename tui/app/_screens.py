@@ -32,7 +32,7 @@ class ExportScreen(ModalScreen[tuple[str, bool] | None]):
 
     The result is ``(path, raw)``; with ``raw_option`` a checkbox offers ``raw``: cells a
     spreadsheet would evaluate are written as they are (else prefixed with ``'``, see
-    :func:`stats.names.spreadsheet_safe`), for programs that read the CSV.
+    :func:`stats.core.names.spreadsheet_safe`), for programs that read the CSV.
     """
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]

@@ -230,7 +230,7 @@ def stamped_name(criterion: str, kind: str, suffix: str, now: datetime | None = 
 def csv_text(frame: pd.DataFrame, *, raw: bool = False) -> str:
     """``frame`` as the CSV an export writes: no index, LF line ends, floats at full precision.
 
-    Names from the logs (string cells and column headers) pass :func:`stats.names.spreadsheet_safe`:
+    Names from the logs (string cells and column headers) pass :func:`stats.core.names.spreadsheet_safe`:
     control characters escaped, and a cell a spreadsheet would evaluate (``=``, ``+``, ``-``, ``@``,
     tab, CR, not a number) prefixed with ``'`` unless ``raw``.
     """

@@ -106,7 +106,7 @@ def tex_p(p: float) -> str:
 def tex_escape(name: object) -> str:
     """``name`` with LaTeX's special characters escaped, brackets braced (``{[}``), control
     characters shown as escapes."""
-    text = printable(name)  # control characters and bidi overrides escaped first (stats.names)
+    text = printable(name)  # control characters and bidi overrides escaped first (stats.core.names)
     return "".join(_ESCAPES.get(ch, ch) for ch in text)
 
 

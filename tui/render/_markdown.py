@@ -48,7 +48,7 @@ _SPECIAL = re.compile(r"([\\|*`])")
 
 def md_escape(name: object) -> str:
     """``name`` with ``\\ | * ``` backslash-escaped (newlines become spaces: a cell is one line)."""
-    return _SPECIAL.sub(r"\\\1", printable(name))  # control characters escaped first (stats.names)
+    return _SPECIAL.sub(r"\\\1", printable(name))  # control characters escaped first (stats.core.names)
 
 
 def table(header: Sequence[str], align: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

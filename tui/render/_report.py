@@ -84,5 +84,5 @@ def render_report(
     else:
         text = render_text(analysis, view, ascii=ascii, source=source)
     # Names are escaped where they are written; this last pass guarantees that no control
-    # character or bidi override from a log reaches the terminal (stats.names).
+    # character or bidi override from a log reaches the terminal (stats.core.names).
     return printable_lines(text)

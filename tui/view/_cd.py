@@ -13,7 +13,7 @@ The average-rank axis runs from 1 (left) to k with a tick at each integer;
 the better half of the learners hangs to the left, the rest to the right, each
 name joined to its rank position by a line. Each heavy bar joins a maximal
 group of learners, consecutive in rank order, with no significant pair among
-them (:mod:`stats.groups`: by Nemenyi's CD, or by an all-pairs procedure's APVs).
+them (:mod:`stats.groupings.groups`: by Nemenyi's CD, or by an all-pairs procedure's APVs).
 """
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ def curves_view(
     """The learning curves of ``criterion`` from its fold-level ``results`` and the ``train`` results.
 
     Both frames are tidy (dataset, repeat, fold, learner, value, ...), as
-    ``stats.CellValues.results`` gives them. A result without a ``train`` line of its unit is
+    ``stats.cells.CellValues.results`` gives them. A result without a ``train`` line of its unit is
     not on a curve; a learner with fewer than two training sizes has no plateau (a note says so).
     """
     if criterion == TRAIN:

@@ -39,7 +39,7 @@ class PairEffects:
     """How much ``a`` beats ``b`` across the data sets (each a string saying why when stats
     cannot compute it): Mann-Whitney U, A12 and Cliff's delta of the two columns as unpaired
     samples, and the Hodges-Lehmann shift of ``a`` over ``b`` (the median of the Walsh averages
-    of the paired differences) with its 95% interval (:data:`~stats.labels.HL_CONFIDENCE`; its
+    of the paired differences) with its 95% interval (:data:`~stats.core.labels.HL_CONFIDENCE`; its
     attained level where 95% cannot be reached). Positive means ``a`` is better."""
 
     a: str

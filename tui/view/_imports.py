@@ -17,9 +17,9 @@ import importlib
 from collections.abc import Iterable
 
 #: What the first view (the quartile view of the default selection) imports beyond the readers:
-#: the table ranked once for every view (``stats.ranking``), the overall chart
-#: (``stats.quartile_charts``), the Kendall tau of each data set against it (``stats.agreement``),
-#: the Scott-Knott ranks (``stats.scott_knott_ranking``, with ``stats.effect_size`` and
+#: the table ranked once for every view (``stats.ranking.ranks``), the overall chart
+#: (``stats.charts.quartiles``), the Kendall tau of each data set against it (``stats.ranking.agreement``),
+#: the Scott-Knott ranks (``stats.groupings.scott_knott``, with ``stats.twosample.effect_size`` and
 #: ``scipy.special``), pandas' ``unstack`` (``pandas.core.reshape``, which pandas imports
 #: lazily) and the scores table of a selection (``stats.cells._scores``: ``stats.cells`` imports
 #: lazily too). No ``scipy.stats``.
@@ -32,7 +32,7 @@ FIRST_VIEW = (
     "pandas.core.reshape.reshape",
 )
 #: What the other views' statistics import: the omnibus tests, post hoc procedures and
-#: adjustments (``stats.posthoc``), and ``scipy.stats`` (the effect sizes' intervals, the
+#: adjustments (``stats.posthoc.ztests``), and ``scipy.stats`` (the effect sizes' intervals, the
 #: two-sample and fold-level tests).
 OTHER_VIEWS = ("stats.posthoc.ztests", "scipy.stats")
 

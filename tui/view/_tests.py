@@ -182,7 +182,7 @@ def pairs_view(
 
 def cd_view(average: pd.Series, n: int, sel: Selection, pairwise: Callable[[], stats.PairwiseTest]) -> CDView:
     """Average ranks best first, Nemenyi's CD (``stats.critical_difference``, the tests view's
-    CD), the bars of ``sel.procedure`` (:mod:`stats.groups`) and the drawn diagram."""
+    CD), the bars of ``sel.procedure`` (:mod:`stats.groupings.groups`) and the drawn diagram."""
     ordered = average.sort_values(kind="stable")
     cd = float(stats.critical_difference(len(ordered), n, alpha=sel.alpha))
     replaced = None

@@ -187,7 +187,7 @@ class CDView:
     """Average ranks (best first), Nemenyi's CD, the groups joined by bars and the drawn diagram.
 
     ``cliques`` are the maximal groups with no significant pair under ``procedure`` (Nemenyi's
-    CD, or the APVs of Holm, Shaffer or Bergmann-Hommel at ``alpha``; see :mod:`stats.groups`);
+    CD, or the APVs of Holm, Shaffer or Bergmann-Hommel at ``alpha``; see :mod:`stats.groupings.groups`);
     ``basis`` says so in a line for the views; ``replaced`` what stands in for the procedure
     and why (Bergmann-Hommel above its exact limit), or None.
     """

@@ -12,7 +12,7 @@ from stats.core.names import printable
 
 def literal(name: Any, style: str = "") -> Text:
     """A name from the logs as literal text: no markup, control characters and bidi overrides
-    shown escaped (:func:`stats.names.printable`, the rule of every output)."""
+    shown escaped (:func:`stats.core.names.printable`, the rule of every output)."""
     return Text(printable(name), style=style, no_wrap=True)
 
 
