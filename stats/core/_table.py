@@ -126,6 +126,15 @@ def near(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     return np.abs(left - right) <= NEAR * np.maximum(np.abs(left), np.abs(right))
 
 
+def paired_difference(x: Any, y: Any) -> np.ndarray:
+    """``x - y`` of paired values, each value and the difference snapped at the pair's scale (the
+    larger of |x|, |y|: :func:`snap`'s rule for derived quantities), so that 0.9 - 0.8 is 0.1 in
+    every pair. The one place the paired tests, effect sizes and fold comparisons take it."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    scale = np.maximum(np.abs(x), np.abs(y))
+    return snap(snap(x, scale) - snap(y, scale), scale)
+
+
 def snap_digits(scale: Any, shape: tuple[int, ...]) -> list[tuple[int, np.ndarray, int]]:
     """The digits :func:`snap` keeps at ``scale`` (broadcast to ``shape``), found once for several
     arrays snapped at the same scale with :func:`snap_at` (a paired difference snaps both results

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from stats.core import check_alpha, check_bool, snap
+from stats.core import check_alpha, check_bool, paired_difference
 from stats.folds._signed_rank_jobs import SignedRanks
 from stats.folds.cube import FoldCube, fold_cube
 from stats.folds.results import FoldComparison, PendingFoldComparison
@@ -45,9 +45,8 @@ def _paired_means(xm: np.ndarray, ym: np.ndarray, higher_is_better: bool) -> np.
     """:func:`stats.folds.ttests._paired` of each column pair of ``xm`` and ``ym`` (finite), all at
     once: the same arithmetic element by element (each value and the difference rounded to 12
     significant digits of the pair's scale, the larger magnitude), so the same values."""
-    scale = np.maximum(np.abs(xm), np.abs(ym))
-    d = snap(xm, scale) - snap(ym, scale)
-    return snap(d if higher_is_better else -d, scale)
+    d = paired_difference(xm, ym)
+    return d if higher_is_better else -d
 
 
 def default_rope(values: Any) -> float:

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import scipy.stats as sps
 
-from stats.core import Printable, as_sample, check_bool, fmt_stat, p_is, snap
+from stats.core import Printable, as_sample, check_bool, fmt_stat, p_is, paired_difference
 
 
 def _paired(a: Any, b: Any, higher_is_better: bool) -> np.ndarray:
@@ -31,10 +31,8 @@ def _paired(a: Any, b: Any, higher_is_better: bool) -> np.ndarray:
     x, y = as_sample(a, "a"), as_sample(b, "b")
     if x.size != y.size:
         raise ValueError(f"a and b must have the same length (paired results), got {x.size} and {y.size}")
-    # decimal ties at the pair's scale (stats.core._table.snap): 0.9 - 0.8 is 0.1 in every pair
-    scale = np.maximum(np.abs(x), np.abs(y))
-    d = snap(x, scale) - snap(y, scale)
-    return snap(d if higher_is_better else -d, scale)
+    d = paired_difference(x, y)  # decimal ties at the pair's scale
+    return d if higher_is_better else -d
 
 
 def _folds(n: int, folds: Any) -> tuple[int, int]:

@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from stats.core import Printable, as_sample, check_bool, snap
+from stats.core import Printable, as_sample, check_bool, paired_difference, snap
 
 #: Vargha & Delaney (2000), p. 106: |A12 - 0.5| bounds of small, medium and large (A12 = 0.56,
 #: 0.64, 0.71, the equivalents of Cohen's d = 0.2, 0.5, 0.8 for two normal populations).
@@ -123,8 +123,7 @@ def _paired_differences(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``x - y`` for paired samples, snapped at each pair's scale (as :mod:`stats.twosample.nonparametric`)."""
     if x.size != y.size:
         raise ValueError(f"a and b must have the same length (paired samples), got {x.size} and {y.size}")
-    scale = np.maximum(np.abs(x), np.abs(y))
-    return snap(snap(x, scale) - snap(y, scale), scale)
+    return paired_difference(x, y)
 
 
 def a12(a: ArrayLike, b: ArrayLike, *, higher_is_better: bool = True, paired: bool = False) -> EffectSize:

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats as sps
 
-from stats.core import Printable, as_sample, check_bool, check_choice, fmt_stat, p_is, snap
+from stats.core import Printable, as_sample, check_bool, check_choice, fmt_stat, p_is, paired_difference, snap
 
 ZERO_METHODS = ("demsar", "zsplit", "pratt", "wilcox")
 METHODS = ("auto", "exact", "approx")
@@ -89,10 +89,8 @@ def _differences(a: ArrayLike, b: ArrayLike, higher_is_better: bool) -> np.ndarr
     x, y = as_sample(a, "a"), as_sample(b, "b")
     if x.size != y.size:
         raise ValueError(f"a and b must have the same length (paired samples), got {x.size} and {y.size}")
-    # Each pair is one data set: its two values, and their difference, at that pair's scale.
-    scale = np.maximum(np.abs(x), np.abs(y))
-    d = snap(y, scale) - snap(x, scale)
-    return snap(d if higher_is_better else -d, scale)
+    d = paired_difference(y, x)  # each pair is one data set: at that pair's scale
+    return d if higher_is_better else -d
 
 
 def sign_test(a: ArrayLike, b: ArrayLike, *, ties: str = "split", higher_is_better: bool = True) -> SignTestResult:
