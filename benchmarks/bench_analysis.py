@@ -18,7 +18,7 @@ What it measures
     A12 variant of Scott-Knott is timed apart. Each repetition makes a new ranked table (a
     new table, as a data set or learner toggle does).
 
-    (2) What the explorer computes per toggle, through the real view model: ``tui.view.Model``
+    (2) What the explorer computes per toggle, through the real view model: ``tui.model.Model``
     of a log holding one result per cell of the same table (so its scores table is this table),
     ``Model.analyze(selection).prepare(view)`` for each view that tests the table -- tests, ranks
     (with the letters), pairs, cd -- and all four, with the model's caches emptied before each
@@ -249,7 +249,7 @@ def view_cases() -> list[tuple[str, tuple[str, ...], str, str]]:
 def app_part(df: pd.DataFrame, reps: int) -> tuple[dict[str, list[int]], dict[str, str]]:
     """Part (2): per case, the ns of ``Model.analyze(selection).prepare(*views)``; and a digest of
     each view's content (every view with each procedure)."""
-    from tui.view import Model, default_selection
+    from tui.model import Model, default_selection
 
     log = make_log(df)
     model = Model(log)

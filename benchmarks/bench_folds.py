@@ -207,7 +207,7 @@ def stats_part(log: pd.DataFrame, reps: int) -> None:
 
 def explorer_part(log: pd.DataFrame, reps: int) -> None:
     from tui.app.widgets import folds_rows
-    from tui.view import Model, default_selection
+    from tui.model import Model, default_selection
 
     model = Model(log)
     sel = default_selection(log, "accuracy")
@@ -285,7 +285,7 @@ def panel_part(log: pd.DataFrame, reps: int) -> None:
     from tui.app.widgets import literal
     from tui.app.widgets._folds import MARK_STYLE, TABLE_COLUMNS, FoldsPanel, folds_rows, prob_bar
     from tui.app.widgets._ranks import VimTable
-    from tui.view import Model, default_selection
+    from tui.model import Model, default_selection
 
     model = Model(log)
     sel = default_selection(log, "accuracy")
@@ -393,7 +393,7 @@ def bars(log: pd.DataFrame, reps: int) -> dict:
     controls' views (what the app does while idle: ``RankboardApp.warm_controls``)."""
     from tui.app import _rendered
     from tui.app.widgets import folds_rows
-    from tui.view import Model, default_selection
+    from tui.model import Model, default_selection
 
     gc.collect()
     stats.fold_comparison(log, "accuracy", "L01")
@@ -404,7 +404,7 @@ def bars(log: pd.DataFrame, reps: int) -> dict:
     gc.collect()
     gc.freeze()  # as the app does once started (tui.gcpolicy)
 
-    from tui.view import Analysis
+    from tui.model import Analysis
 
     two_steps = hasattr(Analysis, "folds_early")  # this tree; a --before tree may show the whole view only
     firsts: list[tuple[float, float]] = []

@@ -10,7 +10,7 @@ What it measures
     - ``check``: ``python -m tui check LOG`` (the whole command: imports, read, completeness,
       summary);
     - ``app load``: the app's load without a terminal: a process that imports the app
-      (``tui.app``, so Textual's memory counts) and runs ``tui.view.Loader([LOG]).load(reload=True)``,
+      (``tui.app``, so Textual's memory counts) and runs ``tui.model.Loader([LOG]).load(reload=True)``,
       what the app's load worker runs (the watcher's first poll, the Aggregator, the Model);
     - ``read_logs`` and ``poll``: a process running ``stats.read_logs(LOG)``, and one running the
       first ``stats.LogWatcher([LOG]).poll()`` (what the app reads with): the same bytes, so the
@@ -64,7 +64,7 @@ BAR = 1.5
 APP_LOAD = """
 import sys
 import tui.app  # noqa: F401  (the app's imports count, as in the app)
-from tui.view import Loader
+from tui.model import Loader
 result = Loader([sys.argv[1]]).load(reload=True)
 assert result is not None and result.lines > 0
 """
@@ -75,7 +75,7 @@ POLL = "import sys\nfrom stats.logs import LogWatcher\nassert len(LogWatcher([sy
 APP_BOUNDED = """
 import sys
 import tui.app  # noqa: F401
-from tui.view import Loader
+from tui.model import Loader
 result = Loader([sys.argv[1]], memory=sys.argv[2]).load(reload=True)
 assert result is not None and result.lines > 0 and result.bounded
 """

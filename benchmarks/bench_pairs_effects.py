@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_analysis import analysis_steps, make_table, run_once  # noqa: E402
 
 import stats  # noqa: E402
-from tui.view import effects_table, pair_effects, rejected_pairs  # noqa: E402
+from tui.model import effects_table, pair_effects, rejected_pairs  # noqa: E402
 
 warnings.filterwarnings("ignore", category=stats.BergmannLimitWarning)
 

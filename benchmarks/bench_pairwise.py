@@ -16,7 +16,7 @@ What it measures
     And ``stats.pairwise_effects`` (A12, Cliff's delta, Hodges-Lehmann with its 95% interval and
     the Mann-Whitney p of all 190 pairs; no cache but the interval's rank per N) against the loop
     over ``stats.a12`` / ``stats.cliffs_delta`` / ``stats.hodges_lehmann`` / ``stats.mann_whitney``
-    that the pairs view ran (``tui/view/_effects.py``'s ``effects_table``).
+    that the pairs view ran (``tui/model/_effects.py``'s ``effects_table``).
 
     Prints the median (and IQR) of each over ``--reps`` repetitions and the ratios loop / ours.
     Before timing, each variant's table is checked equal to the loop's, bit for bit.

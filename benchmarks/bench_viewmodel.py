@@ -1,4 +1,4 @@
-"""Benchmark: ``tui.view._model.Model.analyze`` on a 50 data sets x 20 learners selection.
+"""Benchmark: ``tui.model._model.Model.analyze`` on a 50 data sets x 20 learners selection.
 
 What it measures
     A 1,000,000-line log (5 criteria x 50 data sets x 20 learners x 10 x 20
@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 import stats
-from tui.view import Model, default_selection
+from tui.model import Model, default_selection
 
 SEED = 20240601
 CRITERIA, N_DATASETS, N_LEARNERS, REPEATS, FOLDS = 5, 50, 20, 10, 20

@@ -58,7 +58,7 @@ import bench_load  # noqa: E402
 import stats  # noqa: E402
 import stats.posthoc.shaffer_bergmann  # noqa: E402
 from tui.render import render_report  # noqa: E402
-from tui.view import VIEWS, Model  # noqa: E402
+from tui.model import VIEWS, Model  # noqa: E402
 
 DIR = Path("/tmp/rankboard_bench")
 TABLES = ((20, 50), (50, 100))  # data sets x learners

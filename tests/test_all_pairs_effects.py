@@ -98,10 +98,10 @@ def test_docstring_examples() -> None:
 
 
 def test_the_view_names_the_same_effect_columns() -> None:
-    """tui.view writes the list out (importing stats.twosample.all_pairs_effects would load scipy in
+    """tui.model writes the list out (importing stats.twosample.all_pairs_effects would load scipy in
     `rankboard check`); it must stay the one stats returns."""
     from stats.twosample.all_pairs_effects import EFFECT_COLUMNS
-    from tui.view._effects import EFFECT_COLUMNS as VIEW_COLUMNS
+    from tui.model._effects import EFFECT_COLUMNS as VIEW_COLUMNS
 
     assert VIEW_COLUMNS == EFFECT_COLUMNS
 

@@ -404,17 +404,17 @@ async def test_p_pauses_and_live_updates_pick_up_new_rows(tmp_path: Path) -> Non
 async def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    import tui.view._loader
+    import tui.model._loader
 
     release = threading.Event()
-    real = tui.view._loader.Aggregator
+    real = tui.model._loader.Aggregator
 
     class SlowAggregator(real):  # the summarising step, after the reading
         def __init__(self, log, **options) -> None:  # noqa: ANN001, ANN003  (the loader passes take=True)
             release.wait(120)  # the test sets it; 120 s only turn a hang into a failure
             super().__init__(log, **options)
 
-    monkeypatch.setattr(tui.view._loader, "Aggregator", SlowAggregator)
+    monkeypatch.setattr(tui.model._loader, "Aggregator", SlowAggregator)
     app = make_app()
 
     async def main() -> None:
@@ -431,7 +431,7 @@ async def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
             release.set()
             await settle(pilot)
             assert app.model is None  # the cancelled load's result is dropped
-            monkeypatch.setattr(tui.view._loader, "Aggregator", real)
+            monkeypatch.setattr(tui.model._loader, "Aggregator", real)
             await press(pilot, "r")
             assert app.model is not None and "10 data sets x 5 learners" in status(app)
 
@@ -475,12 +475,12 @@ class _Held:
 
 async def test_the_load_bar_shows_the_fraction_read_and_esc_stops_the_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     """The progress callback the app gives LogWatcher.poll: the bar follows it; after Esc it raises."""
-    import tui.view._loader
+    import tui.model._loader
     from stats import LoadCancelled, LogWatcher
 
     held = _Held(first=1_000_000)
     go_on, outcome = held.go_on, held.outcome
-    monkeypatch.setattr(tui.view._loader, "LogWatcher", held.watcher)
+    monkeypatch.setattr(tui.model._loader, "LogWatcher", held.watcher)
     app = make_app()
 
     async def main() -> None:
@@ -497,7 +497,7 @@ async def test_the_load_bar_shows_the_fraction_read_and_esc_stops_the_reading(mo
             await settle(pilot)
             assert len(outcome) == 1 and isinstance(outcome[0], LoadCancelled)
             assert bar.has_class("-hidden") and app.model is None and "| paused" in status(app)
-            monkeypatch.setattr(tui.view._loader, "LogWatcher", LogWatcher)
+            monkeypatch.setattr(tui.model._loader, "LogWatcher", LogWatcher)
             await press(pilot, "r")
             assert app.model is not None and "10 data sets x 5 learners" in status(app)
 
@@ -656,12 +656,12 @@ async def test_results_appended_to_existing_cells_update_the_views(tmp_path: Pat
 async def test_r_during_a_load_stops_that_load_at_its_next_block(monkeypatch: pytest.MonkeyPatch) -> None:
     """A reload started while a load reads: the running one stops (its progress callback raises)
     instead of reading on to the end while the new one waits for it."""
-    import tui.view._loader
+    import tui.model._loader
     from stats import LoadCancelled
 
     held = _Held(first=0)
     go_on, outcome = held.go_on, held.outcome
-    monkeypatch.setattr(tui.view._loader, "LogWatcher", held.watcher)
+    monkeypatch.setattr(tui.model._loader, "LogWatcher", held.watcher)
     app = make_app()
 
     async def main() -> None:
@@ -827,7 +827,7 @@ async def test_wide_tables_keep_their_names_and_scroll_a_column_at_a_time() -> N
 async def test_the_app_opens_on_a_saved_spec_and_says_when_it_does_not_fit(tmp_path: Path) -> None:
     """Issue 11: `rankboard --spec view.toml [LOGS]` opens the app on a saved selection."""
     from tui.cli import main
-    from tui.view._spec import load_spec
+    from tui.model._spec import load_spec
 
     path = tmp_path / "view.toml"
     path.write_text(

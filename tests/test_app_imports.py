@@ -75,7 +75,7 @@ def test_first_frame_with_the_load_bar_comes_before_scipy_which_is_imported_in_t
 
 _FIRST_VIEW_SCRIPT = r"""
 import asyncio, json, sys, threading
-import tui.view._loader as loader_module
+import tui.model._loader as loader_module
 
 go = threading.Event()
 load = loader_module.Loader.load
@@ -140,13 +140,13 @@ asyncio.run(main())
 def test_the_first_view_imports_nothing_the_import_worker_could_have_imported() -> None:
     """The first analysis (the quartile view) comes right after the logs are read, on the path to
     the first view: everything it imports must have been imported by the app's import worker
-    while the logs were read (tui.view._imports.FIRST_VIEW; before, the worker imported
+    while the logs were read (tui.model._imports.FIRST_VIEW; before, the worker imported
     stats.posthoc.ztests, and the Scott-Knott ranks imported scipy.stats after the load). Here the load
     waits until that worker is done; then nothing of scipy, stats, pandas or numpy may be imported
     until the first analysis is back. Neither scipy.stats nor stats.posthoc.ztests is imported for the
     first view (they share the two cores with the reading for nothing): a second worker imports
     them once it is shown."""
-    from tui.view import FIRST_VIEW, OTHER_VIEWS
+    from tui.model import FIRST_VIEW, OTHER_VIEWS
 
     run = subprocess.run(
         [sys.executable, "-c", _FIRST_VIEW_SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False

@@ -20,7 +20,7 @@ from stats.logs import _spill
 from tests.test_aggregate import assert_same
 from tui.cli import main
 from tui.memory import bounded_mode, default_budget, parse_size
-from tui.view._model import BOUNDED
+from tui.model._model import BOUNDED
 
 
 def write_logs(folder: Path) -> list[Path]:
@@ -235,7 +235,7 @@ def test_sizes_and_budgets(tmp_path: Path) -> None:
 
 
 def test_the_loader_aggregates_by_blocks_over_the_budget_and_says_so(tmp_path: Path) -> None:
-    from tui.view import Loader
+    from tui.model import Loader
 
     log = clean_log(tmp_path)
     phases: list[str] = []

@@ -117,8 +117,8 @@ def test_report_csv_needs_one_view_and_output_file(tmp_path: Path, capsys: pytes
 
 def test_report_spec_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from stats import read_logs
-    from tui.view import Model, default_selection
-    from tui.view._spec import save_spec
+    from tui.model import Model, default_selection
+    from tui.model._spec import save_spec
 
     log = read_logs(_c45())
     sel = default_selection(log)

@@ -18,7 +18,7 @@ import stats
 from tests.conftest import SAMPLES
 from tui.cli import main
 from tui.render import render_report
-from tui.view import Model, default_selection
+from tui.model import Model, default_selection
 
 SIZES = (10, 20, 30, 40, 50)
 

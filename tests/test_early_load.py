@@ -1,5 +1,5 @@
 """Issue 17, the first view sooner: the app's first load begins before Textual is imported
-(``Loader.start``, tui.view._early) and gives what a load begun by the app gives: the same
+(``Loader.start``, tui.model._early) and gives what a load begun by the app gives: the same
 model, the same progress and phases, Esc the same. Driven by events, never by timing."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from stats.logs._sources import BLOCK
 from tests.test_app import SMALL, make_app, press, screen_lines, settle, status, until
 from tests.test_load_screen import _big_log
 from tui.cli import bundled_cv
-from tui.view._early import EarlyLoad
-from tui.view._loader import Loader, LoadResult
+from tui.model._early import EarlyLoad
+from tui.model._loader import Loader, LoadResult
 
 ROOT = Path(__file__).resolve().parents[1]
 GUARD = 120  # seconds: only turn a hang into a failure
@@ -182,7 +182,7 @@ async def test_esc_stops_an_early_load_as_any_load(tmp_path: Path, monkeypatch: 
 _CLI_SCRIPT = r"""
 import json, sys
 import tui.app
-import tui.view._loader as loader_module
+import tui.model._loader as loader_module
 
 seen = {}
 start = loader_module.Loader.start

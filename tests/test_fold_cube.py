@@ -16,7 +16,7 @@ import pytest
 import stats
 from stats import bayes_correlated_ttest, corrected_ttest, fold_comparison, fold_cube, fold_deltas
 from stats.folds.ttests import _paired
-from tui.view import Model
+from tui.model import Model
 
 
 def _log(seed: int, bases: list[float], decimals: int | None, drop: float = 0.0, nan: int = 0) -> pd.DataFrame:

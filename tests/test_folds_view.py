@@ -17,8 +17,8 @@ from tui.cli import main
 from tui.render import SCHEMA
 from tui.render._csv import export_frame
 from tui.render._report import render_report
-from tui.view import Model, default_selection
-from tui.view._spec import selection_from_spec, spec_text
+from tui.model import Model, default_selection
+from tui.model._spec import selection_from_spec, spec_text
 
 BAYCOMP = REFERENCE / "baycomp_accuracies.dat"
 

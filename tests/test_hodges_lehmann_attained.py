@@ -25,7 +25,7 @@ import stats
 from tests.test_render import validate
 from tui.render import SCHEMA
 from tui.render._report import render_report
-from tui.view import Model, default_selection
+from tui.model import Model, default_selection
 
 #: N -> differences with distinct nonzero magnitudes (the exact method), two of them negative.
 DIFFS = {n: [(-1) ** (i % 3 == 1) * (0.5 + 1.25 * i + 0.01 * i * i) for i in range(n)] for n in range(1, 8)}

@@ -184,7 +184,7 @@ def test_the_watcher_reads_invisible_characters_the_same_way(tmp_path: Path) -> 
 def test_latex_rows_never_begin_with_a_bracket(tmp_path: Path) -> None:
     # A tabular row beginning with "[" after "\\" is read as \\[<length>]: the document failed.
     from tui.render._report import render_report
-    from tui.view import Model
+    from tui.model import Model
 
     rows = [(d, 1, 1, x, "accuracy", v) for d in ("[red]x", "wine", "iris") for x, v in (("[b]nb", 0.9), ("knn", 0.8))]
     log = tmp_path / "b.dat"

@@ -20,7 +20,7 @@ from tests.test_app import make_app, press, settle
 from tui.cli import main
 from tui.render._csv import VIEWS, csv_text, export_frame
 from tui.render._report import render_report
-from tui.view import Model
+from tui.model import Model
 
 HOSTILE = DATA / "hostile_names.dat"
 #: What must never be written: C0 controls but tab and newline, DEL, C1 controls, bidi overrides.

@@ -12,7 +12,7 @@ import pytest
 
 import stats
 import stats.posthoc.apv
-from tui.view import Model, default_selection
+from tui.model import Model, default_selection
 
 K, N = 11, 12
 

@@ -18,10 +18,10 @@ from tui.app.widgets._loading import LoadBar
 
 async def test_the_load_bar_shows_the_percentage_and_the_eta_at_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     """Before: `reading 64.8 kB of 0.3 MB        ━━━━━━━╺━━━━━━━━━━  esc cancels` -- no ETA."""
-    import tui.view._loader
+    import tui.model._loader
 
     held = _Held(first=1_000_000)
-    monkeypatch.setattr(tui.view._loader, "LogWatcher", held.watcher)
+    monkeypatch.setattr(tui.model._loader, "LogWatcher", held.watcher)
     app = make_app()
     async with app.run_test(size=SMALL) as pilot:
         await held.wait(pilot)
@@ -37,7 +37,7 @@ async def test_the_load_bar_shows_the_percentage_and_the_eta_at_80_columns(monke
 async def test_the_status_line_says_analysing_while_the_lists_are_filled(monkeypatch: pytest.MonkeyPatch) -> None:
     """Before: for the time of the first analysis the sidebar listed 10 data sets while the status
     line said `0 data sets x 0 learners`."""
-    from tui.view import Model
+    from tui.model import Model
 
     release = threading.Event()
     real = Model.analyze

@@ -1,4 +1,4 @@
-"""tui.view._loader.Loader: the app's loading without Textual (poll, Model, nothing-changed, stale, cancel)."""
+"""tui.model._loader.Loader: the app's loading without Textual (poll, Model, nothing-changed, stale, cancel)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from stats import LoadCancelled, LogProblem
-from tui.view._loader import Loader, format_problem
+from tui.model._loader import Loader, format_problem
 
 LINES = "d1,1,1,a,acc,0.5\nd1,1,1,b,acc,0.6\nd2,1,1,a,acc,0.7\nd2,1,1,b,acc,0.4\n"
 
@@ -64,7 +64,7 @@ def test_appended_and_rewritten_results_equal_a_fresh_read(tmp_path: Path) -> No
     from scratch (stats.read_logs + Model) after appends, a rewritten result and a new file."""
 
     import stats
-    from tui.view import Model
+    from tui.model import Model
 
     log = tmp_path / "a.dat"
     log.write_text(LINES)
@@ -137,7 +137,7 @@ def fill(model, criterion: str, **options):  # noqa: ANN001, ANN003, ANN201
 
 def test_a_poll_that_touches_one_criterion_keeps_the_others_views(tmp_path: Path) -> None:
     import stats
-    from tui.view._model import Model
+    from tui.model._model import Model
 
     log = tmp_path / "a.dat"
     log.write_text(
@@ -180,7 +180,7 @@ def test_carried_views_stay_right_when_other_criteria_bring_new_names(tmp_path: 
     import dataclasses
 
     import stats
-    from tui.view._model import Model
+    from tui.model._model import Model
 
     log = tmp_path / "a.dat"
     log.write_text(grid(("acc", "pf"), ("d1", "d2", "d3"), 1, 0.5) + grid(("acc", "pf"), ("d1", "d2", "d3"), 2, 0.4))

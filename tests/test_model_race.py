@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 import stats
-from tui.view import Model
+from tui.model import Model
 
 
 def _log(criteria: int) -> pd.DataFrame:

@@ -1,6 +1,6 @@
 """README's first command installs the package (``python -m pip install .``, not editable): every
 package of ``stats`` and ``tui`` must be listed in pyproject.toml, or the installed ``rankboard``
-fails at its first import (``tui.app``, ``tui.view``, ``stats.logs``... were missing: only an
+fails at its first import (``tui.app``, ``tui.model``, ``stats.logs``... were missing: only an
 editable install, which CI uses, worked)."""
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from tui.app.widgets._pairs import PairsPanel
 from tui.app.widgets._ranks import RanksPanel
 from tui.cli import main
 from tui.render._report import render_report
-from tui.view import PROCEDURES, Model, load_spec, save_spec, selection_from_spec
+from tui.model import PROCEDURES, Model, load_spec, save_spec, selection_from_spec
 
 TWO_SAMPLE = ("wilcoxon-holm", "sign-holm")
 

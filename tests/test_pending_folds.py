@@ -17,7 +17,7 @@ import pytest
 import stats
 from stats.folds.results import SIGNED_RANK_COLUMNS
 from tests.test_fold_fast_path import _log
-from tui.view import Model, default_selection
+from tui.model import Model, default_selection
 
 
 def _ragged(seed: int) -> pd.DataFrame:

@@ -17,8 +17,8 @@ import stats
 from tests.test_app import SMALL, drive, press, screen_lines
 from tui.app.widgets._quartiles import QuartilesPanel
 from tui.cli import main
-from tui.view import Model, default_selection
-from tui.view._spec import selection_from_spec, spec_text
+from tui.model import Model, default_selection
+from tui.model._spec import selection_from_spec, spec_text
 
 
 def _log() -> pd.DataFrame:
@@ -139,7 +139,7 @@ async def test_sk_column_at_80x24_and_g_switches_the_variant() -> None:
 def test_every_chart_ranked_at_once_as_one_at_a_time(method: str) -> None:
     """``rank_every_chart`` (what a report does: each learner's results gathered once for all data
     sets) gives each chart the ranks it gets when asked for alone."""
-    from tui.view import rank_every_chart
+    from tui.model import rank_every_chart
 
     rng = np.random.default_rng(7)
     rows = [

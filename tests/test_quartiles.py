@@ -363,7 +363,7 @@ def test_app_chart_header_labels_sit_over_their_columns() -> None:
     left of its numbers and "max" stood over the bar.
     """
     from tui.app.widgets._quartile_lines import quartile_lines
-    from tui.view import Model, default_selection
+    from tui.model import Model, default_selection
 
     log = pd.DataFrame(
         {
@@ -396,7 +396,7 @@ def test_app_chart_header_labels_sit_over_their_columns() -> None:
 
 
 def _wide_view():  # noqa: ANN202
-    from tui.view._types import QuartileRow, QuartilesView
+    from tui.model._types import QuartileRow, QuartilesView
 
     learners = ["a_learner_with_a_rather_long_name_indeed", "b", "c"]
     rows = []
@@ -456,7 +456,7 @@ def test_lazy_chart_lines_equal_the_whole_view_made_at_once(width: int | None) -
 
 def test_number_column_widths_without_formatting_every_number() -> None:
     from tui.app.widgets._quartile_lines import _number_widths, _numbers
-    from tui.view._types import QuartileRow
+    from tui.model._types import QuartileRow
 
     rng = np.random.default_rng(11)
     for scale in (1.0, 1e-4, 1e7, 250.0):
@@ -474,7 +474,7 @@ def test_the_app_places_values_on_the_bar_as_the_reports_do(width: int | None) -
     reports; the app's chart rounded half to even and put 6 of these 121 medians a cell apart,
     and drew a constant axis at cell 0 instead of the middle."""
     from tui.app.widgets._quartile_lines import quartile_runs
-    from tui.view._types import QuartileRow, QuartilesView
+    from tui.model._types import QuartileRow, QuartilesView
 
     def view(values: list[float], lo: float, hi: float) -> QuartilesView:
         rows = tuple(QuartileRow("overall", f"l{i:03d}", 1, v, v, v, v, v) for i, v in enumerate(values))
@@ -519,7 +519,7 @@ def test_runtime_charts_of_the_sample_logs_fit_the_pane_at_80_columns() -> None:
     import stats
     from tests.conftest import SAMPLES
     from tui.app.widgets._quartile_lines import quartile_lines
-    from tui.view import Model, default_selection
+    from tui.model import Model, default_selection
 
     log = stats.read_logs(SAMPLES / "cv")
     view = Model(log).analyze(replace(default_selection(log), criterion="runtime", higher_is_better=False)).quartiles

@@ -33,8 +33,8 @@ from tui.render._csv import export_frame, write_csv
 from tui.render._latex import PACKAGES, tex_escape
 from tui.render._markdown import md_escape
 from tui.render._report import FORMATS, render_report
-from tui.view import VIEWS, Model, Selection, default_selection
-from tui.view._spec import load_spec, save_spec, selection_from_spec, spec_text
+from tui.model import VIEWS, Model, Selection, default_selection
+from tui.model._spec import load_spec, save_spec, selection_from_spec, spec_text
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("RANKBOARD_UPDATE_GOLDEN") == "1"

@@ -22,7 +22,7 @@ import tomllib
 from stats import read_logs
 from tests.conftest import SAMPLES
 from tui.cli import main
-from tui.view import default_higher_is_better
+from tui.model import default_higher_is_better
 
 REGRESSION, SEQUENCE = SAMPLES / "regression", SAMPLES / "sequence"
 REGRESSION_CRITERIA = ["mmre", "pred25", "pred30", "correlation", "runtime"]

@@ -237,7 +237,7 @@ async def test_the_cd_diagram_and_quartile_names_of_20_long_names_fit_80_columns
 
     from tests.test_app import _long_names_log
     from tui.app.widgets._report import CDPanel
-    from tui.view import distinct_cuts
+    from tui.model import distinct_cuts
 
     app = make_app([str(_long_names_log(tmp_path))])
     async with app.run_test(size=SMALL) as pilot:

@@ -20,7 +20,7 @@ from tests.conftest import REFERENCE
 from tests.test_app import SMALL, drive, make_app, press, screen_lines
 from tui.app.widgets._report import TestsPanel
 from tui.render import render_report
-from tui.view import Model, default_selection
+from tui.model import Model, default_selection
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from tests.test_app import make_app, settle
 from tui.app.widgets._pairs import PairsPanel
 from tui.cli import main
 from tui.render._report import FORMATS, render_report
-from tui.view import Model
+from tui.model import Model
 
 C45 = SAMPLES / "c45_demsar.dat"
 
@@ -38,7 +38,7 @@ class Calls:
 @pytest.fixture
 def pairwise(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
     calls = Calls(stats.pairwise_test)
-    monkeypatch.setattr(stats, "pairwise_test", calls)  # tui.view._tests calls stats.pairwise_test
+    monkeypatch.setattr(stats, "pairwise_test", calls)  # tui.model._tests calls stats.pairwise_test
     yield calls
 
 

@@ -1,4 +1,4 @@
-"""The view model: the numbers of Menzies' notes through tui.view._model, and bad selections without exceptions."""
+"""The view model: the numbers of Menzies' notes through tui.model._model, and bad selections without exceptions."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from scipy.stats import norm
 
 import stats
 from tests.conftest import SAMPLES
-from tui.view import (
+from tui.model import (
     LOWER_IS_BETTER,
     Analysis,
     Model,
@@ -23,8 +23,8 @@ from tui.view import (
     default_higher_is_better,
     default_selection,
 )
-from tui.view._quartiles import TAU_FLAG, WARN_SHARE
-from tui.view._tests import safety_message
+from tui.model._quartiles import TAU_FLAG, WARN_SHARE
+from tui.model._tests import safety_message
 
 
 @pytest.fixture(scope="module")
@@ -354,7 +354,7 @@ def test_markup_names_are_kept_literally() -> None:
 
 def test_view_modules_import_neither_textual_nor_rich() -> None:
     code = (
-        "import sys, tui.view._model, tui.view._cd, tui.render._csv\n"
+        "import sys, tui.model._model, tui.model._cd, tui.render._csv\n"
         "bad = [m for m in ('textual', 'rich') if m in sys.modules]\n"
         "assert not bad, bad\n"
     )

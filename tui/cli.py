@@ -14,7 +14,7 @@ from tui.choices import FORMATS, GROUPINGS, LOWER_IS_BETTER, PROCEDURES, REPORT_
 
 if TYPE_CHECKING:
     from stats import LogProblem, LogRead
-    from tui.view import Model
+    from tui.model import Model
 
 # numpy, pandas, scipy and textual are imported by the command that needs them, not here:
 # `rankboard --help` and an argument error never load them, `rankboard check` never loads scipy.
@@ -71,7 +71,7 @@ def build_app_parser() -> argparse.ArgumentParser:
 
 def run_app(argv: list[str]) -> int:
     args = build_app_parser().parse_args(argv)
-    from tui.view import Loader, load_spec
+    from tui.model import Loader, load_spec
 
     paths = args.paths or [str(bundled_cv())]
     spec = None
@@ -90,7 +90,7 @@ def run_app(argv: list[str]) -> int:
             say(f"rankboard: {exc}", file=sys.stderr)
             return 2
     # The reading begins now, in a thread, and overlaps the import of Textual and the app's
-    # start (tui.view._early): before, it began once the app was mounted, ~0.5 s later.
+    # start (tui.model._early): before, it began once the app was mounted, ~0.5 s later.
     loader = Loader(paths, args.memory)
     loader.start()
     from tui.app import create_app
@@ -276,7 +276,7 @@ def _say_check(files: Any, problems: list[LogProblem], found: Any) -> int:
 
 def _report_spec(args: argparse.Namespace, model: Model) -> dict[str, object]:
     """The view spec of a report: the defaults, then ``--spec``, then the options given."""
-    from tui.view import load_spec
+    from tui.model import load_spec
 
     spec: dict[str, object] = dict(load_spec(args.spec)) if args.spec else {}
     if args.criterion:
@@ -320,7 +320,7 @@ def run_report(args: argparse.Namespace) -> int:
     bounded = _bounded(paths, args.memory)
     log, problems = (None, list(bounded.problems)) if bounded is not None else _load(paths)
     from tui.render import render_report
-    from tui.view import Model, format_problem, selection_from_spec
+    from tui.model import Model, format_problem, selection_from_spec
 
     for problem in problems:
         say(format_problem(problem), file=sys.stderr)

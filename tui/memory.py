@@ -1,7 +1,7 @@
 """The process's memory: the allocator's policy for large arrays, and the memory budget of a load
 (``--memory``: logs bigger than the budget are aggregated by blocks, :func:`stats.aggregate_logs`).
 
-``tune_allocator`` is called once by the app's loader (:class:`tui.view.Loader`), not by
+``tune_allocator`` is called once by the app's loader (:class:`tui.model.Loader`), not by
 ``check`` or ``report``, which meet their bar without it and would pay the page faults of
 memory mapped afresh for every large block (measured: within the noise, ~10% slower at most): it
 asks glibc to give every block of 1 MiB or more back to the system when it is freed. glibc's

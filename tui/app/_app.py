@@ -45,7 +45,7 @@ from tui.app.widgets import (
     folds_rows,
     literal,
 )
-from tui.view import FIRST_VIEW, OTHER_VIEWS, VIEWS, Analysis, Loader, Model, Selection, import_modules
+from tui.model import FIRST_VIEW, OTHER_VIEWS, VIEWS, Analysis, Loader, Model, Selection, import_modules
 
 NARROW = 100  # below this many columns the sidebar collapses
 #: A folds view of at least this many rows (data sets x learners) has the views of the other
@@ -159,7 +159,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         (the first frame, with the load bar, is painted without them, and the first analysis does
         not wait for them), those of the other views once it is painted (``after``; the worker
         exists meanwhile, so that whoever waits for the workers waits for these imports too;
-        tui.view._imports)."""
+        tui.model._imports)."""
         if after is not None:
             after.wait()
             if self._closed:

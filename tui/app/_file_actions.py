@@ -15,7 +15,7 @@ from tui.app.widgets import RanksPanel, Sidebar
 if TYPE_CHECKING:
     from textual.app import App
 
-    from tui.view import Analysis, Selection
+    from tui.model import Analysis, Selection
 
     _Base = App[None]
 else:
@@ -57,7 +57,7 @@ class FileActions(_Base):
 
     def action_save_spec(self) -> None:
         from tui.render import stamped_name
-        from tui.view import save_spec
+        from tui.model import save_spec
 
         selection = self.selection
         if selection is None:

@@ -17,7 +17,7 @@ from textual.worker import get_current_worker
 
 from stats import LoadCancelled
 from tui.app.widgets import LoadBar, ProblemsPanel, Sidebar, StatusLine, stopped_label
-from tui.view import LoadResult, selection_from_spec
+from tui.model import LoadResult, selection_from_spec
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from tui.app._gc import IdleCollector
-    from tui.view import Loader, Model, Selection
+    from tui.model import Loader, Model, Selection
 
     _Base = App[None]
 else:

@@ -7,12 +7,12 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from tui.app.widgets import FoldsRows, QuartileLines, RanksRows, folds_rows, quartile_lines, ranks_rows
-from tui.view import Analysis, FoldsView
+from tui.model import Analysis, FoldsView
 
 
 class WarmRows:
     """The folds view's rows made ahead of time for other controls (the app's idle worker), by the
-    :class:`~tui.view.FoldsView` they show (the very object the model's cache hands out again):
+    :class:`~tui.model.FoldsView` they show (the very object the model's cache hands out again):
     a toggle to one of those controls finds its rows made. Thread-safe; the last :data:`SIZE` kept."""
 
     SIZE = 24

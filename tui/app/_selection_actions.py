@@ -14,13 +14,13 @@ from textual.coordinate import Coordinate
 from textual.widgets import Input
 
 from tui.app.widgets import FoldsPanel, PairsPanel, QuartilesPanel, RanksPanel, Sidebar, VimTable
-from tui.view import GROUPING_NAMES, GROUPINGS, PROCEDURES, default_higher_is_better
+from tui.model import GROUPING_NAMES, GROUPINGS, PROCEDURES, default_higher_is_better
 
 if TYPE_CHECKING:
     from textual.app import App
     from textual.widget import Widget
 
-    from tui.view import Model, Selection
+    from tui.model import Model, Selection
 
     _Base = App[None]
 else:

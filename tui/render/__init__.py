@@ -1,4 +1,4 @@
-"""The headless renderers of an :class:`~tui.view.Analysis`: text, Markdown, LaTeX, JSON and CSV,
+"""The headless renderers of an :class:`~tui.model.Analysis`: text, Markdown, LaTeX, JSON and CSV,
 and the atomic, never-overwriting output of ``rankboard report``.
 """
 

@@ -51,7 +51,7 @@ import pandas as pd
 from stats.core.names import spreadsheet_safe
 from tui.atomic import write_text_atomic
 from tui.choices import REPORT_VIEWS
-from tui.view import BOUNDED, VIEWS, Analysis  # noqa: F401  (VIEWS: the app's views; tests import it from here)
+from tui.model import BOUNDED, VIEWS, Analysis  # noqa: F401  (VIEWS: the app's views; tests import it from here)
 
 
 def _check_view(view: str) -> None:

@@ -17,7 +17,7 @@ import pandas as pd
 from stats import Quartiles, quartile_chart
 from stats.charts.quartiles import DEFAULT_WIDTH
 from tui.render._text import value_decimals
-from tui.view import Analysis
+from tui.model import Analysis
 
 #: The numbers of a row of the curves (JSON and CSV), after dataset, learner and train.
 CURVE_NUMBERS = ("n", "mean", "sd", "min", "q1", "median", "q3", "max")

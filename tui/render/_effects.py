@@ -14,7 +14,7 @@ import pandas as pd
 from stats import PROCEDURE_NAMES, fmt_p
 from stats.core.labels import HL_CONFIDENCE
 from stats.twosample.effect_size import level_text
-from tui.view import Analysis, PairsView
+from tui.model import Analysis, PairsView
 
 Escape = Callable[[Any], str]
 Mark = Callable[[str, bool], str]

@@ -1,4 +1,4 @@
-"""JSON rendering of an :class:`~tui.view._types.Analysis`: one document, numbers as JSON numbers.
+"""JSON rendering of an :class:`~tui.model._types.Analysis`: one document, numbers as JSON numbers.
 
 Numbers are the analysis' own floats (hence exactly :mod:`stats`'); they are
 never strings. A number that is not finite becomes ``null``: NaN means "not
@@ -22,7 +22,7 @@ from tui.render._json_schema import BAYES, COMMON, FOLD_NUMBERS, PAIR_APVS, SCHE
 from tui.render._json_text import dumps_indented
 from tui.render._tests_extra import extra_json
 from tui.render._text import check_view
-from tui.view import Analysis
+from tui.model import Analysis
 
 
 def num(x: Any) -> float | int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.view import GROUPINGS, PROCEDURES
+from tui.model import GROUPINGS, PROCEDURES
 
 _NUM = {"type": ["number", "null"]}
 _STR_LIST = {"type": "array", "items": {"type": "string"}}

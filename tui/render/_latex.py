@@ -1,4 +1,4 @@
-"""LaTeX rendering of an :class:`~tui.view._types.Analysis`.
+"""LaTeX rendering of an :class:`~tui.model._types.Analysis`.
 
 Per view:
 
@@ -61,7 +61,7 @@ from tui.render._text import (
     sk_legend,
     sk_rank,
 )
-from tui.view import Analysis
+from tui.model import Analysis
 
 PACKAGES = ("colortbl", "tikz")
 #: The picture macro of Menzies' lecture notes: #1 = q1, #2 = median - q1, #3 = median, #4 = q3 - median, #5 = q3.

@@ -1,4 +1,4 @@
-"""Markdown rendering of an :class:`~tui.view._types.Analysis`: GitHub pipe tables for a README or a paper.
+"""Markdown rendering of an :class:`~tui.model._types.Analysis`: GitHub pipe tables for a README or a paper.
 
 Names from the logs appear literally: ``\\``, ``|``, ``*`` and backquotes are
 backslash-escaped (``|`` would end a cell; the others would start markup).
@@ -41,7 +41,7 @@ from tui.render._text import (
     sk_legend,
     sk_rank,
 )
-from tui.view import Analysis
+from tui.model import Analysis
 
 _SPECIAL = re.compile(r"([\\|*`])")
 

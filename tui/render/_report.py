@@ -1,6 +1,6 @@
 """The reports of ``rankboard report`` (numbers from :mod:`stats`, layout here).
 
-:func:`render_report` renders any view of a :class:`~tui.view._model.Model`
+:func:`render_report` renders any view of a :class:`~tui.model._model.Model`
 selection as text, csv, markdown, LaTeX or JSON.
 """
 
@@ -14,7 +14,7 @@ from tui.render._json import render_json
 from tui.render._latex import render_latex
 from tui.render._markdown import render_markdown
 from tui.render._text import check_view, render_text
-from tui.view import LOWER_IS_BETTER, Model, Selection, default_higher_is_better, rank_every_chart
+from tui.model import LOWER_IS_BETTER, Model, Selection, default_higher_is_better, rank_every_chart
 
 __all__ = [
     "FORMATS",

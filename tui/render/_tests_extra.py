@@ -1,7 +1,7 @@
 """The tests view's additions of issue 16 in every report format: the tie-corrected Friedman statistic
 beside Demsar's (2006) form, the multiple sign test against the control and the win/loss/tie table of
 Menzies' lecture notes
-(:class:`~tui.view._tests_extra.TestsExtra`). Each renderer calls the function of its format."""
+(:class:`~tui.model._tests_extra.TestsExtra`). Each renderer calls the function of its format."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from stats import fmt_stat, p_is
-from tui.view import TestsView
+from tui.model import TestsView
 
 TIE_NOTE = "as scipy's friedmanchisquare and R's friedman.test; the line above is Demsar's (2006) uncorrected form"
 

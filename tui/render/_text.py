@@ -1,4 +1,4 @@
-"""Plain-text rendering of an :class:`~tui.view._types.Analysis` (the layouts of Menzies'
+"""Plain-text rendering of an :class:`~tui.model._types.Analysis` (the layouts of Menzies'
 notes on comparing learners).
 
 Every number comes from the analysis (hence from :mod:`stats`); this module
@@ -26,7 +26,7 @@ from tui.render._effects import (
     two_sample_cells,
     two_sample_title,
 )
-from tui.view import GROUPING_NAMES, Analysis, FoldsView, QuartileRow, QuartilesView, TestsView, render_cd
+from tui.model import GROUPING_NAMES, Analysis, FoldsView, QuartileRow, QuartilesView, TestsView, render_cd
 
 PAIR_PROCEDURES = ("nemenyi", "holm", "shaffer", "bergmann")
 

@@ -26,7 +26,7 @@ class CurvesBody(Plain, Static):
 
 
 class CurvesPanel(ScrollableContainer):
-    """The learning curves (a :class:`tui.view._curves.CurvesView`), scrolling both ways."""
+    """The learning curves (a :class:`tui.model._curves.CurvesView`), scrolling both ways."""
 
     view: reactive[Any] = reactive(None, always_update=True, init=False)
 

@@ -31,7 +31,7 @@ from stats.core.names import printable
 from tui.app.widgets._base import Plain, literal, matches
 from tui.app.widgets._table import COPY_HINT, PreparedRows, VimTable, prepare_rows, subset_rows
 from tui.render import NO_FOLDS, prob
-from tui.view import FoldsView, distinct_cuts
+from tui.model import FoldsView, distinct_cuts
 
 BAR = 6  # cells of the probability bar
 PENDING = "\u2026"  # a signed-rank probability still being computed

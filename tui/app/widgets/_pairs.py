@@ -16,7 +16,7 @@ from stats import PROCEDURE_NAMES, fmt_p
 from tui.app.widgets._base import literal, matches, num, text_table
 from tui.app.widgets._ranks import Note
 from tui.app.widgets._table import ExactLine, VimTable
-from tui.view import PairsView
+from tui.model import PairsView
 
 
 def _result(name: str, result: object) -> Text:

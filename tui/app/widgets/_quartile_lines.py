@@ -26,7 +26,7 @@ from textual.strip import Strip
 from stats import scale_position
 from tui.app.widgets._base import literal, num
 from tui.render import chart_decimals
-from tui.view import GROUPING_NAMES, QuartileRow, QuartilesView, distinct_cuts
+from tui.model import GROUPING_NAMES, QuartileRow, QuartilesView, distinct_cuts
 
 #: The bar's cells when no width is given; the narrowest and the widest bar when one is.
 BAR, MIN_BAR, MAX_BAR = 24, 12, 48

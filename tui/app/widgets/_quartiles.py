@@ -20,7 +20,7 @@ from textual.strip import Strip
 
 from tui.app.widgets._base import matches
 from tui.app.widgets._quartile_lines import QuartileLines, quartile_lines
-from tui.view import QuartilesView
+from tui.model import QuartilesView
 
 #: The gutter left of every line: the cursor's mark, or a blank.
 CURSOR, GUTTER = "\u25b8", 1  # ▸

@@ -15,7 +15,7 @@ from stats import PROCEDURE_NAMES
 from tui.app.widgets._base import Plain, literal, matches, num
 from tui.app.widgets._table import ExactLine, VimTable
 from tui.render import value_decimals
-from tui.view import Letters, RanksView
+from tui.model import Letters, RanksView
 
 
 class Note(Plain, Static):

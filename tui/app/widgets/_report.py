@@ -20,8 +20,8 @@ from stats import OMNIBUS_NAMES, fmt_p
 from tui.app.widgets._base import Plain, literal, matches, num, text_table
 from tui.app.widgets._pairs import fill_table, frame_text
 from tui.app.widgets._table import ExactLine, VimTable
-from tui.view import CDView, TestsView
-from tui.view import render_cd as draw_cd
+from tui.model import CDView, TestsView
+from tui.model import render_cd as draw_cd
 
 
 def render_tests(view: TestsView) -> Text:

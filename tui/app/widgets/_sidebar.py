@@ -20,7 +20,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.app.widgets._base import literal, matches
-from tui.view import middle_ellipsis
+from tui.model import middle_ellipsis
 
 
 class NameList(OptionList):
@@ -163,7 +163,7 @@ class Sidebar(VerticalScroll, can_focus=False):
     def refresh_lists(self) -> None:
         if not self.is_mounted:
             return
-        from tui.view import default_higher_is_better
+        from tui.model import default_higher_is_better
 
         criteria, datasets, learners = self.names
         sel = self.selection

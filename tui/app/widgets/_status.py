@@ -11,7 +11,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from stats.core.names import printable
-from tui.view import Selection
+from tui.model import Selection
 
 
 class StatusLine(Static):

@@ -1,4 +1,4 @@
-"""View specs: a :class:`~tui.view._types.Selection` saved as a small TOML file and loaded back.
+"""View specs: a :class:`~tui.model._types.Selection` saved as a small TOML file and loaded back.
 
 The file (written by hand: ``tomli_w`` is not a dependency; read with
 ``tomllib``)::
@@ -32,9 +32,9 @@ from typing import Any
 import tomllib
 
 from tui.atomic import write_text_atomic
-from tui.view._defaults import default_higher_is_better
-from tui.view._model import Model
-from tui.view._types import GROUPINGS, PROCEDURES, TESTS, Selection
+from tui.model._defaults import default_higher_is_better
+from tui.model._model import Model
+from tui.model._types import GROUPINGS, PROCEDURES, TESTS, Selection
 
 VERSION = 1
 KEYS = (

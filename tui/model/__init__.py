@@ -3,16 +3,16 @@ the loader that turns logs into a :class:`Model`, and view specs saved as TOML.
 """
 
 from tui.choices import LOWER_IS_BETTER, VIEWS
-from tui.view._cd import render_cd
-from tui.view._defaults import default_higher_is_better, default_selection
-from tui.view._effects import TWO_SAMPLE, Letters, PairEffects, effects_table, pair_effects, rejected_pairs
-from tui.view._ellipsis import distinct_cuts, middle_ellipsis
-from tui.view._groups import GROUPING_NAMES, rank_every_chart
-from tui.view._imports import FIRST_VIEW, OTHER_VIEWS, import_modules
-from tui.view._loader import Loader, LoadResult, format_problem
-from tui.view._model import BOUNDED, Model
-from tui.view._spec import load_spec, save_spec, selection_from_spec
-from tui.view._types import (
+from tui.model._cd import render_cd
+from tui.model._defaults import default_higher_is_better, default_selection
+from tui.model._effects import TWO_SAMPLE, Letters, PairEffects, effects_table, pair_effects, rejected_pairs
+from tui.model._ellipsis import distinct_cuts, middle_ellipsis
+from tui.model._groups import GROUPING_NAMES, rank_every_chart
+from tui.model._imports import FIRST_VIEW, OTHER_VIEWS, import_modules
+from tui.model._loader import Loader, LoadResult, format_problem
+from tui.model._model import BOUNDED, Model
+from tui.model._spec import load_spec, save_spec, selection_from_spec
+from tui.model._types import (
     GROUPINGS,
     PROCEDURES,
     Analysis,

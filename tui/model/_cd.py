@@ -23,7 +23,7 @@ import math
 import pandas as pd
 
 import stats
-from tui.view._ellipsis import distinct_cuts
+from tui.model._ellipsis import distinct_cuts
 
 _BOX = {
     frozenset("LR"): "─",

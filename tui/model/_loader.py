@@ -15,9 +15,9 @@ from stats import Aggregator, LogWatcher, aggregate_logs
 from stats.logs import Progress
 from tui.memory import bounded_mode, bounded_note, tune_allocator
 from tui.problems import format_problem
-from tui.view._early import EarlyLoad
-from tui.view._model import Model
-from tui.view._types import Selection
+from tui.model._early import EarlyLoad
+from tui.model._model import Model
+from tui.model._types import Selection
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Loader:
     def start(self) -> None:
         """Begin the first load (a reload) now, in a thread of its own: the next :meth:`load`,
         whatever it asks, returns its result (the ``rankboard`` command starts it before
-        Textual is imported, so that the reading overlaps the app's start; tui.view._early)."""
+        Textual is imported, so that the reading overlaps the app's start; tui.model._early)."""
         if self._early is None and self.watcher is None and self.model is None:
             self._early = EarlyLoad(lambda **callbacks: self._load(reload=True, **callbacks))
 

@@ -1,5 +1,5 @@
 """The fold-level parts of the view model: view 6 (``stats.fold_comparison``) and the deltas charts
-(``stats.fold_deltas``), from the raw results a :class:`~tui.view._model.Model` holds."""
+(``stats.fold_deltas``), from the raw results a :class:`~tui.model._model.Model` holds."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ import numpy as np
 import pandas as pd
 
 import stats
-from tui.view._curves import TRAIN, CurvesView, curves_view
-from tui.view._quartiles import deltas_view
-from tui.view._types import FoldsView, Selection
+from tui.model._curves import TRAIN, CurvesView, curves_view
+from tui.model._quartiles import deltas_view
+from tui.model._types import FoldsView, Selection
 
 
 class FoldParts:
-    """Mixed into :class:`~tui.view._model.Model`: it brings ``_part``, ``_raw``, ``_cached`` and
+    """Mixed into :class:`~tui.model._model.Model`: it brings ``_part``, ``_raw``, ``_cached`` and
     the caches with their lock."""
 
     _raw: Any

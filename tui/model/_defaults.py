@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from tui.choices import LOWER_IS_BETTER
-from tui.view._types import Selection
+from tui.model._types import Selection
 
 
 def default_higher_is_better(criterion: str) -> bool:

@@ -18,7 +18,7 @@ import pandas as pd
 
 import stats
 from stats.cells import CellValues
-from tui.view._types import QuartileRow, QuartilesView
+from tui.model._types import QuartileRow, QuartilesView
 
 #: A data set is flagged when Kendall's tau of its learner medians against the
 #: overall medians is below this: its ordering of the learners leans the other way.

@@ -16,17 +16,17 @@ from typing import Any, cast
 import pandas as pd
 
 import stats
-from tui.view._defaults import (
+from tui.model._defaults import (
     check_criterion,
     default_higher_is_better,
     labels_in_index,
     labels_present,
 )
-from tui.view._effects import TWO_SAMPLE, effects_table, rank_letters, two_sample_table
-from tui.view._fold_parts import FoldParts
-from tui.view._groups import with_groups
-from tui.view._quartiles import quartiles_view, with_control
-from tui.view._tests import (
+from tui.model._effects import TWO_SAMPLE, effects_table, rank_letters, two_sample_table
+from tui.model._fold_parts import FoldParts
+from tui.model._groups import with_groups
+from tui.model._quartiles import quartiles_view, with_control
+from tui.model._tests import (
     best_ranked,
     cd_view,
     pairs_view,
@@ -37,7 +37,7 @@ from tui.view._tests import (
     untestable,
     with_bergmann,
 )
-from tui.view._types import (
+from tui.model._types import (
     Analysis,
     QuartilesView,
     Selection,
@@ -266,7 +266,7 @@ class Model(FoldParts):
         """The views of ``selection``; an untestable selection gives ``problem``, never an exception.
 
         Only the scores table and the average ranks are computed here; each view is computed
-        when it is first read (:class:`~tui.view._types.Analysis`), so showing the ranks never
+        when it is first read (:class:`~tui.model._types.Analysis`), so showing the ranks never
         runs the all-pairs procedures of the pairs view.
         """
         sel = selection

@@ -23,7 +23,7 @@ import numpy as np
 
 import stats
 from stats.cells import CellValues
-from tui.view._types import GROUPINGS, QuartilesView
+from tui.model._types import GROUPINGS, QuartilesView
 
 __all__ = ["GROUPINGS", "GROUPING_NAMES", "ScottKnottRanks", "rank_every_chart", "with_groups"]
 #: How each variant is named on screen and in the reports.

@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 
 import stats
-from tui.view._cd import render_cd
-from tui.view._effects import TWO_SAMPLE, pair_effects
-from tui.view._tests_extra import tests_extra
-from tui.view._types import CDView, PairsView, RanksView, Selection, TestsView
+from tui.model._cd import render_cd
+from tui.model._effects import TWO_SAMPLE, pair_effects
+from tui.model._tests_extra import tests_extra
+from tui.model._types import CDView, PairsView, RanksView, Selection, TestsView
 
 OMNIBUS = tuple(stats.OMNIBUS_NAMES)
 

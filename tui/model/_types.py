@@ -3,7 +3,7 @@
 Frozen dataclasses (and :class:`ViewParts`, which computes each view of an
 analysis when it is first asked for); nothing here imports textual or rich, so
 the headless report and the app render the very same numbers. Re-exported by
-:mod:`tui.view._model`, which builds them.
+:mod:`tui.model._model`, which builds them.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pandas as pd
 
 import stats
 from tui.choices import GROUPINGS, PROCEDURES
-from tui.view._tests_extra import TestsExtra
+from tui.model._tests_extra import TestsExtra
 
 #: Omnibus rank tests whose average ranks give the control table's z.
 TESTS = ("friedman", "aligned", "quade")
@@ -103,7 +103,7 @@ class QuartilesView:
     rows are charts of per-fold differences against it (the deltas of Menzies' lecture notes: the
     axis is centred at 0, positive is better than the control), else None.
     ``groups`` maps each scope to its learners' Scott-Knott group ranks (1 = best; computed when
-    first read, see :mod:`tui.view._groups`) by ``grouping`` (one of :data:`GROUPINGS`); None for deltas.
+    first read, see :mod:`tui.model._groups`) by ``grouping`` (one of :data:`GROUPINGS`); None for deltas.
     """
 
     criterion: str
@@ -140,7 +140,7 @@ class TestsView:
     statistic, pvalue, df (an int, or a (df1, df2) tuple for the F tests).
     ``control_table``: ``stats.control_test`` output; a hypothesis is rejected
     when its APV <= ``alpha`` (the selection's, carried here so that a panel needs nothing else).
-    ``extra``: :class:`~tui.view._tests_extra.TestsExtra`.
+    ``extra``: :class:`~tui.model._tests_extra.TestsExtra`.
     """
 
     alpha: float
@@ -166,7 +166,7 @@ class PairsView:
     (Bergmann-Hommel above its exact limit), or is None. ``two_sample``: the
     ``stats.pairwise_wilcoxon`` table behind the matrix of a two-sample procedure
     (wilcoxon-holm, sign-holm), else None. ``effects``: the effect sizes of the pair
-    (``tui.view._effects.PairEffects``; every pair's are :attr:`Analysis.effects`).
+    (``tui.model._effects.PairEffects``; every pair's are :attr:`Analysis.effects`).
     """
 
     alpha: float  # APVs <= alpha are rejected (the selection's)
@@ -321,18 +321,18 @@ class Analysis:
 
     @property
     def letters(self) -> Any:
-        """The compact letters of the pairs procedure (:class:`~tui.view._effects.Letters`), shown
+        """The compact letters of the pairs procedure (:class:`~tui.model._effects.Letters`), shown
         with the ranks (computed with them: :data:`WITH`)."""
         return self.parts.get("letters")
 
     @property
     def effects(self) -> pd.DataFrame | None:
-        """Every pair's effect sizes (:func:`~tui.view._effects.effects_table`), for the reports."""
+        """Every pair's effect sizes (:func:`~tui.model._effects.effects_table`), for the reports."""
         return self.parts.get("effects")
 
     @property
     def curves(self) -> Any:
-        """The learning curves (:class:`~tui.view._curves.CurvesView`) of a sequence study."""
+        """The learning curves (:class:`~tui.model._curves.CurvesView`) of a sequence study."""
         return self.parts.get("curves")
 
     def ready(self, view: str) -> bool:

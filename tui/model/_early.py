@@ -4,7 +4,7 @@
 The reading (pyarrow's parse threads, mostly outside the GIL) then overlaps the ~0.5 s the
 command spends importing Textual and the app and mounting its widgets, on the second core;
 before, it started only once the app was mounted. Whoever asks for the load later
-(:meth:`EarlyLoad.join`, through :meth:`tui.view.Loader.load`) gets the same result, and the
+(:meth:`EarlyLoad.join`, through :meth:`tui.model.Loader.load`) gets the same result, and the
 same ``progress`` and ``phase`` calls: those made so far are replayed to its callbacks, the
 later ones passed on as they come (from the reading thread, as a load called directly makes
 them). What its ``progress`` raises (``stats.LoadCancelled``: Esc) stops the reading at the next
