@@ -58,7 +58,10 @@ import bench_load  # noqa: E402
 import stats  # noqa: E402
 import stats.posthoc.shaffer_bergmann  # noqa: E402
 from tui.render import render_report  # noqa: E402
-from tui.model import VIEWS, Model  # noqa: E402
+from tui.model import Model  # noqa: E402
+from tui.registry import names  # noqa: E402
+
+VIEWS = names()
 
 DIR = Path("/tmp/rankboard_bench")
 TABLES = ((20, 50), (50, 100))  # data sets x learners

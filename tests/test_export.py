@@ -13,7 +13,10 @@ import scipy.stats as sps
 
 import stats
 from tests.conftest import SAMPLES
-from tui.render._csv import VIEWS, default_export_name, export_frame, write_csv
+from tui.render._csv import default_export_name, export_frame, write_csv
+from tui.registry import names
+
+VIEWS = names()
 from tui.model import Analysis, Model, default_selection
 
 APVS = ["bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li"]

@@ -18,7 +18,10 @@ from stats.core.names import printable, spreadsheet_safe
 from tests.conftest import DATA
 from tests.test_app import make_app, press, settle
 from tui.cli import main
-from tui.render._csv import VIEWS, csv_text, export_frame
+from tui.render._csv import csv_text, export_frame
+from tui.registry import names
+
+VIEWS = names()
 from tui.render._report import render_report
 from tui.model import Model
 

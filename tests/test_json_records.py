@@ -1,4 +1,4 @@
-"""tui.render._json._records (issue 17): column by column, the same dicts as the row-by-row
+"""tui.formats.json.records (issue 17): column by column, the same dicts as the row-by-row
 ``itertuples`` it replaced (the reference below), on frames of every dtype the reports hold."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tui.render._json import _records, num
+from tui.formats.json import num, records as _records
 
 
 def _itertuples_records(frame: pd.DataFrame, strings: tuple[str, ...]) -> list[dict[str, Any]]:

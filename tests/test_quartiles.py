@@ -501,7 +501,7 @@ def test_runtimes_in_one_chart_print_with_one_number_of_decimals() -> None:
     beside ``0.0011`` (2) in the app and ``0.0004`` (1) in the reports; now one rule for the chart:
     as many decimals as keep 2 significant digits of the smallest, here 5, in both."""
     from tui.app.widgets._quartile_lines import _num3
-    from tui.render import value_decimals
+    from tui.formats.text import value_decimals
 
     d = value_decimals(0.014, 0.000445)
     assert d == 5

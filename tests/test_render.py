@@ -27,13 +27,17 @@ import pytest
 
 import stats
 from tests.conftest import REFERENCE, SAMPLES
-from tui.choices import REPORT_VIEWS
+from tui.registry import names
+
+REPORT_VIEWS = names()
 from tui.render import SCHEMA
 from tui.render._csv import export_frame, write_csv
 from tui.render._latex import PACKAGES, tex_escape
 from tui.render._markdown import md_escape
 from tui.render._report import FORMATS, render_report
-from tui.model import VIEWS, Model, Selection, default_selection
+from tui.model import Model, Selection, default_selection
+
+VIEWS = names()
 from tui.model._spec import load_spec, save_spec, selection_from_spec, spec_text
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -464,7 +468,7 @@ def test_left_out_data_sets_are_reported(tmp_path: Path) -> None:
 
 
 def test_value_decimals_keep_three_significant_digits_for_small_criteria() -> None:
-    from tui.render._text import value_decimals
+    from tui.formats.text import value_decimals
 
     assert [value_decimals(x) for x in (98.9, 10.0, 9.99, 0.97, 0.1, 0.099, 0.005, 0.0006, 0.0)] == [
         1,

@@ -1,12 +1,6 @@
 """The choices the ``rankboard`` command offers, defined where nothing heavy is imported: the
-argument parser (``--help``, argument errors) needs them before numpy, pandas or scipy load."""
-
-#: The six views, in the order of their keys (1-6) and of ``--view all``.
-VIEWS = ("quartiles", "ranks", "tests", "pairs", "cd", "folds")
-
-#: The views of ``rankboard report`` (``--view``; ``all`` prints them in this order): the
-#: explorer's six, then the learning curves of a sequence study (Menzies' lecture notes).
-REPORT_VIEWS = (*VIEWS, "curves")
+argument parser (``--help``, argument errors) needs them before numpy, pandas or scipy load. (The
+views are the registry's: :mod:`tui.registry`.)"""
 
 #: Scott-Knott variants of the quartile charts' ranks (``--scott-knott``, ``g`` in the app, the
 #: view spec's ``scott_knott``; ``stats.scott_knott``'s methods): ScottKnott-ESD 2.x (the default;

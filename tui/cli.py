@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from stats.core.names import printable_lines
-from tui.choices import FORMATS, GROUPINGS, LOWER_IS_BETTER, PROCEDURES, REPORT_VIEWS
+from tui import registry
+from tui.choices import FORMATS, GROUPINGS, LOWER_IS_BETTER, PROCEDURES
 
 if TYPE_CHECKING:
     from stats import LogProblem, LogRead
@@ -165,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
         "non-parametric: medians, Kruskal-Wallis, Cliff's delta) or a12 (Menzies' group: bootstrap test "
         "and A12 effect size)",
     )
-    report.add_argument("--view", choices=(*REPORT_VIEWS, "all"), default="all", help="what to print (default all)")
+    report.add_argument("--view", choices=(*registry.names(), "all"), default="all", help="what to print (default all)")
     report.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
     report.add_argument("--ascii", action="store_true", help="draw the CD diagram with ASCII characters")
     report.add_argument("--standalone", action="store_true", help="LaTeX: a whole document with its preamble")
@@ -319,8 +320,8 @@ def run_report(args: argparse.Namespace) -> int:
             return 1
     bounded = _bounded(paths, args.memory)
     log, problems = (None, list(bounded.problems)) if bounded is not None else _load(paths)
-    from tui.render import render_report
     from tui.model import Model, format_problem, selection_from_spec
+    from tui.render import render_report
 
     for problem in problems:
         say(format_problem(problem), file=sys.stderr)

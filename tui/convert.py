@@ -82,8 +82,8 @@ def run_convert(paths: list[str], output: str, fmt: str | None, force: bool) -> 
     2: the format cannot be told)."""
     from stats import read_logs
     from stats.core.names import printable_lines
-    from tui.render import OutputRefused, check_output, write_output
     from tui.model import format_problem
+    from tui.render import OutputRefused, check_output, write_output
 
     def say(text: str) -> None:  # messages quote names from untrusted logs: escaped (stats.core.names)
         print(printable_lines(text), file=sys.stderr)

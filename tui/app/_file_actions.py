@@ -56,8 +56,8 @@ class FileActions(_Base):
         )
 
     def action_save_spec(self) -> None:
-        from tui.render import stamped_name
         from tui.model import save_spec
+        from tui.render import stamped_name
 
         selection = self.selection
         if selection is None:

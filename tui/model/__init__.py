@@ -2,7 +2,8 @@
 the loader that turns logs into a :class:`Model`, and view specs saved as TOML.
 """
 
-from tui.choices import LOWER_IS_BETTER, VIEWS
+from tui.choices import LOWER_IS_BETTER
+from tui.model._basis import Basis
 from tui.model._cd import render_cd
 from tui.model._defaults import default_higher_is_better, default_selection
 from tui.model._effects import TWO_SAMPLE, Letters, PairEffects, effects_table, pair_effects, rejected_pairs
@@ -29,6 +30,7 @@ from tui.model._types import (
 __all__ = [
     "BOUNDED",
     "Analysis",
+    "Basis",
     "CDView",
     "FIRST_VIEW",
     "FoldsView",
@@ -49,7 +51,6 @@ __all__ = [
     "Selection",
     "TWO_SAMPLE",
     "TestsView",
-    "VIEWS",
     "default_higher_is_better",
     "default_selection",
     "distinct_cuts",

@@ -71,7 +71,7 @@ class FoldParts:
             ),
         )
 
-    def _folds(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> FoldsView:
+    def folds(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> FoldsView:
         """``stats.fold_comparison`` of ``learners`` against ``control`` on ``datasets``: the whole
         view (waits for the signed-rank test of a view shown early, :meth:`_folds_early`)."""
         key = self._folds_key(sel, datasets, learners, control)
@@ -79,7 +79,7 @@ class FoldParts:
             "folds", key, lambda: folds_view(sel, self._pending(sel, datasets, learners, control, start=True).result())
         )
 
-    def _folds_early(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> FoldsView:
+    def folds_early(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> FoldsView:
         """The folds view to show first: the whole view when it is made, else its per-data-set part
         (``pending``: the signed-rank probabilities still to come, not started; the whole view,
         :meth:`_folds`, starts and waits for them, and shows the same table object)."""
@@ -101,7 +101,7 @@ class FoldParts:
         for p in pending:
             p.cancel()
 
-    def _deltas(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> Any:
+    def deltas(self, sel: Selection, datasets: list[str], learners: tuple[str, ...], control: str) -> Any:
         """The quartiles view of the per-fold differences against ``control`` (Menzies' lecture notes), cached."""
         key = (sel.criterion, tuple(datasets), learners, sel.higher_is_better, control, "deltas")
 
@@ -112,7 +112,7 @@ class FoldParts:
 
         return self._cached("q", key, make)
 
-    def _curves(self, sel: Selection, datasets: list[str], learners: tuple[str, ...]) -> CurvesView:
+    def curves(self, sel: Selection, datasets: list[str], learners: tuple[str, ...]) -> CurvesView:
         """The learning curves of a sequence study (Menzies' lecture notes; ``stats.run_sequence``'s ``train`` lines).
 
         Not cached: it depends on the ``train`` results besides the criterion's, and a live poll

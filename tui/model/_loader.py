@@ -14,10 +14,10 @@ from dataclasses import dataclass, replace
 from stats import Aggregator, LogWatcher, aggregate_logs
 from stats.logs import Progress
 from tui.memory import bounded_mode, bounded_note, tune_allocator
-from tui.problems import format_problem
 from tui.model._early import EarlyLoad
 from tui.model._model import Model
 from tui.model._types import Selection
+from tui.problems import format_problem
 
 
 @dataclass(frozen=True)

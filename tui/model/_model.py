@@ -11,39 +11,23 @@ import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any, cast
 
 import pandas as pd
 
 import stats
+from tui import registry
+from tui.model._basis import Basis
 from tui.model._defaults import (
     check_criterion,
     default_higher_is_better,
     labels_in_index,
     labels_present,
 )
-from tui.model._effects import TWO_SAMPLE, effects_table, rank_letters, two_sample_table
 from tui.model._fold_parts import FoldParts
-from tui.model._groups import with_groups
-from tui.model._quartiles import quartiles_view, with_control
-from tui.model._tests import (
-    best_ranked,
-    cd_view,
-    pairs_view,
-    pairwise_table,
-    ranks_view,
-    safety_message,
-    tests_view,
-    untestable,
-    with_bergmann,
-)
-from tui.model._types import (
-    Analysis,
-    QuartilesView,
-    Selection,
-    TestsView,
-    ViewParts,
-)
+from tui.model._tests import best_ranked, untestable
+from tui.model._types import Analysis, Selection, ViewParts
 
 #: Entries kept per cache of a Model (scores tables, safety sentences, quartile views).
 CACHE_SIZE = 16
@@ -58,10 +42,6 @@ BOUNDED = (
     "unavailable in bounded memory mode (the logs exceed the memory budget, --memory): the per-fold "
     "results are not kept, only each cell's summary"
 )
-
-
-#: The views made from the raw results (not from the aggregate).
-RAW_VIEWS = ("quartiles", "curves", "folds")
 
 
 class NoResults:
@@ -262,18 +242,40 @@ class Model(FoldParts):
                 cache.popitem(last=False)
         return value
 
+    def cached_value(self, kind: str, key: Any) -> Any:
+        """What cache ``kind`` holds at ``key`` (None: nothing yet), without making it."""
+        with self._lock:
+            return self._cache[kind].get(key)
+
     def analyze(self, selection: Selection) -> Analysis:
         """The views of ``selection``; an untestable selection gives ``problem``, never an exception.
 
-        Only the scores table and the average ranks are computed here; each view is computed
-        when it is first read (:class:`~tui.model._types.Analysis`), so showing the ranks never
-        runs the all-pairs procedures of the pairs view.
+        Only the scores table and the average ranks are computed here (the selection's
+        :class:`~tui.model._basis.Basis`); each part of each registered view (:mod:`tui.registry`)
+        is computed when it is first read (:class:`~tui.model._types.Analysis`), so showing the
+        ranks never runs the all-pairs procedures of the pairs view.
         """
         sel = selection
+        basis = self._basis(sel)
+        if isinstance(basis, Analysis):
+            return basis
+        makers: dict[str, Callable[[], Any]] = {}
+        notes = basis_notes(self, sel)
+        bounded = isinstance(self._raw, NoResults)
+        for view in registry.views():
+            if (view.raw and bounded) or not all(getattr(basis, need) for need in view.requires):
+                continue
+            for part, ref in view.parts.items():
+                makers[part] = partial(registry.resolve(ref), basis)
+        if bounded:  # no raw results: said once in the notes
+            notes = (*notes, f"quartiles, fold-level views and learning curves: {self._raw.reason}")
+        n, k = basis.scores.shape
+        return Analysis(sel, n, k, basis.untestable, notes, ViewParts(makers), basis.fold_control)
 
-        notes: tuple[str, ...] = ()
+    def _basis(self, sel: Selection) -> Basis | Analysis:
+        """The selection's :class:`Basis`, or the analysis saying why there is none."""
 
-        def fail(problem: str) -> Analysis:
+        def fail(problem: str, notes: tuple[str, ...] = ()) -> Analysis:
             return Analysis(sel, 0, len(sel.learners), problem, notes)
 
         if sel.criterion not in self._criteria:
@@ -283,23 +285,16 @@ class Model(FoldParts):
             return fail("no data set is selected")
         if not sel.learners:
             return fail("no learner is selected")
-        sub, per_cell = self._part(sel.criterion)
-        # A learner of the log without results for this criterion is left out, with a note (one
-        # not in the log at all is an error of the selection: stats.scores_table names it).
-        have = set(self.learners_for(sel.criterion))
-        absent = [x for x in sel.learners if x not in have and x in self._learners]
-        learners = tuple(x for x in sel.learners if x not in absent)
-        if absent:
-            notes = (f"left out: no {sel.criterion} results for learner{'s' * (len(absent) > 1)} {', '.join(absent)}",)
+        sub = self._part(sel.criterion)[0]
+        learners = measured_learners(self, sel)
         if not learners:
-            return fail(f"no {sel.criterion} results for the selected learners")
+            return fail(f"no {sel.criterion} results for the selected learners", basis_notes(self, sel))
         table_key = (sel.criterion, sel.datasets, learners)
         try:
             scores = self._cached("scores", table_key, lambda: self._scores(sub, sel, learners))
         except ValueError as exc:
-            return fail(str(exc))
+            return fail(str(exc), basis_notes(self, sel))
         n, k = scores.shape
-        tested = [str(d) for d in scores.index]
         problem = untestable(n, k, scores.excluded)
         # validated, oriented and ranked once: every statistic of every view of this table reuses its ranks
         ranked = (
@@ -312,101 +307,39 @@ class Model(FoldParts):
             )
         )
         average = None if ranked is None else stats.average_ranks(ranked, higher_is_better=sel.higher_is_better).ranks
-        if sel.control in learners or average is None:
-            control = sel.control
-        else:
-            control = best_ranked(average)
-
-        def quartiles() -> QuartilesView:
-            view = self._cached(
-                "q",
-                (*table_key, sel.higher_is_better),
-                lambda: quartiles_view(
-                    self._raw,
-                    per_cell,
-                    sel.criterion,
-                    sel.higher_is_better,
-                    sel.datasets,
-                    learners,
-                    tested or sel.datasets,
-                    None,
-                ),
-            )
-            # The same object for the same control: a view showing it need not be drawn again.
-            shown = self._cached(
-                "q", (*table_key, sel.higher_is_better, "control", control), lambda: with_control(view, control)
-            )
-            return self._cached(  # Scott-Knott ranks of every chart, each computed when first drawn
-                "q",
-                (*table_key, sel.higher_is_better, "control", control, sel.scott_knott),
-                lambda: with_groups(shown, self._raw, sel.scott_knott, tested or sel.datasets),
-            )
-
+        control = sel.control if sel.control in learners or average is None else best_ranked(average)
         # The fold-level views need neither complete data sets nor a testable table: every
         # selected data set with results, the control (or, untestable, the first learner).
         measured = set(self.datasets_for(sel.criterion))  # once: not per data set (500 x 10 ms)
         with_results = [d for d in sel.datasets if d in measured]
         fold_control = control if control in learners else learners[0]
-        makers: dict[str, Callable[[], Any]] = {"quartiles": quartiles}
-        if sel.deltas:
-            makers["quartiles"] = lambda: self._deltas(sel, with_results, learners, fold_control)
-        makers["curves"] = lambda: self._curves(sel, with_results, learners)
-        if len(learners) >= 2:
-            makers["folds"] = lambda: self._folds(sel, with_results, learners, fold_control)
-            makers["folds_early"] = lambda: self._folds_early(sel, with_results, learners, fold_control)
-        if problem is None and average is not None and ranked is not None:
-            avg, table = average, ranked
+        return Basis(self, sel, learners, scores, ranked, average, control, with_results, fold_control, problem)
 
-            def pairwise() -> stats.PairwiseTest:  # one table for the verdict, the pairs and the CD bars
-                key = (*table_key, sel.higher_is_better, sel.test)
+    @property
+    def raw(self) -> Any:
+        """The raw results (``stats.CellValues``: ``.gather(criterion, learner, datasets)``); asking a
+        model built from an aggregate raises ``ValueError`` with the reason."""
+        return self._raw
 
-                def make() -> stats.PairwiseTest:
-                    with self._lock:
-                        light = self._cache["pairwise"].get((*key, "no bergmann"))
-                    return pairwise_table(table, sel) if light is None else with_bergmann(light)
+    def per_cell(self, criterion: str) -> pd.DataFrame:
+        """The aggregate's rows of ``criterion``, indexed by dataset and learner."""
+        return self._part(criterion)[1]
 
-                return self._cached("pairwise", key, make)
 
-            def pairwise_shown() -> stats.PairwiseTest:
-                """The table of the procedure on screen: without exact Bergmann-Hommel (from ms at
-                k = 10 to seconds at k = 16) unless it is that procedure, or the table with it is made
-                (the pairs view, whose table the exports write, makes it)."""
-                key = (*table_key, sel.higher_is_better, sel.test)
-                if sel.procedure == "bergmann":
-                    return pairwise()
-                with self._lock:
-                    full = self._cache["pairwise"].get(key)
-                if full is not None:
-                    return full
-                return self._cached("pairwise", (*key, "no bergmann"), lambda: pairwise_table(table, sel, False))
+def measured_learners(model: Model, sel: Selection) -> tuple[str, ...]:
+    """The selected learners with results for the criterion (a learner of the log without them is
+    left out, with a note: :func:`basis_notes`; one not in the log at all is an error of the
+    selection, which ``stats.scores_table`` names)."""
+    have = set(model.learners_for(sel.criterion))
+    return tuple(x for x in sel.learners if x in have or x not in model.learners)
 
-            def two_sample() -> stats.PairwiseTwoSample:  # a two-sample procedure's APVs
-                key = (*table_key, sel.higher_is_better, sel.procedure)
-                return self._cached(
-                    "pairwise", key, lambda: two_sample_table(table, sel.procedure, sel.higher_is_better)
-                )
 
-            # the APVs of the selected procedure: one table for the verdict, the matrix, the bars, the letters
-            procedure_table: Callable[[], Any] = two_sample if sel.procedure in TWO_SAMPLE else pairwise_shown
-
-            def tests() -> TestsView:
-                safety = self._cached("safety", (*table_key, sel.alpha), lambda: safety_message(table, sel.alpha))
-                return tests_view(scores, sel, avg, safety, procedure_table, table)
-
-            def pairs() -> Any:
-                two = two_sample() if sel.procedure in TWO_SAMPLE else None
-                return pairs_view(scores, sel, avg, pairwise(), two, table)
-
-            makers.update(
-                ranks=lambda: ranks_view(scores, sel.higher_is_better, table),
-                letters=lambda: rank_letters(avg, n, sel.procedure, sel.test, sel.alpha, procedure_table),
-                effects=lambda: effects_table(scores, sel.higher_is_better, table),
-                tests=tests,
-                pairs=pairs,
-                cd=lambda: cd_view(avg, n, sel, procedure_table),
-            )
-        if isinstance(self._raw, NoResults):  # bounded memory: no raw results, said once in the notes
-            for name in (*RAW_VIEWS, "folds_early"):
-                makers.pop(name, None)
-            notes = (*notes, f"quartiles, fold-level views and learning curves: {self._raw.reason}")
-        return Analysis(sel, n, k, problem, notes, ViewParts(makers), fold_control)
+def basis_notes(model: Model, sel: Selection) -> tuple[str, ...]:
+    """What was left out of the selection and why: the learners without results for the criterion."""
+    if sel.criterion not in model.criteria:
+        return ()
+    have = set(model.learners_for(sel.criterion))
+    absent = [x for x in sel.learners if x not in have and x in model.learners]
+    if not absent:
+        return ()
+    return (f"left out: no {sel.criterion} results for learner{'s' * (len(absent) > 1)} {', '.join(absent)}",)

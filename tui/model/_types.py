@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 import stats
+from tui import registry
 from tui.choices import GROUPINGS, PROCEDURES
 from tui.model._tests_extra import TestsExtra
 
@@ -229,7 +230,7 @@ class FoldsView:
 class ViewParts:
     """The views of one analysis, each computed when it is first asked for, once (thread-safe).
 
-    ``makers`` maps a view name (one of :data:`VIEWS`) to the function computing it; a view
+    ``makers`` maps a part's name (a view of :mod:`tui.registry`, or another part a view declares) to the function computing it; a view
     without a maker is None. A maker that raises ``ValueError`` (a limit of :mod:`stats`) leaves
     its view None and its message in :attr:`failure` (the first such message).
     """
@@ -239,6 +240,11 @@ class ViewParts:
         self._values: dict[str, Any] = {}
         self._lock = threading.RLock()
         self.failure: str | None = None
+
+    def made(self) -> set[str]:
+        """The parts computed so far."""
+        with self._lock:
+            return set(self._values)
 
     def done(self, name: str) -> bool:
         """Whether view ``name`` needs no computation any more (computed, or nothing to compute)."""
@@ -257,10 +263,6 @@ class ViewParts:
                     self._values[name] = None
                     self.failure = self.failure or str(exc)
             return self._values[name]
-
-
-#: The parts computed with a view because it shows them (the ranks view shows the letters).
-WITH = {"ranks": ("letters",)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -291,57 +293,88 @@ class Analysis:
 
     @property
     def quartiles(self) -> QuartilesView | None:
-        return self.parts.get("quartiles")
+        return self.part("quartiles")
 
     @property
     def ranks(self) -> RanksView | None:
-        return self.parts.get("ranks")
+        return self.part("ranks")
 
     @property
     def tests(self) -> TestsView | None:
-        return self.parts.get("tests")
+        return self.part("tests")
 
     @property
     def pairs(self) -> PairsView | None:
-        return self.parts.get("pairs")
+        return self.part("pairs")
 
     @property
     def cd(self) -> CDView | None:
-        return self.parts.get("cd")
+        return self.part("cd")
 
     @property
     def folds(self) -> FoldsView | None:
-        return self.parts.get("folds")
+        return self.part("folds")
 
     @property
     def folds_early(self) -> FoldsView | None:
         """The folds view to show first: :attr:`folds` when it is made, else the same view with the
         signed-rank test still computing (``pending``); :attr:`folds` then waits for it."""
-        return self.parts.get("folds_early")
+        return self.part("folds_early")
 
     @property
     def letters(self) -> Any:
         """The compact letters of the pairs procedure (:class:`~tui.model._effects.Letters`), shown
         with the ranks (computed with them: :data:`WITH`)."""
-        return self.parts.get("letters")
+        return self.part("letters")
 
     @property
     def effects(self) -> pd.DataFrame | None:
         """Every pair's effect sizes (:func:`~tui.model._effects.effects_table`), for the reports."""
-        return self.parts.get("effects")
+        return self.part("effects")
 
     @property
     def curves(self) -> Any:
         """The learning curves (:class:`~tui.model._curves.CurvesView`) of a sequence study."""
-        return self.parts.get("curves")
+        return self.part("curves")
+
+    def part(self, name: str) -> Any:
+        """Part ``name`` of the analysis (a view of :mod:`tui.registry`, or another part one of them
+        declares), computed now if it was not; None when there is nothing to show."""
+        return self.parts.get(name)
 
     def ready(self, view: str) -> bool:
-        """Whether showing ``view`` needs no more computation."""
-        return all(self.parts.done(part) for part in (view, *WITH.get(view, ())))
+        """Whether showing ``view`` needs no more computation (its part and those shown with it)."""
+        return all(self.parts.done(part) for part in _shown(view))
+
+    def first_part(self, view: str) -> str:
+        """The part of ``view`` to compute before it is shown: the part a view shows first while it
+        is computed (the folds view's, without its signed-rank test across data sets) unless the
+        whole view is made; else the view itself."""
+        early = _early(view)
+        return early if early is not None and not self.ready(view) else view
+
+    def early_ready(self, view: str) -> bool:
+        """Whether ``view`` is not made yet but its part shown first is (show that, finish the rest)."""
+        early = _early(view)
+        return early is not None and not self.ready(view) and early in self.parts.made()
 
     def prepare(self, *views: str) -> Analysis:
         """Compute ``views`` now (e.g. off the event loop); returns self."""
         for view in views:
-            for part in (view, *WITH.get(view, ())):
+            for part in _shown(view):
                 self.parts.get(part)
         return self
+
+
+def _shown(view: str) -> tuple[str, ...]:
+    """The parts computed when ``view`` is shown: its own and those it shows with it (the ranks'
+    letters); a part that is no view is itself."""
+    owner = registry.part_owner(view)
+    if owner is None or owner.name != view:
+        return (view,)
+    return (view, *owner.shown_with)
+
+
+def _early(view: str) -> str | None:
+    owner = registry.part_owner(view)
+    return owner.early if owner is not None and owner.name == view else None

@@ -1,30 +1,30 @@
-"""The headless renderers of an :class:`~tui.model.Analysis`: text, Markdown, LaTeX, JSON and CSV,
-and the atomic, never-overwriting output of ``rankboard report``.
+"""The formats of ``rankboard report`` and the app's export: text, Markdown, LaTeX, JSON and CSV,
+each one driver looping over the registry of views (:mod:`tui.registry`), and the atomic,
+never-overwriting output of ``rankboard report``.
 """
 
 from tui.output import OutputRefused, check_output, write_output
-from tui.render._csv import FILTERED_BY, as_shown, default_export_name, export_frame, stamped_name, write_csv
-from tui.render._curves import curves_lines
-from tui.render._json_schema import SCHEMA
+from tui.render._csv import as_shown, default_export_name, export_frame, filters_rows, stamped_name, write_csv
+from tui.render._json_schema import schema
 from tui.render._report import FORMATS, render_report
-from tui.render._text import NO_FOLDS, chart_decimals, prob, value_decimals
 
 __all__ = [
-    "FILTERED_BY",
     "FORMATS",
-    "NO_FOLDS",
     "OutputRefused",
-    "chart_decimals",
-    "curves_lines",
+    "as_shown",
     "check_output",
     "default_export_name",
-    "as_shown",
     "export_frame",
-    "prob",
+    "filters_rows",
     "render_report",
-    "SCHEMA",
+    "schema",
     "stamped_name",
-    "value_decimals",
     "write_csv",
     "write_output",
 ]
+
+
+def __getattr__(name: str) -> object:
+    if name == "SCHEMA":  # the schema of every registered view, as of now
+        return schema()
+    raise AttributeError(name)

@@ -7,19 +7,18 @@ selection as text, csv, markdown, LaTeX or JSON.
 from __future__ import annotations
 
 from stats.core.names import printable_lines
+from tui import registry
 from tui.choices import FORMATS
-from tui.choices import REPORT_VIEWS as VIEWS
+from tui.model import LOWER_IS_BETTER, Model, Selection, default_higher_is_better, rank_every_chart
 from tui.render._csv import csv_text, export_frame
 from tui.render._json import render_json
 from tui.render._latex import render_latex
 from tui.render._markdown import render_markdown
 from tui.render._text import check_view, render_text
-from tui.model import LOWER_IS_BETTER, Model, Selection, default_higher_is_better, rank_every_chart
 
 __all__ = [
     "FORMATS",
     "LOWER_IS_BETTER",
-    "VIEWS",
     "csv_text",
     "default_higher_is_better",
     "render_report",
@@ -37,7 +36,7 @@ def render_report(
     standalone: bool = False,
     raw_csv: bool = False,
 ) -> str:
-    """Render ``view`` ("quartiles", "ranks", "tests", "pairs", "cd", "folds", "curves" or "all") as ``fmt``.
+    """Render ``view`` (a registered view's name, :mod:`tui.registry`, or "all") as ``fmt``.
 
     Parameters
     ----------
@@ -65,13 +64,13 @@ def render_report(
     """
     if fmt not in FORMATS:
         raise ValueError(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}")
-    check_view(view)
+    views = check_view(view)
     if fmt == "csv" and view == "all":
-        raise ValueError(f"--format csv writes one view: give --view {'|'.join(VIEWS)}")
+        raise ValueError(f"--format csv writes one view: give --view {'|'.join(registry.names())}")
     # Only the views printed are computed (the ranks never run the pairs' all-pairs procedures),
     # and before the header, which names the problem of a view that a limit of stats left empty.
-    analysis = model.analyze(selection).prepare(*check_view(view))
-    if "quartiles" in check_view(view):  # every chart's ranks are printed: gathered in one pass, not per chart
+    analysis = model.analyze(selection).prepare(*views)
+    if "quartiles" in views:  # every chart's ranks are printed: gathered in one pass, not per chart
         rank_every_chart(analysis.quartiles)
     if fmt == "csv":
         return csv_text(export_frame(analysis, view), raw=raw_csv)

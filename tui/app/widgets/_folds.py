@@ -30,8 +30,9 @@ from stats import fmt_p
 from stats.core.names import printable
 from tui.app.widgets._base import Plain, literal, matches
 from tui.app.widgets._table import COPY_HINT, PreparedRows, VimTable, prepare_rows, subset_rows
-from tui.render import NO_FOLDS, prob
+from tui.formats.text import prob
 from tui.model import FoldsView, distinct_cuts
+from tui.views.folds.shared import NO_FOLDS
 
 BAR = 6  # cells of the probability bar
 PENDING = "\u2026"  # a signed-rank probability still being computed

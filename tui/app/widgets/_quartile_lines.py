@@ -25,8 +25,8 @@ from textual.strip import Strip
 
 from stats import scale_position
 from tui.app.widgets._base import literal, num
-from tui.render import chart_decimals
 from tui.model import GROUPING_NAMES, QuartileRow, QuartilesView, distinct_cuts
+from tui.views.quartiles.shared import chart_decimals
 
 #: The bar's cells when no width is given; the narrowest and the widest bar when one is.
 BAR, MIN_BAR, MAX_BAR = 24, 12, 48

@@ -14,7 +14,7 @@ from textual.widgets import Static
 from stats import PROCEDURE_NAMES
 from tui.app.widgets._base import Plain, literal, matches, num
 from tui.app.widgets._table import ExactLine, VimTable
-from tui.render import value_decimals
+from tui.formats.text import value_decimals
 from tui.model import Letters, RanksView
 
 

@@ -1,6 +1,4 @@
-"""The reports' cells of issue 16's pairs parts: the two-sample procedure's table, every pair's
-effect sizes and the compact letters of the ranks, shared by the text, Markdown and LaTeX reports
-(each passes its own escaping of names and its own p-value format and mark)."""
+"""TODO docstring."""
 
 from __future__ import annotations
 
@@ -14,13 +12,14 @@ import pandas as pd
 from stats import PROCEDURE_NAMES, fmt_p
 from stats.core.labels import HL_CONFIDENCE
 from stats.twosample.effect_size import level_text
-from tui.model import Analysis, PairsView
+from tui.model import PairsView
 
-Escape = Callable[[Any], str]
-Mark = Callable[[str, bool], str]
+PAIR_PROCEDURES = ("nemenyi", "holm", "shaffer", "bergmann")
+
 
 #: The effect-size table's header (after the names ``a`` and ``b``).
 EFFECT_HEADER = ("A12", "magnitude", "delta", "magnitude", "HL", "CI low", "CI high", "Mann-Whitney p")
+
 
 #: What the effect-size table holds, in a sentence for every format.
 EFFECT_NOTE = (
@@ -102,10 +101,7 @@ def effects_cells(frame: pd.DataFrame, esc: Escape, p: Callable[[float], str] = 
     return rows
 
 
-def letters_row(analysis: Analysis, columns: list[Any]) -> tuple[list[str], str] | None:
-    """The letters of ``columns`` (the ranks table's learners) and the sentence saying what they
-    mean, or None when they could not be computed."""
-    letters = analysis.letters
-    if letters is None:
-        return None
-    return [letters.letters[str(c)] for c in columns], letters.basis
+Escape = Callable[[Any], str]
+
+
+Mark = Callable[[str, bool], str]

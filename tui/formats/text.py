@@ -1,0 +1,62 @@
+"""TODO docstring."""
+
+from __future__ import annotations
+
+import math
+
+from tui.model import Analysis
+
+
+def value_decimals(largest: float, smallest: float | None = None) -> int:
+    """Decimals of a criterion's values, from the largest magnitude it takes: as in Menzies'
+    notes on comparing learners, 1 for values of 10 or more, 3 down to 0.1, and below that as many
+    as keep 3 significant digits (runtimes of 0.0006 to 0.005 s print 0.00065 .. 0.00500, not
+    0.000652 beside 0.001); with ``smallest`` (the least non-zero magnitude) and a largest below
+    0.1, also as many as keep 2 significant digits of it (runtimes of 0.0004 to 0.014 s: 0.00045 ..
+    0.01400, not 0.0004 or 0.000445 beside 0.0011). At most 8.
+
+    >>> value_decimals(98.9), value_decimals(0.97), value_decimals(0.005), value_decimals(0.0)
+    (1, 3, 5, 3)
+    >>> value_decimals(0.014), value_decimals(0.014, 0.000445), value_decimals(0.97, 0.004)
+    (4, 5, 3)
+    """
+    big = abs(largest)
+    if not math.isfinite(big) or big >= 10:
+        return 1
+    decimals = 3 if big >= 0.1 or big == 0 else min(8, 2 - math.floor(math.log10(big)))
+    small = abs(smallest) if smallest is not None else 0.0
+    if big < 0.1 and 0 < small and math.isfinite(small):  # rates in [0, 1] keep Menzies' 3
+        decimals = max(decimals, min(8, 1 - math.floor(math.log10(small))))
+    return decimals
+
+
+def header_lines(analysis: Analysis, source: str) -> list[str]:
+    sel = analysis.selection
+    direction = "higher" if sel.higher_is_better else "lower"
+    out = [f"rankboard report: {source}"] if source else []
+    out.append(
+        f"criterion {sel.criterion} ({direction} is better), {analysis.n_datasets} data sets x "
+        f"{analysis.n_learners} learners, median over repeats and folds"
+    )
+    if analysis.problem:
+        out.append(f"not tested: {analysis.problem}")
+    out += list(analysis.notes)
+    return out
+
+
+def prob(p: float) -> str:
+    return "-" if not finite(p) else f"{p:.3f}"
+
+
+def grid(header: tuple[str, ...] | list[str], rows: list[list[str]], left: int = 1) -> list[str]:
+    """Fixed-width text columns: the first ``left`` left-aligned, the others right-aligned."""
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+
+    def line(cells: list[str] | tuple[str, ...]) -> str:
+        return "  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return [line(header), *(line(r) for r in rows)]
+
+
+def finite(x: float) -> bool:
+    return isinstance(x, (int, float)) and math.isfinite(x)

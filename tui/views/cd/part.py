@@ -1,0 +1,10 @@
+"""How the CD diagram is made: average ranks, Nemenyi's CD and the cliques of the selected procedure."""
+
+from __future__ import annotations
+
+from tui.model import Basis, CDView
+from tui.model._tests import cd_view
+
+
+def make(b: Basis) -> CDView:
+    return cd_view(b.average, b.n, b.selection, b.procedure_table)

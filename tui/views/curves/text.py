@@ -1,0 +1,17 @@
+"""TODO docstring."""
+
+from __future__ import annotations
+
+from tui.model import Analysis
+from tui.registry import RenderOptions
+from tui.views.curves.shared import curves_lines
+
+
+def curves_text(analysis: Analysis) -> list[str]:
+    """The text section: :func:`curves_lines` of the analysis' curves."""
+    return curves_lines(analysis.curves)
+
+
+def render(analysis: Analysis, options: RenderOptions) -> list[str]:
+    """The learning curves."""
+    return curves_text(analysis)  # type: ignore[arg-type]

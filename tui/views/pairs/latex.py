@@ -1,0 +1,35 @@
+"""TODO docstring."""
+
+from __future__ import annotations
+
+from tui.formats.latex import (
+    bf,
+    tabular,
+    tex_escape,
+    tex_p,
+)
+from tui.model import Analysis
+from tui.registry import RenderOptions
+from tui.views.pairs.shared import PAIR_PROCEDURES, effect_note, effects_cells, two_sample_cells, two_sample_title
+
+
+def render(analysis: Analysis, options: RenderOptions) -> list[str]:
+    pairs, sel = analysis.pairs, analysis.selection
+    assert pairs is not None
+    out = [f"% all pairs ({sel.test} z); APV <= {sel.alpha:g} (rejected) in bold"]
+    body = [
+        [tex_escape(r.a), tex_escape(r.b), f"{r.z:.3f}", tex_p(float(r.p))]
+        + [bf(tex_p(float(getattr(r, c))), getattr(r, c) <= sel.alpha) for c in PAIR_PROCEDURES]
+        for r in pairs.table.itertuples(index=False)
+    ]
+    out += tabular("l l" + " r" * (2 + len(PAIR_PROCEDURES)), ["$a$", "$b$", "$z$", "$p$", *PAIR_PROCEDURES], body)
+    if pairs.two_sample is not None:
+        header, cells = two_sample_cells(pairs, sel.alpha, tex_escape, bf, tex_p)
+        title = tex_escape(two_sample_title(pairs, sel.alpha)).replace("are marked", "in bold")
+        out += ["", f"% {title}"]
+        out += tabular("l l r l r r", ["$a$", "$b$", "statistic", "better", "$p$", pairs.procedure], cells)
+    if analysis.effects is not None:
+        out += ["", f"% {tex_escape(effect_note(analysis.effects, analysis.n_datasets))}"]
+        header = ["$a$", "$b$", "$A_{12}$", "magnitude", r"$\delta$", "magnitude", "HL", "CI low", "CI high", "MW $p$"]
+        out += tabular("l l r l r l r r r r", header, effects_cells(analysis.effects, tex_escape, tex_p))
+    return out

@@ -1,0 +1,44 @@
+"""TODO docstring."""
+
+from __future__ import annotations
+
+from stats import fmt_p
+from tui.formats.markdown import bold, md_escape, table
+from tui.model import Analysis
+from tui.registry import RenderOptions
+from tui.views.pairs.shared import (
+    EFFECT_HEADER,
+    PAIR_PROCEDURES,
+    effect_note,
+    effects_cells,
+    two_sample_cells,
+    two_sample_title,
+)
+
+
+def render(analysis: Analysis, options: RenderOptions) -> list[str]:
+    pairs, sel = analysis.pairs, analysis.selection
+    assert pairs is not None
+    out = ["## All pairs", "", f"{sel.test} z statistics; adjusted p-values <= {sel.alpha:g} (rejected) in bold.", ""]
+    rows = [
+        [md_escape(r.a), md_escape(r.b), f"{r.z:.3f}", fmt_p(float(r.p))]
+        + [bold(fmt_p(float(getattr(r, c))), getattr(r, c) <= sel.alpha) for c in PAIR_PROCEDURES]
+        for r in pairs.table.itertuples(index=False)
+    ]
+    out += table(["a", "b", "z", "p", *PAIR_PROCEDURES], "llrr" + "r" * len(PAIR_PROCEDURES), rows)
+    if pairs.two_sample is not None:
+        header, cells = two_sample_cells(pairs, sel.alpha, md_escape, bold)
+        out += ["", md_escape(two_sample_title(pairs, sel.alpha)).replace("are marked", "are in bold") + ".", ""]
+        out += table(header, "lllrrr", cells)
+    a, b = pairs.pair
+    out += [
+        "",
+        f"{md_escape(b)} against {md_escape(a)}:",
+        "",
+        f"- {md_escape(pairs.wilcoxon)}",
+        f"- {md_escape(pairs.sign)}",
+    ]
+    if analysis.effects is not None:
+        out += ["", md_escape(effect_note(analysis.effects, analysis.n_datasets)) + ".", ""]
+        out += table(["a", "b", *EFFECT_HEADER], "ll" + "rlrlrrrr", effects_cells(analysis.effects, md_escape))
+    return out

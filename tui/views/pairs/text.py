@@ -1,0 +1,48 @@
+"""TODO docstring."""
+
+from __future__ import annotations
+
+import textwrap
+
+from stats import fmt_p
+from tui.formats.text import grid
+from tui.model import Analysis
+from tui.registry import RenderOptions
+from tui.views.pairs.shared import (
+    EFFECT_HEADER,
+    PAIR_PROCEDURES,
+    effect_note,
+    effects_cells,
+    two_sample_cells,
+    two_sample_title,
+)
+
+
+def pairs_text(analysis: Analysis) -> list[str]:
+    pairs, sel = analysis.pairs, analysis.selection
+    assert pairs is not None
+    table = pairs.table
+    aw = max(len(str(x)) for x in [*table["a"].astype(str), "a"])
+    bw = max(len(str(x)) for x in [*table["b"].astype(str), "b"])
+    out = [f"all pairs ({sel.test} z statistics); adjusted p-values <= {sel.alpha:g} are marked *"]
+    out.append(
+        "a".ljust(aw) + "  " + "b".ljust(bw) + "        z         p" + "".join(f"{c:>12}" for c in PAIR_PROCEDURES)
+    )
+    for row in table.itertuples(index=False):
+        apvs = [float(getattr(row, c)) for c in PAIR_PROCEDURES]
+        cells = "".join(f"{fmt_p(q) + ('*' if q <= sel.alpha else ' '):>12}" for q in apvs)
+        out.append(f"{str(row.a).ljust(aw)}  {str(row.b).ljust(bw)} {row.z:8.3f} {fmt_p(float(row.p)):>9}{cells}")
+    if pairs.two_sample is not None:
+        header, rows = two_sample_cells(pairs, sel.alpha, str, lambda text, on: text + ("*" if on else " "))
+        out += ["", two_sample_title(pairs, sel.alpha), *grid(header, rows, left=4)]
+    a, b = pairs.pair
+    out += ["", f"{b} against {a}:", f"  {pairs.wilcoxon}", f"  {pairs.sign}"]
+    if analysis.effects is not None:
+        note = textwrap.wrap(effect_note(analysis.effects, analysis.n_datasets), 100)
+        out += ["", *note, *grid(["a", "b", *EFFECT_HEADER], effects_cells(analysis.effects, str), left=2)]
+    return out
+
+
+def render(analysis: Analysis, options: RenderOptions) -> list[str]:
+    """Every pair's APVs, the pair's two-sample tests, the effect sizes."""
+    return pairs_text(analysis)  # type: ignore[arg-type]

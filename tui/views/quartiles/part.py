@@ -1,0 +1,37 @@
+"""How the quartiles view is made: the charts of the selection's values (Menzies' notes on comparing
+learners), with the control's medians and every chart's Scott-Knott ranks, or with ``deltas`` the
+charts of the per-fold differences against the control."""
+
+from __future__ import annotations
+
+from tui.model import Basis, QuartilesView
+from tui.model._groups import with_groups
+from tui.model._quartiles import quartiles_view, with_control
+
+
+def make(b: Basis) -> QuartilesView:
+    sel, control = b.selection, b.control
+    if sel.deltas:
+        return b.model.deltas(sel, b.with_results, b.learners, b.fold_control)
+    key = (*b.table_key, sel.higher_is_better)
+    view = b.cached(
+        "q",
+        key,
+        lambda: quartiles_view(
+            b.model.raw,
+            b.model.per_cell(sel.criterion),
+            sel.criterion,
+            sel.higher_is_better,
+            sel.datasets,
+            b.learners,
+            b.tested,
+            None,
+        ),
+    )
+    # The same object for the same control: a view showing it need not be drawn again.
+    shown = b.cached("q", (*key, "control", control), lambda: with_control(view, control))
+    return b.cached(  # Scott-Knott ranks of every chart, each computed when first drawn
+        "q",
+        (*key, "control", control, sel.scott_knott),
+        lambda: with_groups(shown, b.model.raw, sel.scott_knott, b.tested),
+    )

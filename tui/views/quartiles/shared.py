@@ -1,0 +1,50 @@
+"""TODO docstring."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from stats import Quartiles
+from tui.formats.text import value_decimals
+from tui.model import GROUPING_NAMES, QuartileRow, QuartilesView
+
+
+@lru_cache(maxsize=16)  # per view (hashed by identity: frozen, eq=False); asked once per part drawn
+def chart_decimals(view: QuartilesView) -> int:
+    """Decimals of the quartile numbers: :func:`value_decimals` of the chart's axis and of the
+    least non-zero magnitude charted (one rule for the whole criterion, every chart alike)."""
+    values = [abs(v) for r in view.rows for v in (r.min, r.q1, r.median, r.q3, r.max) if v == v and v != 0]
+    return value_decimals(max(abs(view.lo), abs(view.hi)), min(values, default=None))
+
+
+def scope_rows(view: QuartilesView, scope: str) -> list[QuartileRow]:
+    return [r for r in view.rows if r.scope == scope]
+
+
+def sk_rank(view: QuartilesView, scope: str, learner: str) -> int | None:
+    """The Scott-Knott group rank of ``learner`` in the chart of ``scope`` (None: no ranks, or none
+    computable there)."""
+    return None if view.groups is None else view.groups.get(scope, {}).get(learner)
+
+
+def sk_legend(view: QuartilesView) -> str | None:
+    """What the rank column holds, in words; None for charts without ranks (deltas)."""
+    if view.groups is None or view.grouping is None:
+        return None
+    return f"rank: {GROUPING_NAMES[view.grouping]} group of the charted values (1 = best)"
+
+
+def _quartiles(r: QuartileRow) -> Quartiles:
+    # the chart of Menzies' notes on comparing learners prints min, q1, median, q3, max only: without
+    # a mean and sd (rows of raw values), they are placeholders; the rows of deltas carry both (the
+    # chart of Menzies' lecture notes prints them)
+    if math.isnan(r.mean):
+        return Quartiles(r.n, r.min, r.q1, r.median, r.q3, r.max, r.median, 0.0)
+    return Quartiles(r.n, r.min, r.q1, r.median, r.q3, r.max, r.mean, r.sd)
+
+
+def deltas_title(view: QuartilesView) -> str:
+    """What a chart of deltas shows, in words (positive is always better than the control)."""
+    sign = "learner - control" if view.higher_is_better else "control - learner"
+    return f"deltas against {view.deltas}: {sign} on the same (repeat, fold), positive = better"

@@ -1,0 +1,129 @@
+"""The tests view's keys of the JSON report: the four omnibus tests, the tie-corrected Friedman test,
+the multiple sign test, the win/loss/tie counts, the CD, the verdict and the control table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui.formats.json import NUM, STR_LIST, TEST, df_value, num, records, row_schema
+from tui.model import PROCEDURES, Analysis
+from tui.registry import RenderOptions
+from tui.views.tests.extra import extra_json
+
+#: The control table's adjusted p-values (``stats.control_test``).
+APVS = ("bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li")
+
+
+SCHEMA: dict[str, Any] = {
+    "required": ["friedman", "iman_davenport", "aligned", "quade", "friedman_tie_corrected", "multiple_sign", "win_loss_tie", "critical_difference", "verdict", "control"],
+    "properties": {
+        "friedman": {"type": ["object", "null"], **{k: v for k, v in TEST.items() if k != "type"}},
+        "iman_davenport": {"type": ["object", "null"], **{k: v for k, v in TEST.items() if k != "type"}},
+        "aligned": {"type": ["object", "null"], **{k: v for k, v in TEST.items() if k != "type"}},
+        "quade": {"type": ["object", "null"], **{k: v for k, v in TEST.items() if k != "type"}},
+        "friedman_tie_corrected": {
+            "type": ["object", "null"],
+            **{k: v for k, v in TEST.items() if k != "type"},
+            "description": "Friedman's chi2 with the tie correction (scipy's friedmanchisquare, R's "
+            "friedman.test); 'friedman' is Demsar's (2006) uncorrected form",
+        },
+        "multiple_sign": {
+            "type": ["object", "null"],
+            "description": "the multiple sign test (Steel 1959; Garcia et al. 2010) of every learner against the "
+            "control",
+            "required": ["control", "alternative", "critical_value", "exact", "fwer_bounds", "rows"],
+            "properties": {
+                "control": {"type": "string"},
+                "alternative": {"type": "string", "enum": ["worse", "better", "two-sided"]},
+                "critical_value": {"type": ["integer", "null"]},
+                "exact": {"type": "boolean"},
+                "fwer_bounds": {"type": "array", "items": NUM},
+                "rows": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["learner", "plus", "minus", "ties", "statistic", "rejected"],
+                        "properties": {
+                            "learner": {"type": "string"},
+                            **{k: {"type": "integer"} for k in ("plus", "minus", "ties", "statistic")},
+                            "rejected": {"type": "boolean"},
+                        },
+                    },
+                },
+            },
+        },
+        "win_loss_tie": {
+            "type": ["array", "null"],
+            "description": "the win/loss/tie counts (Menzies' lecture notes) of paired t-tests across data sets, "
+            "by win - loss",
+            "items": {
+                "type": "object",
+                "required": ["learner", "win", "loss", "tie", "win_minus_loss"],
+                "properties": {
+                    "learner": {"type": "string"},
+                    **{k: {"type": "integer"} for k in ("win", "loss", "tie", "win_minus_loss")},
+                },
+            },
+        },
+        "critical_difference": NUM,
+        "verdict": {
+            "type": ["object", "null"],
+            "required": ["outcome", "winners", "losers", "procedure", "message"],
+            "properties": {
+                "outcome": {"type": "string", "enum": ["no difference", "different"]},
+                "winners": STR_LIST,
+                "losers": STR_LIST,
+                "procedure": {"type": "string", "enum": list(PROCEDURES)},
+                "message": {"type": "string"},
+            },
+        },
+        "control": {
+            "type": ["object", "null"],
+            "required": ["name", "test", "rows"],
+            "properties": {
+                "name": {"type": "string"},
+                "test": {"type": "string"},
+                "rows": {"type": "array", "items": row_schema(("z", "p", *APVS), ("learner",))},
+            },
+        },
+    },
+}
+
+
+def schema() -> dict[str, Any]:
+    """The JSON schema of this view"s keys (:mod:`tui.registry`)."""
+    return SCHEMA
+
+
+def render(analysis: Analysis, options: RenderOptions) -> dict[str, Any]:
+    t, sel = analysis.tests, analysis.selection
+    doc: dict[str, Any] = {}
+    for name in ("friedman", "iman_davenport", "aligned", "quade"):
+        if t is None:
+            doc[name] = None
+        else:
+            row = t.omnibus.loc[name]
+            doc[name] = {"statistic": num(row["statistic"]), "pvalue": num(row["pvalue"]), "df": df_value(row["df"])}
+    doc.update(extra_json(t, num))  # issue 16: tie-corrected Friedman, multiple sign test, win/loss/tie
+    doc["critical_difference"] = None if t is None else num(t.cd)
+    doc["verdict"] = (
+        None
+        if t is None
+        else {
+            "outcome": t.outcome,
+            "winners": list(t.winners),
+            "losers": list(t.losers),
+            "procedure": sel.procedure,
+            "message": t.verdict,
+        }
+    )
+    doc["control"] = (
+        None
+        if t is None
+        else {
+            "name": t.control,
+            "test": sel.test,
+            "rows": records(t.control_table.reset_index(names="learner"), ("learner",)),
+        }
+    )
+    return doc

@@ -1,0 +1,13 @@
+"""How the tests view is made: the verdict, the omnibus tests, Nemenyi's CD, the control table and
+the parametric-safety notice."""
+
+from __future__ import annotations
+
+from tui.model import Basis, TestsView
+from tui.model._tests import safety_message, tests_view
+
+
+def make(b: Basis) -> TestsView:
+    sel = b.selection
+    safety = b.cached("safety", (*b.table_key, sel.alpha), lambda: safety_message(b.ranked, sel.alpha))
+    return tests_view(b.scores, sel, b.average, safety, b.procedure_table, b.ranked)
