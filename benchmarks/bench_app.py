@@ -65,7 +65,7 @@ import stats  # noqa: E402
 from stats import LogWatcher  # noqa: E402
 from tests.test_app import settle as settle_test  # noqa: E402
 from tui.app import RankboardApp  # noqa: E402
-from tui.app.widgets import LoadBar, NameList, StatusLine  # noqa: E402
+from tui.widgets import LoadBar, NameList, StatusLine  # noqa: E402
 from tui.model import Model  # noqa: E402
 
 GRID = Path("/tmp/rankboard_bench/grid_1M.dat")

@@ -124,7 +124,7 @@ def parquet_log(source: Path) -> tuple[Path, float]:
 TIME = shutil.which("time") or "/usr/bin/time"
 TINY = ROOT / "sample_logs" / "c45_demsar.dat"
 STARTUP = {"--help": ["--help"], "check TINY": ["check", str(TINY)], "report TINY": ["report", str(TINY)]}
-#: What the quartile view's header shows once the first analysis is painted (tui/app/widgets).
+#: What the quartile view's header shows once the first analysis is painted (tui/widgets).
 FIRST_VIEW = "is better"
 COMMANDS = ("check", "report json", "app")
 _READ_IMPORTS = "import numpy, pyarrow, pyarrow.csv, pyarrow.compute"  # check's (no pandas: stats.check_logs)

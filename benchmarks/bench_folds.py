@@ -206,7 +206,7 @@ def stats_part(log: pd.DataFrame, reps: int) -> None:
 
 
 def explorer_part(log: pd.DataFrame, reps: int) -> None:
-    from tui.app.widgets import folds_rows
+    from tui.views.folds.panel import folds_rows
     from tui.model import Model, default_selection
 
     model = Model(log)
@@ -215,7 +215,7 @@ def explorer_part(log: pd.DataFrame, reps: int) -> None:
 
     made: dict[int, object] = {}
 
-    from tui.app._rendered import Rendered, WarmRows
+    from tui.app._rendered import Ahead, Rendered
 
     def worker(control: str) -> None:  # what the analysis worker does for the view on screen
         view = model.analyze(replace(sel, control=control)).prepare("folds").folds
@@ -227,7 +227,7 @@ def explorer_part(log: pd.DataFrame, reps: int) -> None:
         analysis = model.analyze(replace(sel, control=control)).prepare("folds_early")
         return Rendered(analysis).build("folds")
 
-    def finish(early: Rendered) -> None:  # finish_folds: the whole view, the same rows
+    def finish(early: Rendered) -> None:  # finish_view: the whole view, the same rows
         early.analysis.prepare("folds")
         Rendered(early.analysis).build("folds", early)
 
@@ -246,11 +246,14 @@ def explorer_part(log: pd.DataFrame, reps: int) -> None:
     seen, _ = timed(lambda: worker(controls[0]), reps)
     quart = [timed(lambda c=c: model.analyze(replace(sel, control=c)).prepare("quartiles"), 1)[0][0] for c in controls]
 
-    warm = WarmRows()
+    warm = Ahead()
     later = [f"L{i:02d}" for i in range(2 + reps, 2 + 2 * reps)]
-    ahead, ahead_cpu = timed(  # what the app's idle worker does (RankboardApp.warm_controls)
-        lambda: [warm.put(folds_rows(model.analyze(replace(sel, control=c)).prepare("folds").folds)) for c in later], 1
-    )
+
+    def ahead_of(control: str) -> None:  # what the app's idle worker does (RankboardApp.warm_controls)
+        view = model.analyze(replace(sel, control=control)).prepare("folds").folds
+        warm.put(view, folds_rows(view))
+
+    ahead, ahead_cpu = timed(lambda: [ahead_of(c) for c in later], 1)
 
     def shown(control: str) -> None:  # the analysis worker, the other control's view made ahead
         analysis = model.analyze(replace(sel, control=control))
@@ -282,9 +285,9 @@ def panel_part(log: pd.DataFrame, reps: int) -> None:
     from textual.app import App, ComposeResult
 
     from stats import fmt_p
-    from tui.app.widgets import literal
-    from tui.app.widgets._folds import MARK_STYLE, TABLE_COLUMNS, FoldsPanel, folds_rows, prob_bar
-    from tui.app.widgets._ranks import VimTable
+    from tui.widgets import literal
+    from tui.views.folds.panel import MARK_STYLE, TABLE_COLUMNS, FoldsPanel, folds_rows, prob_bar
+    from tui.widgets import VimTable
     from tui.model import Model, default_selection
 
     model = Model(log)
@@ -392,8 +395,14 @@ def bars(log: pd.DataFrame, reps: int) -> dict:
     the tree has the idle worker (``tui.app._rendered.WarmRows``), after it has made the other
     controls' views (what the app does while idle: ``RankboardApp.warm_controls``)."""
     from tui.app import _rendered
-    from tui.app.widgets import folds_rows
-    from tui.model import Model, default_selection
+    try:
+        from tui.views.folds.panel import folds_rows
+    except ImportError:  # a tree before the registry of views
+        from tui.app.widgets._folds import folds_rows  # type: ignore[no-redef]
+    try:
+        from tui.model import Model, default_selection
+    except ImportError:  # a tree before tui.view became tui.model
+        from tui.view import Model, default_selection  # type: ignore[no-redef]
 
     gc.collect()
     stats.fold_comparison(log, "accuracy", "L01")
@@ -436,13 +445,14 @@ def bars(log: pd.DataFrame, reps: int) -> dict:
     # the view on screen: its first part where the tree shows one (else the whole view)
     out["first_wall"] = med([f[0] for f in firsts]) if firsts else out["toggle_wall"]
     out["first_cpu"] = med([f[1] for f in firsts]) if firsts else out["toggle_cpu"]
-    if hasattr(_rendered, "WarmRows"):
-        warm = _rendered.WarmRows()
+    if hasattr(_rendered, "WarmRows") or hasattr(_rendered, "Ahead"):
+        warm = _rendered.Ahead() if hasattr(_rendered, "Ahead") else _rendered.WarmRows()
         later = [f"L{i:02d}" for i in range(2 + reps, 2 + 2 * reps)]
         t = time.perf_counter()
         for c in later:  # the idle worker's work, ahead of the toggles
-            rows = folds_rows(model.analyze(replace(sel, control=c)).prepare("folds").folds)
-            warm.put(rows)  # type: ignore[arg-type]
+            view = model.analyze(replace(sel, control=c)).prepare("folds").folds
+            rows = folds_rows(view)
+            warm.put(view, rows) if hasattr(_rendered, "Ahead") else warm.put(rows)  # type: ignore[call-arg]
         out["warm_each"] = (time.perf_counter() - t) / len(later)
         hot = [timed(lambda c=c: toggle(c, warm), 1) for c in later]
         out["warm_toggle_wall"] = med([t[0][0] for t in hot])
@@ -497,9 +507,12 @@ def bars_part(before: str, reps: int, runs: int) -> None:
 def _previous_filter() -> Iterator[None]:
     """The folds panel's / filter as it was: every row's key split and matched, and the kept rows
     made again (``prepare_rows``) on the event loop."""
-    from tui.app.widgets import _folds
-    from tui.app.widgets._base import matches
-    from tui.app.widgets._table import prepare_rows
+    try:
+        from tui.views.folds import panel as _folds
+    except ImportError:  # a tree before the registry of views
+        from tui.app.widgets import _folds  # type: ignore[no-redef]
+    from tui.widgets._base import matches
+    from tui.widgets._table import prepare_rows
 
     def filtered(view, needle):  # type: ignore[no-untyped-def]
         keys = [f"{d}\0{x}" for d, x in view.table.index]

@@ -15,16 +15,17 @@ from textual.command import CommandList
 from textual.widgets import Static
 
 from tui.app._app import RankboardApp, create_app
-from tui.app._commands import COMMANDS
+from tui.app._commands import commands
 from tui.app._screens import ConfirmScreen, ExportScreen, HelpScreen
-from tui.app.widgets._loading import LoadBar
-from tui.app.widgets._problems import ProblemsPanel
-from tui.app.widgets._quartiles import QuartilesPanel
-from tui.app.widgets._report import CDPanel, TestsPanel
-from tui.app.widgets._sidebar import NameList, middle_ellipsis
-from tui.app.widgets._status import StatusLine
 from tui.cli import bundled_cv
 from tui.render._csv import export_frame, write_csv
+from tui.views.cd.panel import CDPanel
+from tui.views.quartiles.panel import QuartilesPanel
+from tui.views.tests.panel import TestsPanel
+from tui.widgets._loading import LoadBar
+from tui.widgets._problems import ProblemsPanel
+from tui.widgets._sidebar import NameList, middle_ellipsis
+from tui.widgets._status import StatusLine
 
 CLOCK = datetime(2026, 1, 2, 3, 4, 5)
 SMALL, LARGE = (80, 24), (120, 40)
@@ -355,7 +356,7 @@ async def test_help_lists_every_command_and_the_palette_runs_them() -> None:
         console = Console(width=300, record=True, file=io.StringIO())
         console.print(app.screen.keys_table)  # the table of keys the dialog shows, unwrapped
         text = console.export_text()
-        assert all(c.description in text for c in COMMANDS)
+        assert all(c.description in text for c in commands())
         await press(pilot, "escape", "f1")
         assert isinstance(app.screen, HelpScreen)
         await press(pilot, "escape")
@@ -370,7 +371,7 @@ async def test_help_lists_every_command_and_the_palette_runs_them() -> None:
 
 def test_bindings_come_from_the_registry() -> None:
     keys = {b.key: b.action for b in RankboardApp.BINDINGS}
-    assert {c.key: c.action for c in COMMANDS} == keys
+    assert {c.key: c.action for c in commands()} == keys
 
 
 async def test_p_pauses_and_live_updates_pick_up_new_rows(tmp_path: Path) -> None:

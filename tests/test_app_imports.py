@@ -36,7 +36,7 @@ class Gate(importlib.abc.MetaPathFinder):
 
 sys.meta_path.insert(0, Gate())
 from tests.test_app import make_app, screen_lines, settle, until
-from tui.app.widgets._loading import LoadBar
+from tui.widgets._loading import LoadBar
 
 
 async def main():
@@ -89,7 +89,7 @@ def gated(self, **options):
 loader_module.Loader.load = gated
 from tests.test_app import make_app, settle, until
 from tui.app._app import RankboardApp
-from tui.app.widgets._quartiles import QuartilesPanel
+from tui.views.quartiles.panel import QuartilesPanel
 
 workers, modules, at_view = [], [], []
 start_imports = RankboardApp.import_statistics

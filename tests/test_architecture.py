@@ -52,7 +52,7 @@ def test_private_modules_are_imported_only_from_their_own_package() -> None:
 def test_private_owner() -> None:
     assert _private_owner("stats.logs._read") == "stats.logs"
     assert _private_owner("stats._table") == "stats"
-    assert _private_owner("tui.app.widgets._ranks") == "tui.app.widgets"
+    assert _private_owner("tui.widgets._table") == "tui.widgets"
     assert _private_owner("stats.logs") is None
     assert _private_owner("stats.__init__") is None
 

@@ -260,7 +260,7 @@ def test_the_load_bar_says_the_mode(monkeypatch: pytest.MonkeyPatch) -> None:
     """After the "bounded memory" phase the reading's label says the mode (as README shows it).
     The bar is replaced through monkeypatch, which puts LoadBar back after the test (set on the
     class by hand, it broke every later test that reads the real bar's progress)."""
-    from tui.app.widgets import LoadBar
+    from tui.widgets import LoadBar
 
     calls: list[str] = []
     bar = LoadBar.__new__(LoadBar)
@@ -275,7 +275,7 @@ def test_the_load_bar_says_the_mode(monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def test_the_app_in_bounded_mode_says_so_and_stops_following(tmp_path: Path) -> None:
     from tests.test_app import make_app, settle
-    from tui.app.widgets import ProblemsPanel  # noqa: F401
+    from tui.widgets import ProblemsPanel  # noqa: F401
 
     log = clean_log(tmp_path)
     app = make_app([str(log)], memory="1K", live=True, interval=None)

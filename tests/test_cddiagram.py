@@ -7,7 +7,7 @@ import pytest
 
 import stats
 from stats import cd_groups
-from tui.model._cd import render_cd
+from tui.views.cd.diagram import render_cd
 
 # Garcia & Herrera (2008): average ranks of 5 learners over N = 30 data sets.
 GH2008 = pd.Series({"C4.5": 2.100, "1NN": 3.250, "NB": 2.200, "Kernel": 4.333, "CN2": 3.117})
@@ -69,7 +69,7 @@ def test_names_are_cut_in_the_middle_so_that_20_long_names_fit_the_width() -> No
     """At 64 columns (80 less the sidebar) 20 names of 20 characters drew 99 columns, which the
     app folded in two. Now the names are cut in the middle, distinct, the axis takes one cell per
     rank when crowded, and the diagram fits; whole names when they fit."""
-    from tui.model._cd import MIN_NAME
+    from tui.views.cd.diagram import MIN_NAME
 
     names = [f"classifier_{chr(97 + i)}_{i * 37 % 101:07d}" for i in range(20)]
     ranks = pd.Series([1 + 0.9 * i for i in range(20)], index=names)

@@ -17,8 +17,8 @@ import pytest
 import stats
 from tests.conftest import SAMPLES
 from tui.cli import main
-from tui.render import render_report
 from tui.model import Model, default_selection
+from tui.render import render_report
 
 SIZES = (10, 20, 30, 40, 50)
 

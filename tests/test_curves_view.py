@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from tests.conftest import SAMPLES
 from tests.test_app import SMALL, make_app, settle
-from tui.app._commands import COMMANDS
-from tui.app.widgets import CurvesPanel
+from tui.app._commands import commands
+from tui.views.curves.panel import CurvesPanel
 
 
 def test_key_7_is_the_curves_view() -> None:
-    assert {c.key: c.action for c in COMMANDS}["7"] == "view('curves')"
+    assert {c.key: c.action for c in commands()}["7"] == "view('curves')"
 
 
 async def test_view_7_shows_the_plateau_per_learner() -> None:

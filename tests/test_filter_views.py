@@ -7,7 +7,7 @@ from textual.command import CommandList
 
 from tests.test_app import SMALL, drive, press, screen_lines, settle, status, until
 from tui.app._app import RankboardApp
-from tui.app.widgets._quartiles import QuartilesPanel
+from tui.views.quartiles.panel import QuartilesPanel
 
 
 def _rows(app: RankboardApp, table_id: str) -> list[str]:
@@ -86,7 +86,7 @@ async def test_keys_typed_right_after_slash_reach_the_filter() -> None:
     quartile view made its learner the control... Now `/` moves the focus at once."""
     from textual import events
 
-    from tui.app.widgets._sidebar import FilterInput
+    from tui.widgets._sidebar import FilterInput
 
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         await press(pilot, "1")

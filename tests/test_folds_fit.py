@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tui.app.widgets._folds import name_cap
+from tui.views.folds.panel import name_cap
 
 
 def test_the_cap_is_the_widest_that_fits_and_never_below_the_minimum() -> None:
@@ -19,8 +19,8 @@ def test_the_cap_is_the_widest_that_fits_and_never_below_the_minimum() -> None:
 
 async def test_at_80_columns_every_column_of_both_tables_is_on_screen() -> None:
     from tests.test_app import LARGE, drive, press
-    from tui.app.widgets._folds import FoldsPanel
-    from tui.app.widgets._table import VimTable
+    from tui.views.folds.panel import FoldsPanel
+    from tui.widgets._table import VimTable
 
     async def scenario(app, pilot) -> None:  # noqa: ANN001
         await press(pilot, "6", "c")  # GaussianNB (the first of the totals) becomes the control:
@@ -54,8 +54,7 @@ async def test_the_rows_are_made_once_off_the_event_loop_for_the_width_they_show
     import threading
 
     from tests.test_app import drive, press
-    from tui.app import _rendered
-    from tui.app.widgets import _folds
+    from tui.views.folds import panel as _folds
 
     made: list[tuple[str, int | None]] = []
     original = _folds.folds_rows
@@ -65,7 +64,6 @@ async def test_the_rows_are_made_once_off_the_event_loop_for_the_width_they_show
         return original(view, width)
 
     monkeypatch.setattr(_folds, "folds_rows", recorded)
-    monkeypatch.setattr(_rendered, "folds_rows", recorded)
 
     async def scenario(app, pilot) -> None:  # noqa: ANN001
         for keys in (("6",), ("1", "a", "6")):  # first from the quartiles; again after a toggle there
@@ -85,7 +83,7 @@ async def test_at_80_columns_every_column_is_on_screen_whichever_learner_is_the_
     from dataclasses import replace
 
     from tests.test_app import drive, settle
-    from tui.app.widgets._table import VimTable
+    from tui.widgets._table import VimTable
 
     async def scenario(app, pilot) -> None:  # noqa: ANN001
         await pilot.press("6")

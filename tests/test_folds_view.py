@@ -14,11 +14,11 @@ import pytest
 import stats
 from tests.conftest import REFERENCE, SAMPLES
 from tui.cli import main
+from tui.model import Model, default_selection
+from tui.model._spec import selection_from_spec, spec_text
 from tui.render import SCHEMA
 from tui.render._csv import export_frame
 from tui.render._report import render_report
-from tui.model import Model, default_selection
-from tui.model._spec import selection_from_spec, spec_text
 
 BAYCOMP = REFERENCE / "baycomp_accuracies.dat"
 
@@ -221,8 +221,8 @@ def test_spec_and_command_line_carry_the_rope_and_the_deltas(
 
 async def test_six_shows_the_folds_view_and_its_keys_change_rope_control_and_deltas() -> None:
     from tests.test_app import drive, press
-    from tui.app.widgets._folds import FoldsPanel
-    from tui.app.widgets._quartiles import QuartilesPanel
+    from tui.views.folds.panel import FoldsPanel
+    from tui.views.quartiles.panel import QuartilesPanel
 
     async def scenario(app, pilot) -> None:  # noqa: ANN001
         await press(pilot, "6")
@@ -258,7 +258,7 @@ async def test_six_shows_the_folds_view_and_its_keys_change_rope_control_and_del
 async def test_the_folds_view_follows_appended_folds(tmp_path: Path) -> None:
     """Live updates: new folds of the cells on screen change the folds view (explicit poll)."""
     from tests.test_app import LARGE, drive, make_app, poll, press
-    from tui.app.widgets._folds import FoldsPanel
+    from tui.views.folds.panel import FoldsPanel
 
     log = tmp_path / "grow.dat"
     rows = [f"{d},1,{f},{x},acc,0.{5 + (x == 'b') + f}\n" for d in ("d1", "d2") for f in (1, 2) for x in "ab"]
@@ -280,8 +280,8 @@ async def test_the_folds_view_follows_appended_folds(tmp_path: Path) -> None:
 
 
 def test_the_probability_bar_and_the_middle_ellipsis() -> None:
-    from tui.app.widgets._folds import prob_bar
-    from tui.app.widgets._sidebar import middle_ellipsis
+    from tui.views.folds.panel import prob_bar
+    from tui.widgets._sidebar import middle_ellipsis
 
     assert prob_bar(0.5, 0.25, 0.25, 4) == "++=-" and prob_bar(1.0, 0.0, 0.0) == "++++++"
     assert prob_bar(0.02, 0.0, 0.98) == "------" and prob_bar(float("nan"), 0, 1) == "??????"
@@ -300,8 +300,8 @@ async def test_the_folds_tables_rows_load_at_once_into_the_table_add_row_makes(
 
     from textual.app import App, ComposeResult
 
-    from tui.app.widgets._folds import TABLE_COLUMNS, folds_rows
-    from tui.app.widgets._ranks import VimTable
+    from tui.views.folds.panel import TABLE_COLUMNS, folds_rows
+    from tui.views.ranks.panel import VimTable
 
     log, model = baycomp
     rows = folds_rows(model.analyze(default_selection(log, "accuracy")).folds)
@@ -344,7 +344,7 @@ async def test_the_folds_tables_rows_load_at_once_into_the_table_add_row_makes(
 
 
 def test_probability_bars_made_at_once_equal_the_bar_of_each_row() -> None:
-    from tui.app.widgets._folds import prob_bar, prob_bars
+    from tui.views.folds.panel import prob_bar, prob_bars
 
     rng = np.random.default_rng(14)
     n = 20000
@@ -367,12 +367,13 @@ def test_rendered_takes_the_rows_a_worker_built_for_the_same_analysis_only(cv: t
     analysis = model.analyze(default_selection(log))
     other = model.analyze(replace(default_selection(log), alpha=0.1))
     built = Rendered(analysis).build("folds")
-    assert built.has_folds and built.folds is not None and built.folds.view is analysis.folds
+    assert "folds" in built.whole and built.data["folds"].view is analysis.folds
     shown = Rendered(analysis).build("quartiles", None, 80)
-    assert shown.take(built) is shown and shown.folds is built.folds and shown.quartiles is not None
-    assert not Rendered(other).take(built).has_folds  # another analysis: nothing taken
+    assert shown.take(built) is shown and shown.data["folds"] is built.data["folds"]
+    assert shown.data["quartiles"] is not None
+    assert "folds" not in Rendered(other).take(built).data  # another analysis: nothing taken
     again = Rendered(analysis).build("folds", shown)  # the same view: the rows are reused, not made again
-    assert again.folds is built.folds
+    assert again.data["folds"] is built.data["folds"]
 
 
 async def test_a_large_folds_view_makes_the_other_controls_views_while_idle(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -380,16 +381,16 @@ async def test_a_large_folds_view_makes_the_other_controls_views_while_idle(monk
     makes the views of the other controls (and their rows) in an idle worker; a toggle of the
     control then shows the rows made ahead, which are those a fresh computation makes."""
     from tests.test_app import drive, press
-    from tui.app import _app
-    from tui.app.widgets._folds import FoldsPanel, folds_rows
+    from tui.views.folds import panel
+    from tui.views.folds.panel import FoldsPanel, folds_rows
 
-    monkeypatch.setattr(_app, "WARM_MIN_ROWS", 1)
+    monkeypatch.setattr(panel, "WARM_MIN_ROWS", 1)
 
     async def scenario(app, pilot) -> None:  # noqa: ANN001
         await press(pilot, "6")  # settle: the idle worker has run to its end
         sel = app.selection
         others = [x for x in sel.learners if x != app.analysis.control]
-        warmed = {x: app._warm.get(app.model.analyze(replace(sel, control=x)).folds) for x in others}
+        warmed = {x: app._ahead.get(app.model.analyze(replace(sel, control=x)).folds) for x in others}
         assert all(rows is not None for rows in warmed.values()), warmed
         await press(pilot, "j", "c")  # the second learner of the totals becomes the control
         control = app.selection.control
@@ -419,7 +420,7 @@ async def test_a_small_folds_view_makes_nothing_ahead() -> None:
 
     async def scenario(app, pilot) -> None:  # noqa: ANN001
         await press(pilot, "6")
-        assert app._warm.get(app.analysis.folds) is None and not app._warm._rows
+        assert app._ahead.get(app.analysis.folds) is None and not app._ahead._data
 
     await drive(scenario)
 
@@ -429,10 +430,10 @@ def test_the_filter_keeps_the_rows_each_name_matches_sharing_the_made_rows(
     cv: tuple[pd.DataFrame, Model], needle: str
 ) -> None:
     """The / filter of the folds view: the rows whose data set or learner contains the needle (the
-    rule of tui.app.widgets._base.matches, row by row), taken from the rows made in the worker."""
-    from tui.app.widgets._base import matches
-    from tui.app.widgets._folds import filtered, folds_rows
-    from tui.app.widgets._table import prepare_rows, subset_rows
+    rule of tui.widgets._base.matches, row by row), taken from the rows made in the worker."""
+    from tui.views.folds.panel import filtered, folds_rows
+    from tui.widgets._base import matches
+    from tui.widgets._table import prepare_rows, subset_rows
 
     _, model = cv
     view = model.analyze(default_selection(cv[0], "pd")).folds

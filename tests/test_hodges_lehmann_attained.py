@@ -23,9 +23,9 @@ from scipy import stats as sps
 
 import stats
 from tests.test_render import validate
+from tui.model import Model, default_selection
 from tui.render import SCHEMA
 from tui.render._report import render_report
-from tui.model import Model, default_selection
 
 #: N -> differences with distinct nonzero magnitudes (the exact method), two of them negative.
 DIFFS = {n: [(-1) ** (i % 3 == 1) * (0.5 + 1.25 * i + 0.01 * i * i) for i in range(n)] for n in range(1, 8)}

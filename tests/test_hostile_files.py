@@ -19,8 +19,8 @@ import stats.logs._sources
 from stats.logs._formats import MAX_LINE
 from tests.follow import Follow
 from tests.test_app import make_app, poll, settle, status
-from tui.app.widgets._problems import ProblemsPanel
 from tui.cli import main
+from tui.widgets._problems import ProblemsPanel
 
 GOOD = "iris,1,1,nb,accuracy,0.9\niris,1,1,knn,accuracy,0.8\n"
 
@@ -183,8 +183,8 @@ def test_the_watcher_reads_invisible_characters_the_same_way(tmp_path: Path) -> 
 
 def test_latex_rows_never_begin_with_a_bracket(tmp_path: Path) -> None:
     # A tabular row beginning with "[" after "\\" is read as \\[<length>]: the document failed.
-    from tui.render._report import render_report
     from tui.model import Model
+    from tui.render._report import render_report
 
     rows = [(d, 1, 1, x, "accuracy", v) for d in ("[red]x", "wine", "iris") for x, v in (("[b]nb", 0.9), ("knn", 0.8))]
     log = tmp_path / "b.dat"

@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tui.formats.json import num, records as _records
+from tui.formats.json import num
+from tui.formats.json import records as _records
 
 
 def _itertuples_records(frame: pd.DataFrame, strings: tuple[str, ...]) -> list[dict[str, Any]]:

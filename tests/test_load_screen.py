@@ -13,7 +13,7 @@ import pytest
 from stats.logs._sources import BLOCK
 from tests.test_app import SMALL, _Held, make_app, press, screen_lines, settle, status, until
 from tui.app._app import RankboardApp
-from tui.app.widgets._loading import LoadBar
+from tui.widgets._loading import LoadBar
 
 
 async def test_the_load_bar_shows_the_percentage_and_the_eta_at_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,11 +22,11 @@ from rich.text import Text
 
 import stats
 from tests.test_app import make_app, press, screen_lines, settle, status
-from tui.app.widgets._pairs import PairsPanel
-from tui.app.widgets._ranks import RanksPanel
 from tui.cli import main
-from tui.render._report import render_report
 from tui.model import PROCEDURES, Model, load_spec, save_spec, selection_from_spec
+from tui.render._report import render_report
+from tui.views.pairs.panel import PairsPanel
+from tui.views.ranks.panel import RanksPanel
 
 TWO_SAMPLE = ("wilcoxon-holm", "sign-holm")
 

@@ -111,8 +111,8 @@ async def test_the_explorer_shows_the_first_part_then_the_whole_view_keeping_the
     the per-data-set table and the counts at once, the probabilities as "…" and the sentence as
     computing; then the whole view, the table neither made nor loaded again."""
     from tests.test_app import drive, settle, until
-    from tui.app.widgets._folds import PENDING, FoldsPanel
-    from tui.app.widgets._table import VimTable
+    from tui.views.folds.panel import PENDING, FoldsPanel
+    from tui.widgets._table import VimTable
 
     release = threading.Event()
     original = stats.PendingFoldComparison.result

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from tests.test_app import SMALL, drive, focus_list, press, screen_lines
 from tui.app._app import RankboardApp
-from tui.app.widgets._quartiles import QuartilesPanel
+from tui.views.quartiles.panel import QuartilesPanel
 
 BAR = "\u258c"  # ▌ (Textual's "outer" border, left side)
-CURSOR = "\u25b8"  # ▸ (tui.app.widgets._quartiles.CURSOR)
+CURSOR = "\u25b8"  # ▸ (tui.views.quartiles.panel.CURSOR)
 
 
 def _cursor_line(app: RankboardApp) -> str:

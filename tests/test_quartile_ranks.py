@@ -15,10 +15,10 @@ import pytest
 
 import stats
 from tests.test_app import SMALL, drive, press, screen_lines
-from tui.app.widgets._quartiles import QuartilesPanel
 from tui.cli import main
 from tui.model import Model, default_selection
 from tui.model._spec import selection_from_spec, spec_text
+from tui.views.quartiles.panel import QuartilesPanel
 
 
 def _log() -> pd.DataFrame:

@@ -362,8 +362,8 @@ def test_app_chart_header_labels_sit_over_their_columns() -> None:
     Regression: the header had an empty label before "n", so every label stood one column to the
     left of its numbers and "max" stood over the bar.
     """
-    from tui.app.widgets._quartile_lines import quartile_lines
     from tui.model import Model, default_selection
+    from tui.views.quartiles.lines import quartile_lines
 
     log = pd.DataFrame(
         {
@@ -420,7 +420,7 @@ def _wide_view():  # noqa: ANN202
 
 @pytest.mark.parametrize("width", [60, 64, 80, 100, 140])
 def test_app_chart_fits_the_width_it_is_given(width: int) -> None:
-    from tui.app.widgets._quartile_lines import MAX_BAR, MIN_BAR, quartile_lines
+    from tui.views.quartiles.lines import MAX_BAR, MIN_BAR, quartile_lines
 
     lines = quartile_lines(_wide_view(), width)
     assert lines.fit == width and max(lines.widths) <= width
@@ -433,7 +433,7 @@ def test_app_chart_fits_the_width_it_is_given(width: int) -> None:
 
 
 def test_app_chart_without_a_width_keeps_the_nominal_bar_and_whole_names() -> None:
-    from tui.app.widgets._quartile_lines import BAR, quartile_lines
+    from tui.views.quartiles.lines import BAR, quartile_lines
 
     lines = quartile_lines(_wide_view())
     assert lines.fit is None
@@ -443,7 +443,7 @@ def test_app_chart_without_a_width_keeps_the_nominal_bar_and_whole_names() -> No
 
 @pytest.mark.parametrize("width", [None, 64, 120])
 def test_lazy_chart_lines_equal_the_whole_view_made_at_once(width: int | None) -> None:
-    from tui.app.widgets._quartile_lines import QuartileLines, quartile_runs
+    from tui.views.quartiles.lines import QuartileLines, quartile_runs
 
     view = _wide_view()
     lines = QuartileLines(view, width)
@@ -455,8 +455,8 @@ def test_lazy_chart_lines_equal_the_whole_view_made_at_once(width: int | None) -
 
 
 def test_number_column_widths_without_formatting_every_number() -> None:
-    from tui.app.widgets._quartile_lines import _number_widths, _numbers
     from tui.model._types import QuartileRow
+    from tui.views.quartiles.lines import _number_widths, _numbers
 
     rng = np.random.default_rng(11)
     for scale in (1.0, 1e-4, 1e7, 250.0):
@@ -473,8 +473,8 @@ def test_the_app_places_values_on_the_bar_as_the_reports_do(width: int | None) -
     """One mapping from value to cell (stats.scale_position, half up) for the screen and the
     reports; the app's chart rounded half to even and put 6 of these 121 medians a cell apart,
     and drew a constant axis at cell 0 instead of the middle."""
-    from tui.app.widgets._quartile_lines import quartile_runs
     from tui.model._types import QuartileRow, QuartilesView
+    from tui.views.quartiles.lines import quartile_runs
 
     def view(values: list[float], lo: float, hi: float) -> QuartilesView:
         rows = tuple(QuartileRow("overall", f"l{i:03d}", 1, v, v, v, v, v) for i, v in enumerate(values))
@@ -500,8 +500,8 @@ def test_runtimes_in_one_chart_print_with_one_number_of_decimals() -> None:
     """Issue 11 item 7: runtimes of 0.0004 to 0.014 s printed ``0.000445`` (3 significant digits)
     beside ``0.0011`` (2) in the app and ``0.0004`` (1) in the reports; now one rule for the chart:
     as many decimals as keep 2 significant digits of the smallest, here 5, in both."""
-    from tui.app.widgets._quartile_lines import _num3
     from tui.formats.text import value_decimals
+    from tui.views.quartiles.lines import _num3
 
     d = value_decimals(0.014, 0.000445)
     assert d == 5
@@ -518,8 +518,8 @@ def test_runtime_charts_of_the_sample_logs_fit_the_pane_at_80_columns() -> None:
 
     import stats
     from tests.conftest import SAMPLES
-    from tui.app.widgets._quartile_lines import quartile_lines
     from tui.model import Model, default_selection
+    from tui.views.quartiles.lines import quartile_lines
 
     log = stats.read_logs(SAMPLES / "cv")
     view = Model(log).analyze(replace(default_selection(log), criterion="runtime", higher_is_better=False)).quartiles

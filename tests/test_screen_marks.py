@@ -12,8 +12,9 @@ import pandas as pd
 import stats
 from tests.test_app import drive, focus_list, make_app, press
 from tui.app._app import RankboardApp
-from tui.app.widgets._pairs import PairsPanel
-from tui.app.widgets._report import CDPanel, TestsPanel
+from tui.views.cd.panel import CDPanel
+from tui.views.pairs.panel import PairsPanel
+from tui.views.tests.panel import TestsPanel
 
 NUMBER = re.compile(r"-?\d+\.\d+\*?|-")
 

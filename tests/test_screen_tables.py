@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tests.test_app import SMALL, drive, make_app, press, screen_lines, settle
 from tui.app._app import RankboardApp
-from tui.app.widgets._table import VimTable
+from tui.widgets._table import VimTable
 
 MARKS = "\u2039\u203a"  # VimTable.MORE_LEFT, MORE_RIGHT: more columns to the left / right
 
@@ -236,8 +236,8 @@ async def test_the_cd_diagram_and_quartile_names_of_20_long_names_fit_80_columns
     import re
 
     from tests.test_app import _long_names_log
-    from tui.app.widgets._report import CDPanel
-    from tui.model import distinct_cuts
+    from tui.formats.names import distinct_cuts
+    from tui.views.cd.panel import CDPanel
 
     app = make_app([str(_long_names_log(tmp_path))])
     async with app.run_test(size=SMALL) as pilot:
@@ -259,7 +259,7 @@ async def test_the_cd_diagram_and_quartile_names_of_20_long_names_fit_80_columns
         screen = "\n".join(screen_lines(app))
         assert all(n in screen for n in names)  # what the panel draws is what the screen shows
         await press(pilot, "1")
-        from tui.app.widgets import QuartilesPanel
+        from tui.views.quartiles.panel import QuartilesPanel
 
         lines = app.query_one(QuartilesPanel).plain.splitlines()
         start = next(i for i, line in enumerate(lines) if line.split()[:3] == ["SK", "learner", "n"]) + 1

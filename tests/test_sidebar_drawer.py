@@ -14,8 +14,8 @@ import pytest
 from textual.geometry import Region
 
 from tests.test_app import LARGE, SMALL, RankboardApp, drive, press, screen_lines, until
-from tui.app.widgets._quartiles import GUTTER, QuartilesPanel
-from tui.app.widgets._sidebar import NameList
+from tui.views.quartiles.panel import GUTTER, QuartilesPanel
+from tui.widgets._sidebar import NameList
 
 VIEWS = {"1": "quartiles", "2": "ranks", "3": "tests", "4": "pairs", "5": "cd", "6": "folds"}
 NUMBER = re.compile(r"-?\d+\.\d+")

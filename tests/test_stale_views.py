@@ -7,10 +7,11 @@ import shutil
 from pathlib import Path
 
 from tests.test_app import make_app, poll, press, settle, status
-from tui.app.widgets._pairs import PairsPanel
-from tui.app.widgets._quartiles import QuartilesPanel
-from tui.app.widgets._ranks import RanksPanel
-from tui.app.widgets._report import CDPanel, TestsPanel
+from tui.views.cd.panel import CDPanel
+from tui.views.pairs.panel import PairsPanel
+from tui.views.quartiles.panel import QuartilesPanel
+from tui.views.ranks.panel import RanksPanel
+from tui.views.tests.panel import TestsPanel
 
 ROWS = [
     (f"d{i}", 1, f, learner, "acc", 0.5 + 0.1 * j + 0.01 * i + 0.001 * f)

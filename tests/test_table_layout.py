@@ -14,7 +14,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 
-from tui.app.widgets._table import VimTable
+from tui.widgets._table import VimTable
 
 
 class _OneTable(App):

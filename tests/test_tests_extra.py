@@ -18,9 +18,9 @@ import scipy.stats as sps
 import stats
 from tests.conftest import REFERENCE
 from tests.test_app import SMALL, drive, make_app, press, screen_lines
-from tui.app.widgets._report import TestsPanel
-from tui.render import render_report
 from tui.model import Model, default_selection
+from tui.render import render_report
+from tui.views.tests.panel import TestsPanel
 
 
 @pytest.fixture(scope="module")

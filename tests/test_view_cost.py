@@ -14,10 +14,10 @@ import pytest
 import stats
 from tests.conftest import SAMPLES
 from tests.test_app import make_app, settle
-from tui.app.widgets._pairs import PairsPanel
 from tui.cli import main
-from tui.render._report import FORMATS, render_report
 from tui.model import Model
+from tui.render._report import FORMATS, render_report
+from tui.views.pairs.panel import PairsPanel
 
 C45 = SAMPLES / "c45_demsar.dat"
 

@@ -25,6 +25,7 @@ from tui.model import (
 )
 from tui.model._quartiles import TAU_FLAG, WARN_SHARE
 from tui.model._tests import safety_message
+from tui.views.cd.diagram import render_cd
 
 
 @pytest.fixture(scope="module")
@@ -347,14 +348,14 @@ def test_markup_names_are_kept_literally() -> None:
     log = make_log({f"d{i}": {"[red]x": 0.9 - i * 0.01, "[b]y[/b]": 0.8, "z": 0.7} for i in range(5)})
     a = Model(log).analyze(default_selection(log))
     assert a.problem is None
-    text = "\n".join(a.cd.lines)
+    text = "\n".join(render_cd(a.cd.ranks, a.cd.cd, cliques=a.cd.cliques))
     assert "[red]x" in text and "[b]y[/b]" in text
     assert a.quartiles.rows[0].learner == "[red]x"
 
 
 def test_view_modules_import_neither_textual_nor_rich() -> None:
     code = (
-        "import sys, tui.model._model, tui.model._cd, tui.render._csv\n"
+        "import sys, tui.model._model, tui.views.cd.diagram, tui.render._csv\n"
         "bad = [m for m in ('textual', 'rich') if m in sys.modules]\n"
         "assert not bad, bad\n"
     )

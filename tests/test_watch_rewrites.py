@@ -15,7 +15,7 @@ import stats.logs._watch
 from stats.logs._paths import Source
 from tests.follow import Follow
 from tests.test_app import make_app, poll, settle
-from tui.app.widgets._problems import ProblemsPanel
+from tui.widgets._problems import ProblemsPanel
 
 
 def values(watcher: Follow) -> list[float]:

@@ -1,4 +1,4 @@
-"""The rankboard terminal app: a sidebar to choose, six views to read, live logs.
+"""The rankboard terminal app: a sidebar to choose, the registry's views to read, live logs.
 
 State flows down as attributes (the app owns the :class:`Selection` in one reactive) and up as
 messages; every computation runs in a thread worker. Keys come from :mod:`tui.app._commands`.
@@ -14,7 +14,7 @@ from typing import Any
 
 from textual import work
 from textual.app import App, ComposeResult
-from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.message import Message
 from textual.reactive import reactive
@@ -22,35 +22,19 @@ from textual.widgets import ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from stats.core.names import printable_lines
-from tui.app._commands import acts_in, bindings
+from tui import registry
+from tui.app._commands import acts_in, bindings, view_commands
 from tui.app._file_actions import FileActions
 from tui.app._gc import IdleCollector
 from tui.app._loading import LoadActions
 from tui.app._palette import RegistryProvider
-from tui.app._rendered import Rendered, WarmRows
+from tui.app._rendered import Ahead, Rendered
 from tui.app._screens import HelpScreen
-from tui.app._selection_actions import TABLES, SelectionActions
-from tui.app.widgets import (
-    CDPanel,
-    CurvesPanel,
-    FoldsPanel,
-    LoadBar,
-    PairsPanel,
-    ProblemsPanel,
-    QuartilesPanel,
-    RanksPanel,
-    Sidebar,
-    StatusLine,
-    TestsPanel,
-    folds_rows,
-    literal,
-)
-from tui.model import FIRST_VIEW, OTHER_VIEWS, VIEWS, Analysis, Loader, Model, Selection, import_modules
+from tui.app._selection_actions import SelectionActions
+from tui.model import FIRST_VIEW, OTHER_VIEWS, Analysis, Loader, Model, Selection, import_modules
+from tui.widgets import LoadBar, ProblemsPanel, SelectionWanted, Sidebar, StatusLine, ViewPanel, literal
 
 NARROW = 100  # below this many columns the sidebar collapses
-#: A folds view of at least this many rows (data sets x learners) has the views of the other
-#: controls made while the app is idle (a toggle of the control then shows at once; issue 14).
-WARM_MIN_ROWS = 2000
 
 
 @dataclass
@@ -112,8 +96,9 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._closed = False  # after unmount, late messages from workers are dropped
         self._gc = IdleCollector()
         self._rendered: Rendered | None = None
-        self._finishing: Analysis | None = None  # the analysis whose whole folds view finish_folds makes
-        self._warm = WarmRows()  # the folds view's rows for other controls, made while idle
+        self._finishing: Analysis | None = None  # the analysis whose whole view (shown first in part) finish_view makes
+        self._ahead = Ahead()  # what panels drew for other controls while idle
+        self._views = registry.views()  # the views of this app (those registered when it was made)
         self._stale_views: set[str] = set()
         self._problem: str | None = None  # the analysis's problem line (see _show_problem)
         self._stopped: str | None = None  # why the views do not show the logs as they are (Esc)
@@ -121,6 +106,10 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._imported_all = False  # whether the other views' modules are being imported (on_analyzed)
         self._painted = threading.Event()  # set once the first view is painted (or the app closes)
         self.set_reactive(RankboardApp.live, live)
+        bound = {c.key for c in view_commands() if any(getattr(b, "key", b) == c.key for b in self.BINDINGS)}
+        for c in view_commands():  # a view registered after this class was made (its key is its own)
+            if c.key not in bound:
+                self.bind(c.key, c.action, description=c.short or c.description, show=c.show, key_display=c.display)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
@@ -128,15 +117,10 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             with Vertical(id="main"):
                 yield LoadBar(id="loading", classes="-hidden")
                 yield Static(id="problem", classes="-empty")
-                with ContentSwitcher(initial="quartiles", id="views"):
-                    yield QuartilesPanel(id="quartiles", classes="view-scroll")
-                    yield RanksPanel(id="ranks")
-                    yield TestsPanel(id="tests", classes="view-scroll")
-                    yield PairsPanel(id="pairs")
-                    with ScrollableContainer(id="cd", classes="view-scroll"):
-                        yield CDPanel(classes="body")
-                    yield FoldsPanel(id="folds")
-                    yield CurvesPanel(id="curves", classes="view-scroll")
+                with ContentSwitcher(initial=self._views[0].name, id="views"):
+                    for view in self._views:
+                        panel = view.ref("panel")
+                        yield panel(id=view.name, classes=panel.PANEL_CLASSES)
         yield ProblemsPanel(id="problems", classes="-empty")
         yield StatusLine(id="status")
         yield Footer(show_command_palette=False, compact=True)  # ctrl+p is in the help: the keys get the room
@@ -204,11 +188,11 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         if worker.is_cancelled:
             return
         # only the view on screen: another is computed when it is shown; of the folds view, the part
-        # shown first (its signed-rank test across data sets follows: finish_folds)
-        analysis.prepare(_first_part(analysis, view))
+        # shown first (its signed-rank test across data sets follows: finish_view)
+        analysis.prepare(analysis.first_part(view))
         if worker.is_cancelled:
             return
-        rendered = Rendered(analysis).build(view, self._rendered, width, self._warm)
+        rendered = Rendered(analysis).build(view, self._rendered, width, self._ahead)
         if not worker.is_cancelled:
             self.post_message(Analyzed(analysis, rendered))
 
@@ -223,19 +207,25 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             self._warm_other_controls(message.analysis)
 
     def _warm_other_controls(self, analysis: Analysis) -> None:
-        """With a large folds view on screen, make the views of the other controls while idle."""
-        if self.view != "folds" or not analysis.ready("folds") or self.model is None:
+        """With a large view on screen whose panel asks for it (the folds view), make that view
+        for the other controls while idle."""
+        name = self.view
+        warms = getattr(registry.view(name).ref("panel"), "warms_other_controls", None)
+        if warms is None or not analysis.ready(name) or self.model is None:
             return
-        view = analysis.folds
-        if view is not None and len(view.table) >= WARM_MIN_ROWS:
-            self.warm_controls(self.model, analysis.selection, analysis.control, self._fit("folds"))
+        if warms(analysis.part(name)):
+            self.warm_controls(self.model, analysis.selection, analysis.control, name, self._fit(name))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="warm")
-    def warm_controls(self, model: Model, selection: Selection, control: str | None, width: int | None) -> None:
-        """The folds view and its rows for each other control of ``selection`` (the learners after
-        ``control`` first), into the model's cache and :class:`WarmRows`, so that a toggle of the
-        control shows its view at once. Any new selection cancels this (between two controls)."""
+    def warm_controls(
+        self, model: Model, selection: Selection, control: str | None, name: str, width: int | None
+    ) -> None:
+        """View ``name`` and what its panel draws for each other control of ``selection`` (the
+        learners after ``control`` first), into the model's cache and :class:`Ahead`, so that a
+        toggle of the control shows its view at once. Any new selection cancels this (between two
+        controls)."""
         worker = get_current_worker()
+        panel = registry.view(name).ref("panel")
         learners = list(selection.learners)
         start = learners.index(control) + 1 if control in learners else 0
         for other in learners[start:] + learners[:start]:
@@ -243,32 +233,33 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
                 return
             if other == control:
                 continue
-            view = model.analyze(replace(selection, control=other)).prepare("folds").folds
-            if view is not None and self._warm.get(view) is None and not worker.is_cancelled:
-                rows = folds_rows(view, width)
-                if rows is not None:
-                    self._warm.put(rows)
+            analysis = model.analyze(replace(selection, control=other)).prepare(name)
+            part = analysis.part(name)
+            if part is not None and self._ahead.get(part) is None and not worker.is_cancelled:
+                data = panel.prepare(analysis, name, width, ())
+                if data is not None:
+                    self._ahead.put(part, data)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="prepare")
     def prepare_view(self, analysis: Analysis, view: str, width: int | None = None) -> None:
         """Compute ``view`` of ``analysis`` off the event loop (it was not on screen when analysed),
         and the rows of a table view (the quartile chart needs the panel's width: built when shown).
-        Of the folds view, the part shown first (finish_folds brings the rest)."""
-        analysis.prepare(_first_part(analysis, view))
-        rendered = Rendered(analysis).build(view, None, width, self._warm) if view in ("ranks", "folds") else None
+        Of a view shown first in part (the folds view), that part (finish_view brings the rest)."""
+        analysis.prepare(analysis.first_part(view))
+        ahead = self._panel_class(view).PREPARED_AHEAD
+        rendered = Rendered(analysis).build(view, None, width, self._ahead) if ahead else None
         if not get_current_worker().is_cancelled:
             self.post_message(Prepared(analysis, view, rendered))
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="folds")
-    def finish_folds(self, analysis: Analysis, early: Rendered | None) -> None:
-        """The whole folds view of ``analysis``, whose first part is on screen: waits for its
-        signed-rank test across data sets, then its rows (the table's, made for the first part,
-        with the new totals)."""
-        analysis.prepare("folds")
-        width = early.folds.fit if early is not None and early.folds is not None else None
-        rendered = Rendered(analysis).build("folds", early, width, self._warm)
+    @work(thread=True, exclusive=True, exit_on_error=False, group="finish")
+    def finish_view(self, analysis: Analysis, name: str, early: Rendered, width: int | None) -> None:
+        """The whole view ``name`` of ``analysis``, whose first part is on screen (the folds view's
+        signed-rank test across data sets), then what its panel draws (from what it drew for the
+        first part: the folds table's rows, with the new totals)."""
+        analysis.prepare(name)
+        rendered = Rendered(analysis).build(name, early, width, self._ahead)
         if not get_current_worker().is_cancelled:
-            self.post_message(Prepared(analysis, "folds", rendered))
+            self.post_message(Prepared(analysis, name, rendered))
 
     def on_prepared(self, message: Prepared) -> None:
         if message.analysis is self.analysis:
@@ -280,7 +271,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             self._show_problem(_problem_line(message.analysis))  # a view a limit of stats left empty
             if message.view == self.view:
                 self._fill_view(message.view)
-            if message.view == "folds":
+            if message.view == self.view:
                 self._warm_other_controls(message.analysis)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -301,7 +292,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._show_problem(_problem_line(analysis))
         # Only the view on screen is filled now; a hidden one is filled when it is shown
         # (watch_view), so a toggle costs the event loop one view, not five.
-        self._stale_views = {*VIEWS, "curves"}  # the six views of the reports' VIEWS, and 7: the curves
+        self._stale_views = {view.name for view in self._views}
         self._fill_view(self.view)
 
     def _clear_views(self) -> None:
@@ -310,53 +301,36 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._rendered = None
         status = self.query_one(StatusLine)
         status.shape, status.selection, status.control = (0, 0), None, None
-        self.query_one(QuartilesPanel).lines = None
-        self.query_one(RanksPanel).rows = None
-        self.query_one(TestsPanel).view = None
-        self.query_one(PairsPanel).view = None
-        self.query_one(CDPanel).view = None
-        self.query_one(FoldsPanel).rows = None
-        self.query_one(CurvesPanel).view = None
+        for view in self._views:
+            self._panel(view.name).show(None)
 
     def _fill_view(self, name: str) -> None:
         """Give the panel of view ``name`` the current analysis, if it does not show it yet."""
         analysis = self.analysis
         if analysis is None or name not in self._stale_views:
             return
-        if name == "folds" and not analysis.ready(name) and analysis.parts.done("folds_early"):
-            self._show_early_folds(analysis)
+        if analysis.early_ready(name):
+            self._show_early(analysis, name)
             return
         if not analysis.ready(name):  # computed in a worker; Prepared comes back here
             self.prepare_view(analysis, name, self._fit(name))
             return
         self._stale_views.discard(name)
-        if name in ("quartiles", "ranks", "folds"):
-            rendered = self._rendered_of(analysis)
-            rendered.build(name, None, self._fit(name), self._warm)  # unless the worker did
-            if name == "quartiles":
-                self.query_one(QuartilesPanel).lines = rendered.quartiles
-            elif name == "ranks":
-                self.query_one(RanksPanel).rows = rendered.ranks
-            else:
-                self.query_one(FoldsPanel).rows = rendered.folds
-        elif name == "tests":
-            self.query_one(TestsPanel).view = analysis.tests
-        elif name == "pairs":
-            self.query_one(PairsPanel).view = analysis.pairs
-        elif name == "cd":
-            self.query_one(CDPanel).view = analysis.cd
-        elif name == "curves":
-            self.query_one(CurvesPanel).view = analysis.curves
-
-    def _show_early_folds(self, analysis: Analysis) -> None:
-        """Show the folds view's first part (its signed-rank probabilities still computing) and have
-        finish_folds bring the whole view (once per analysis; Prepared comes back to _fill_view)."""
         rendered = self._rendered_of(analysis)
-        rendered.build("folds", None, self._fit("folds"), self._warm)  # unless a worker did
-        self.query_one(FoldsPanel).rows = rendered.folds
+        rendered.build(name, None, self._fit(name), self._ahead)  # unless a worker did
+        self._panel(name).show(rendered.data[name])
+
+    def _show_early(self, analysis: Analysis, name: str) -> None:
+        """Show the part of view ``name`` shown first (the folds view's, its signed-rank
+        probabilities still computing) and have finish_view bring the whole view (once per
+        analysis; Prepared comes back to _fill_view)."""
+        rendered = self._rendered_of(analysis)
+        width = self._fit(name)
+        rendered.build(name, None, width, self._ahead)  # unless a worker did
+        self._panel(name).show(rendered.data[name])
         if self._finishing is not analysis:
             self._finishing = analysis
-            self.finish_folds(analysis, Rendered(analysis, folds=rendered.folds))
+            self.finish_view(analysis, name, Rendered(analysis, {name: rendered.data[name]}), width)
 
     def _rendered_of(self, analysis: Analysis) -> Rendered:
         """The render data kept for ``analysis`` (new and kept when it is another analysis's)."""
@@ -364,12 +338,21 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             self._rendered = Rendered(analysis)
         return self._rendered
 
+    def _panel(self, view: str) -> ViewPanel:
+        """The panel of ``view``."""
+        return self.query_one(f"#{view}", ViewPanel)  # type: ignore[type-abstract]
+
+    def _panel_class(self, view: str) -> type[ViewPanel]:
+        return registry.view(view).ref("panel")  # type: ignore[no-any-return]
+
+    def _focus_target(self, view: str) -> str:
+        """The id of the widget of ``view`` that takes the keys (its table), else the panel's."""
+        return registry.view(view).focus or view
+
     def _fit(self, view: str) -> int | None:
         """The cells the panel of ``view`` fits its content to (the quartile chart's bars, the folds
         tables' names), None for the others or before the first layout."""
-        if view == "quartiles":
-            return self.query_one(QuartilesPanel).fit_width
-        return self.query_one(FoldsPanel).fit_width if view == "folds" else None
+        return self._panel(view).fit_width
 
     def _show_problem(self, problem: str | None) -> None:
         """The line above the views: why a load was stopped (until one goes through), then
@@ -387,7 +370,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
 
     def action_view(self, name: str) -> None:
         if name == self.view:  # (no change for watch_view) the view's keys back from the sidebar
-            self.query_one(f"#{TABLES.get(name, name)}").focus(scroll_visible=False)
+            self.query_one(f"#{self._focus_target(name)}").focus(scroll_visible=False)
         self.view = name
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -399,22 +382,24 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._fill_view(name)
         self.query_one(ContentSwitcher).current = name
         # the table gets the keys; the pane stays where it is (the verdict above the table stays on screen)
-        self.query_one(f"#{TABLES.get(name, name)}").focus(scroll_visible=False)
+        self.query_one(f"#{self._focus_target(name)}").focus(scroll_visible=False)
 
     def on_sidebar_filtered(self, message: Sidebar.Filtered) -> None:
         """The / filter narrows the views' rows too (the statistics still use every included name)."""
         needle = message.text.casefold()
-        self.query_one(QuartilesPanel).set_filter(needle)
-        self.query_one(RanksPanel).set_filter(needle)
-        self.query_one(TestsPanel).set_filter(needle)
-        self.query_one(PairsPanel).set_filter(needle)
-        self.query_one(FoldsPanel).set_filter(needle)
+        for view in self._views:
+            self._panel(view.name).set_filter(needle)
         self.query_one(StatusLine).filter = message.text
 
     def action_sort(self, order: str) -> None:
         """< / >: sort the ranks table (see RanksPanel.sort); a notice says by what."""
-        if self.view == "ranks":
-            self.notify(self.query_one(RanksPanel).sort(descending=order == "descending"))
+        sort = getattr(self._panel(self.view), "sort", None)
+        if sort is not None:  # (the commands registry keys it to the views that sort: the ranks)
+            self.notify(sort(descending=order == "descending"))
+
+    def on_selection_wanted(self, message: SelectionWanted) -> None:
+        """A panel asks for another selection (Enter on a cell of the pairs matrix: that pair)."""
+        self._change(**message.changes)
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
@@ -433,12 +418,6 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
 def create_app(paths: Sequence[str], **options: Any) -> RankboardApp:
     """The app factory (the command and the tests build the app here)."""
     return RankboardApp(paths, **options)
-
-
-def _first_part(analysis: Analysis, view: str) -> str:
-    """The part of ``view`` to compute before it is shown: the folds view's first part (without its
-    signed-rank test across data sets) unless the whole view is made; else the view itself."""
-    return "folds_early" if view == "folds" and not analysis.ready("folds") else view
 
 
 def _problem_line(analysis: Analysis) -> str | None:

@@ -1,11 +1,13 @@
 """The one registry of commands: it feeds the bindings, the footer, the help screen and the palette
-(:mod:`tui.app._palette`)."""
+(:mod:`tui.app._palette`). A view's command comes from the registry of views (:mod:`tui.registry`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from tui import registry
 
 if TYPE_CHECKING:
     from textual.binding import Binding
@@ -36,29 +38,16 @@ class Command:
         return self.display or self.key
 
 
-COMMANDS: tuple[Command, ...] = (
-    Command("quartiles", "1", "Quartiles view", "view('quartiles')", display="1", short="quart"),
-    Command("ranks", "2", "Ranks view", "view('ranks')", display="2", short="ranks"),
-    Command("tests", "3", "Tests view", "view('tests')", display="3", short="tests"),
-    Command("pairs", "4", "Pairs view", "view('pairs')", display="4", short="pairs"),
-    Command("cd", "5", "CD diagram view", "view('cd')", display="5", short="CD"),
-    Command(
-        "folds",
-        "6",
-        "Folds view: each learner against the control, fold by fold",
-        "view('folds')",
-        display="6",
-        short="folds",
-    ),
-    Command(
-        "curves",
-        "7",
-        "Learning curves of a sequence study (Menzies), the plateau marked",
-        "view('curves')",
-        show=False,
-        display="7",
-        short="curves",
-    ),
+def view_commands() -> tuple[Command, ...]:
+    """One command per registered view (:mod:`tui.registry`): its key shows it."""
+    return tuple(
+        Command(v.name, v.key, v.title, f"view('{v.name}')", show=v.in_footer, display=v.key, short=v.short)
+        for v in registry.views()
+    )
+
+
+#: The commands that are not views, in the help's order (after the views').
+OTHER_COMMANDS: tuple[Command, ...] = (
     Command("control", "c", "make the learner under the cursor the control", "control", short="control"),
     # d is not in the footer (80 columns): the sidebar's heading says "d flips", the status line the direction
     Command("direction", "d", "flip the direction of the current criterion", "direction", show=False),
@@ -134,6 +123,13 @@ COMMANDS: tuple[Command, ...] = (
     Command("quit", "q", "quit", "quit", short="quit"),
 )
 
+
+
+def commands() -> tuple[Command, ...]:
+    """Every command: the views' (as registered now), then the others."""
+    return (*view_commands(), *OTHER_COMMANDS)
+
+
 NAVIGATION = (
     ("arrows, j/k", "move the cursor"),
     ("tab, shift+tab", "move between the sidebar lists and the view"),
@@ -156,17 +152,17 @@ def bindings() -> list[Binding]:
             group=Binding.Group(c.group, compact=True) if c.group else None,
             priority=c.priority,
         )
-        for c in COMMANDS
+        for c in commands()
     ]
 
 
 def acts_in(action: str, view: str) -> bool:
     """Whether the command of ``action`` (a name, without parameters) acts in ``view``."""
-    return all(not c.views or view in c.views for c in COMMANDS if c.action.split("(")[0] == action)
+    return all(not c.views or view in c.views for c in commands() if c.action.split("(")[0] == action)
 
 
 def help_rows() -> Iterator[tuple[str, str]]:
     """``(key, description)`` rows for the help screen and ``rankboard --help``."""
-    for c in COMMANDS:
+    for c in commands():
         yield ("?/F1" if c.id == "help" else c.key_display), c.description
     yield from NAVIGATION

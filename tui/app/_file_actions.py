@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui.app._screens import ConfirmScreen, ExportScreen
-from tui.app.widgets import RanksPanel, Sidebar
+from tui.widgets import Sidebar, ViewPanel
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -31,14 +31,14 @@ class FileActions(_Base):
     clock: Callable[[], datetime]
 
     def action_export(self) -> None:
-        from tui.render import FILTERED_BY, as_shown, default_export_name, export_frame
+        from tui.render import as_shown, default_export_name, export_frame, filters_rows
 
         analysis, view = self.analysis, self.view
         if analysis is None:
             self.notify("nothing to export yet", severity="warning")
             return
         needle = self.query_one(Sidebar).filter_text
-        order = self.query_one(RanksPanel).shown_order() if view == "ranks" else None
+        order = self.query_one(f"#{view}", ViewPanel).shown_order()  # type: ignore[type-abstract]
         try:
             frame = export_frame(analysis, view)
             datasets, learners = order if order is not None else (None, None)
@@ -47,7 +47,7 @@ class FileActions(_Base):
             self.notify(f"cannot export the {view} view: {exc}", severity="error", markup=False)
             return
         name = default_export_name(analysis.selection.criterion, view, now=self.clock())
-        shown = f" (as shown: the rows that contain {needle!r})" if needle and view in FILTERED_BY else ""
+        shown = f" (as shown: the rows that contain {needle!r})" if needle and filters_rows(view) else ""
         self._ask_path(
             name,
             f"Export the current view as CSV{shown}",

@@ -16,8 +16,8 @@ from textual.message import Message
 from textual.worker import get_current_worker
 
 from stats import LoadCancelled
-from tui.app.widgets import LoadBar, ProblemsPanel, Sidebar, StatusLine, stopped_label
 from tui.model import LoadResult, selection_from_spec
+from tui.widgets import LoadBar, ProblemsPanel, Sidebar, StatusLine, stopped_label
 
 if TYPE_CHECKING:
     from collections.abc import Callable

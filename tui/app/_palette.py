@@ -7,7 +7,7 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from tui.app._commands import COMMANDS, Command
+from tui.app._commands import Command, commands
 
 
 class RegistryProvider(Provider):
@@ -15,7 +15,7 @@ class RegistryProvider(Provider):
 
     def _entries(self) -> Iterator[tuple[str, str, Command]]:
         view = getattr(self.app, "view", "")
-        for c in COMMANDS:
+        for c in commands():
             if c.id in ("palette",) or (c.views and view not in c.views):
                 continue  # (a command of another view: it would do nothing here)
             yield f"{c.description} ({c.key_display})", c.id, c

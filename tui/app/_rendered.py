@@ -1,115 +1,87 @@
-"""What the quartiles, ranks and folds panels draw for one analysis, built once and only when needed."""
+"""What the panels draw for one analysis, built once and only when needed (each view's panel says
+how: :meth:`tui.widgets.ViewPanel.prepare`)."""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from tui.app.widgets import FoldsRows, QuartileLines, RanksRows, folds_rows, quartile_lines, ranks_rows
-from tui.model import Analysis, FoldsView
+from tui import registry
+from tui.model import Analysis
 
 
-class WarmRows:
-    """The folds view's rows made ahead of time for other controls (the app's idle worker), by the
-    :class:`~tui.model.FoldsView` they show (the very object the model's cache hands out again):
-    a toggle to one of those controls finds its rows made. Thread-safe; the last :data:`SIZE` kept."""
+class Ahead:
+    """What panels drew ahead of time for other controls (the app's idle worker), by the part they
+    show (the very object the model's cache hands out again): a toggle to one of those controls
+    finds it drawn. Thread-safe; the last :data:`SIZE` kept."""
 
     SIZE = 24
 
     def __init__(self) -> None:
-        self._rows: OrderedDict[int, FoldsRows] = OrderedDict()
+        self._data: OrderedDict[int, tuple[Any, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def put(self, rows: FoldsRows) -> None:
+    def put(self, part: Any, data: Any) -> None:
         with self._lock:
-            self._rows[id(rows.view)] = rows
-            self._rows.move_to_end(id(rows.view))
-            while len(self._rows) > self.SIZE:
-                self._rows.popitem(last=False)
+            self._data[id(part)] = (part, data)
+            self._data.move_to_end(id(part))
+            while len(self._data) > self.SIZE:
+                self._data.popitem(last=False)
 
-    def get(self, view: object) -> FoldsRows | None:
+    def get(self, part: Any) -> Any:
         with self._lock:
-            rows = self._rows.get(id(view))
-        return rows if rows is not None and rows.view is view else None
+            kept = self._data.get(id(part))
+        return kept[1] if kept is not None and kept[0] is part else None
 
     def clear(self) -> None:
         with self._lock:
-            self._rows.clear()
+            self._data.clear()
 
 
 @dataclass
 class Rendered:
     """The panels' render data for one analysis, built lazily: for the view on screen in the
-    analysis worker (off the event loop), for another view when it is first shown."""
+    analysis worker (off the event loop), for another view when it is first shown. ``data`` maps a
+    view to what its panel draws; ``whole`` are the views whose data shows the whole view (not the
+    part it shows first)."""
 
     analysis: Analysis
-    quartiles: QuartileLines | None = None
-    ranks: RanksRows | None = None
-    has_ranks: bool = False
-    folds: FoldsRows | None = None  # the whole folds view's rows, or (has_folds False) those shown first
-    has_folds: bool = False
+    data: dict[str, Any] = field(default_factory=dict)
+    whole: set[str] = field(default_factory=set)
 
     def build(
-        self, view: str, previous: Rendered | None = None, width: int | None = None, warm: WarmRows | None = None
+        self, view: str, previous: Rendered | None = None, width: int | None = None, ahead: Ahead | None = None
     ) -> Rendered:
-        """Build the render data of ``view`` if it is not built (reusing ``previous``'s when the same,
-        or the rows ``warm`` holds for the same folds view).
+        """Build the render data of ``view`` if it is not built (the panel reuses ``previous``'s when
+        it shows the same, or what ``ahead`` holds for the same part).
 
-        ``width``: the cells the quartile chart or the folds tables are fitted to.
+        ``width``: the cells the panel fits its content to.
         """
+        if view in self.whole:
+            return self
         analysis = self.analysis
-        if view == "quartiles" and self.quartiles is None:
-            old = previous.quartiles if previous is not None else None
-            if old is not None and old.view is analysis.quartiles and old.fit == width:
-                self.quartiles = old
-            else:
-                self.quartiles = quartile_lines(analysis.quartiles, width)
-        elif view == "ranks" and not self.has_ranks:
-            same = previous is not None and previous.has_ranks and previous.analysis.ranks is analysis.ranks
-            if same and previous is not None and previous.analysis.letters is analysis.letters:
-                self.ranks = previous.ranks
-            else:
-                self.ranks = ranks_rows(analysis.ranks, analysis.letters)
-            self.has_ranks = True
-        elif view == "folds" and not self.has_folds:
-            # the whole view when it is made (or nothing is: then made now), else the part shown first
-            # (its signed-rank test pending: the app's analysis worker makes only that part)
-            whole = analysis.ready("folds") or not analysis.parts.done("folds_early")
-            shown = analysis.folds if whole else analysis.folds_early
-            made = (self.folds, previous.folds if previous is not None else None)
-            self.folds = _folds_rows(shown, width, *made, warm=warm)
-            self.has_folds = whole
+        declared = registry.view(view)
+        # the whole view when it is made (or nothing is: then made now), else the part shown first
+        whole = not analysis.early_ready(view)
+        shown = view if whole or declared.early is None else declared.early
+        made = [(r.analysis, r.data[view]) for r in (self, previous) if r is not None and r.data.get(view) is not None]
+        if ahead is not None:
+            kept = ahead.get(analysis.part(shown))
+            if kept is not None:
+                made.append((analysis, kept))
+        self.data[view] = declared.ref("panel").prepare(analysis, shown, width, made)
+        if whole:
+            self.whole.add(view)
         return self
 
     def take(self, other: Rendered) -> Rendered:
         """Adopt what ``other`` (of the same analysis, e.g. built in a worker) has built and this has not."""
         if other.analysis is self.analysis:
-            if other.quartiles is not None and self.quartiles is None:
-                self.quartiles = other.quartiles
-            if other.has_ranks and not self.has_ranks:
-                self.ranks, self.has_ranks = other.ranks, True
-            if other.folds is not None and not self.has_folds:
-                self.folds, self.has_folds = other.folds, other.has_folds
+            for view, data in other.data.items():
+                if view not in self.whole and (view in other.whole or view not in self.data):
+                    self.data[view] = data
+                    if view in other.whole:
+                        self.whole.add(view)
         return self
-
-
-def _folds_rows(
-    view: FoldsView | None, width: int | None, *made: FoldsRows | None, warm: WarmRows | None = None
-) -> FoldsRows | None:
-    """The rows of ``view`` fitted to ``width``: those made already for it (``made``, or ``warm``'s),
-    those of the same table under another view object (the view shown first and the whole one
-    share the table: only the totals differ), or made now."""
-    if view is None:
-        return None
-    fitted = [rows for rows in made if rows is not None and rows.fit == width]
-    for rows in fitted:
-        if rows.view is view:
-            return rows
-    ahead = warm.get(view) if warm is not None else None
-    if ahead is not None and ahead.fit == width:
-        return ahead
-    for rows in fitted:
-        if rows.view is not None and rows.view.table is view.table:
-            return FoldsRows(view, rows.table, width)
-    return folds_rows(view, width)

@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from tui.app._commands import help_rows
-from tui.app.widgets import literal
+from tui.widgets import literal
 
 
 class StateCheckbox(Checkbox):

@@ -10,11 +10,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from textual.actions import SkipAction
-from textual.coordinate import Coordinate
 from textual.widgets import Input
 
-from tui.app.widgets import FoldsPanel, PairsPanel, QuartilesPanel, RanksPanel, Sidebar, VimTable
+from tui import registry
 from tui.model import GROUPING_NAMES, GROUPINGS, PROCEDURES, default_higher_is_better
+from tui.widgets import Sidebar, ViewPanel, VimTable
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -27,7 +27,6 @@ else:
     _Base = object
 
 #: The table of each view that gets the keys when the view is shown (the first of the view).
-TABLES = {"ranks": "ranks-table", "tests": "control-table", "pairs": "pairs-table", "folds": "folds-totals"}
 
 ALPHAS = (0.10, 0.05, 0.01)
 #: The ropes ``o`` cycles through (a spec or ``report --rope`` takes any value >= 0).
@@ -57,22 +56,13 @@ class SelectionActions(_Base):
         # the rope is the criterion's: a new criterion starts from its own default
         self._change(criterion=criterion, higher_is_better=default_higher_is_better(criterion), rope=None)
 
-    def on_pairs_panel_pair_chosen(self, message: PairsPanel.PairChosen) -> None:
-        self._change(pair=message.pair)
-
     def _cursor(self) -> tuple[str, str] | None:
         """The sidebar's name under the cursor, else the learner under the cursor of the view on
         screen (the row's learner in the quartiles, tests, pairs and folds views; the column's in
         the ranks view). The palette's actions come here too: they act on the view on screen."""
         current = self.query_one(Sidebar).current()
-        if current is None and self.view in ("tests", "pairs"):  # rows of learners
-            table = self.table_under_cursor()
-            if table is not None and table.row_count:
-                key = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key
-                current = ("learners", str(key.value))
-        if current is None and self.view in ("quartiles", "ranks", "folds"):
-            panel: QuartilesPanel | RanksPanel | FoldsPanel = self.query_one(f"#{self.view}")  # type: ignore[assignment]
-            under = panel.learner_under_cursor()
+        if current is None:
+            under = self.query_one(f"#{self.view}", ViewPanel).learner_under_cursor()  # type: ignore[type-abstract]
             current = ("learners", under) if under else None
         return current
 
@@ -94,12 +84,9 @@ class SelectionActions(_Base):
         """What space toggles: the sidebar's name under the cursor; in the ranks table the row's
         data set (on the average-rank row, the column's learner)."""
         current = self.query_one(Sidebar).current()
-        if current is None and self.view == "ranks":
-            panel = self.query_one(RanksPanel)
-            dataset = panel.dataset_under_cursor()
-            learner = panel.learner_under_cursor()
-            current = ("datasets", dataset) if dataset else ("learners", learner) if learner else None
-        return current or self._cursor()
+        if current is None:
+            current = self.query_one(f"#{self.view}", ViewPanel).toggle_under_cursor()  # type: ignore[type-abstract]
+        return current
 
     def action_toggle(self) -> None:
         current = self._toggle_target()
@@ -167,7 +154,7 @@ class SelectionActions(_Base):
         focused = self.focused
         if isinstance(focused, VimTable) and self.query_one(f"#{self.view}") in focused.ancestors:
             return focused
-        name = TABLES.get(self.view)
+        name = registry.view(self.view).focus
         return self.query_one(f"#{name}", VimTable) if name else None
 
     def action_copy(self) -> None:

@@ -1,4 +1,6 @@
-"""TODO docstring."""
+"""LaTeX pieces every view's renderer uses: escaping of names (``& % $ # _ { } ~ ^ \\``, and
+``< > |``, which the default font encoding garbles), p-values, bold cells, tabulars, the
+``\\boxplot`` macro of Menzies' lecture notes and the preamble of a standalone document."""
 
 from __future__ import annotations
 

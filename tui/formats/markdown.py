@@ -1,4 +1,4 @@
-"""TODO docstring."""
+"""Markdown pieces every view's renderer uses: escaping of names, pipe tables, bold cells."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""TODO docstring."""
+"""Plain-text pieces every view's renderer uses: the decimals of a criterion's values, fixed-width
+columns, probabilities, and the report's header."""
 
 from __future__ import annotations
 

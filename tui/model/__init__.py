@@ -4,15 +4,23 @@ the loader that turns logs into a :class:`Model`, and view specs saved as TOML.
 
 from tui.choices import LOWER_IS_BETTER
 from tui.model._basis import Basis
-from tui.model._cd import render_cd
 from tui.model._defaults import default_higher_is_better, default_selection
-from tui.model._effects import TWO_SAMPLE, Letters, PairEffects, effects_table, pair_effects, rejected_pairs
-from tui.model._ellipsis import distinct_cuts, middle_ellipsis
-from tui.model._groups import GROUPING_NAMES, rank_every_chart
+from tui.model._effects import (
+    TWO_SAMPLE,
+    Letters,
+    PairEffects,
+    effects_table,
+    pair_effects,
+    rank_letters,
+    rejected_pairs,
+)
+from tui.model._groups import GROUPING_NAMES, rank_every_chart, with_groups
 from tui.model._imports import FIRST_VIEW, OTHER_VIEWS, import_modules
 from tui.model._loader import Loader, LoadResult, format_problem
 from tui.model._model import BOUNDED, Model
+from tui.model._quartiles import quartiles_view, with_control
 from tui.model._spec import load_spec, save_spec, selection_from_spec
+from tui.model._tests import cd_view, pairs_view, ranks_view, safety_message, tests_view
 from tui.model._types import (
     GROUPINGS,
     PROCEDURES,
@@ -28,41 +36,47 @@ from tui.model._types import (
 )
 
 __all__ = [
-    "BOUNDED",
     "Analysis",
     "Basis",
+    "BOUNDED",
+    "cd_view",
     "CDView",
-    "FIRST_VIEW",
-    "FoldsView",
-    "GROUPINGS",
-    "GROUPING_NAMES",
-    "LOWER_IS_BETTER",
-    "Letters",
-    "LoadResult",
-    "Loader",
-    "Model",
-    "OTHER_VIEWS",
-    "PROCEDURES",
-    "PairEffects",
-    "PairsView",
-    "QuartileRow",
-    "QuartilesView",
-    "RanksView",
-    "Selection",
-    "TWO_SAMPLE",
-    "TestsView",
     "default_higher_is_better",
     "default_selection",
-    "distinct_cuts",
     "effects_table",
+    "FIRST_VIEW",
+    "FoldsView",
     "format_problem",
+    "GROUPING_NAMES",
+    "GROUPINGS",
     "import_modules",
+    "Letters",
     "load_spec",
-    "middle_ellipsis",
+    "Loader",
+    "LoadResult",
+    "LOWER_IS_BETTER",
+    "Model",
+    "OTHER_VIEWS",
     "pair_effects",
+    "PairEffects",
+    "pairs_view",
+    "PairsView",
+    "PROCEDURES",
+    "QuartileRow",
+    "quartiles_view",
+    "QuartilesView",
     "rank_every_chart",
+    "rank_letters",
+    "ranks_view",
+    "RanksView",
     "rejected_pairs",
-    "render_cd",
+    "safety_message",
     "save_spec",
+    "Selection",
     "selection_from_spec",
+    "tests_view",
+    "TestsView",
+    "TWO_SAMPLE",
+    "with_control",
+    "with_groups",
 ]

@@ -10,7 +10,6 @@ import numpy as np
 import pandas as pd
 
 import stats
-from tui.model._cd import render_cd
 from tui.model._effects import TWO_SAMPLE, pair_effects
 from tui.model._tests_extra import tests_extra
 from tui.model._types import CDView, PairsView, RanksView, Selection, TestsView
@@ -199,8 +198,7 @@ def cd_view(average: pd.Series, n: int, sel: Selection, pairwise: Callable[[], s
             basis += "; axis: average ranks"
         replaced = replaced_note(table, sel.procedure)
     names = tuple(tuple(str(x) for x in c) for c in cliques)
-    lines = tuple(render_cd(ordered, cd, cliques=names))
-    return CDView(ordered, cd, names, lines, sel.procedure, basis, replaced)
+    return CDView(ordered, cd, names, sel.procedure, basis, replaced)
 
 
 def untestable(n: int, k: int, excluded: dict[Any, str]) -> str | None:

@@ -185,7 +185,8 @@ class PairsView:
 
 @dataclass(frozen=True, eq=False)
 class CDView:
-    """Average ranks (best first), Nemenyi's CD, the groups joined by bars and the drawn diagram.
+    """Average ranks (best first), Nemenyi's CD and the groups joined by bars (drawn by
+    :mod:`tui.views.cd.diagram`).
 
     ``cliques`` are the maximal groups with no significant pair under ``procedure`` (Nemenyi's
     CD, or the APVs of Holm, Shaffer or Bergmann-Hommel at ``alpha``; see :mod:`stats.groupings.groups`);
@@ -196,7 +197,6 @@ class CDView:
     ranks: pd.Series
     cd: float
     cliques: tuple[tuple[str, ...], ...]
-    lines: tuple[str, ...]
     procedure: str = "nemenyi"
     basis: str = "bars: average ranks closer than CD (Nemenyi)"
     replaced: str | None = None

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tui.model import Basis, CDView
-from tui.model._tests import cd_view
+from tui.model import Basis, CDView, cd_view
 
 
 def make(b: Basis) -> CDView:

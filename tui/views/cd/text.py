@@ -1,9 +1,10 @@
-"""TODO docstring."""
+"""The CD diagram's section of the report as plain text (the layouts of Menzies' notes on comparing learners)."""
 
 from __future__ import annotations
 
-from tui.model import Analysis, render_cd
+from tui.model import Analysis
 from tui.registry import RenderOptions
+from tui.views.cd.diagram import render_cd
 
 
 def cd_text(analysis: Analysis, ascii: bool = False) -> list[str]:
@@ -13,7 +14,7 @@ def cd_text(analysis: Analysis, ascii: bool = False) -> list[str]:
         f"critical difference diagram (Nemenyi, alpha = {analysis.selection.alpha:g}, CD = {cd.cd:.3f})",
         cd.basis + (f"; {cd.replaced}" if cd.replaced else ""),
     ]
-    lines = list(cd.lines) if not ascii else render_cd(cd.ranks, cd.cd, ascii=True, cliques=cd.cliques)
+    lines = render_cd(cd.ranks, cd.cd, ascii=ascii, cliques=cd.cliques)
     return out + lines
 
 

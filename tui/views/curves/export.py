@@ -1,4 +1,5 @@
-"""TODO docstring."""
+"""The learning curves' CSV: criterion, dataset, learner, train, n, mean, sd, min, q1, median, q3,
+max, plateau (True on the learner's plateau row), plateau_size and reached."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""TODO docstring."""
+"""The learning curves' key of the JSON report: per data set, learner and training size the
+criterion's quartiles, and each learner's plateau."""
 
 from __future__ import annotations
 

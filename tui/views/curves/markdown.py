@@ -1,4 +1,4 @@
-"""TODO docstring."""
+"""The learning curves's section of the report as Markdown (pipe tables; names escaped)."""
 
 from __future__ import annotations
 

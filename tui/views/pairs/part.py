@@ -7,9 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from tui.model import Basis
-from tui.model._effects import TWO_SAMPLE, effects_table
-from tui.model._tests import pairs_view
+from tui.model import TWO_SAMPLE, Basis, effects_table, pairs_view
 
 
 def make(b: Basis) -> Any:

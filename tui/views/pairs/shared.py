@@ -1,4 +1,4 @@
-"""TODO docstring."""
+"""What the pairs view's renderers share across formats: its columns, cells and sentences."""
 
 from __future__ import annotations
 

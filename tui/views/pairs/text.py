@@ -1,4 +1,4 @@
-"""TODO docstring."""
+"""The pairs view's section of the report as plain text (the layouts of Menzies' notes on comparing learners)."""
 
 from __future__ import annotations
 

@@ -4,9 +4,7 @@ charts of the per-fold differences against the control."""
 
 from __future__ import annotations
 
-from tui.model import Basis, QuartilesView
-from tui.model._groups import with_groups
-from tui.model._quartiles import quartiles_view, with_control
+from tui.model import Basis, QuartilesView, quartiles_view, with_control, with_groups
 
 
 def make(b: Basis) -> QuartilesView:

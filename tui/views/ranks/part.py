@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.model import Basis, RanksView
-from tui.model._effects import rank_letters
-from tui.model._tests import ranks_view
+from tui.model import Basis, RanksView, rank_letters, ranks_view
 
 
 def make(b: Basis) -> RanksView:

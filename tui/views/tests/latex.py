@@ -1,4 +1,4 @@
-"""TODO docstring."""
+"""The tests view's section of the report as LaTeX (names escaped; the boxplot macro of Menzies' lecture notes)."""
 
 from __future__ import annotations
 

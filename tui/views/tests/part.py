@@ -3,8 +3,7 @@ the parametric-safety notice."""
 
 from __future__ import annotations
 
-from tui.model import Basis, TestsView
-from tui.model._tests import safety_message, tests_view
+from tui.model import Basis, TestsView, safety_message, tests_view
 
 
 def make(b: Basis) -> TestsView:

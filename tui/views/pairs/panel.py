@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable
 
-from stats import PROCEDURE_NAMES, fmt_p
-from tui.app.widgets._base import literal, matches, num, text_table
-from tui.app.widgets._ranks import Note
-from tui.app.widgets._table import ExactLine, VimTable
+from stats import PROCEDURE_NAMES
 from tui.model import PairsView
+from tui.widgets import (
+    ExactLine,
+    Note,
+    SelectionWanted,
+    ViewPanel,
+    VimTable,
+    apv_cell,
+    fill_table,
+    learner_in_row,
+    literal,
+    matches,
+)
 
 
 def _result(name: str, result: object) -> Text:
@@ -27,37 +35,6 @@ def _result(name: str, result: object) -> Text:
     return literal(str(result))
 
 
-def apv_cell(value: float, alpha: float) -> Text:
-    """An adjusted p-value, marked ``*`` (bold red) when rejected at ``alpha``: the symbol
-    carries the meaning without colour (NO_COLOR, monochrome terminals)."""
-    rejected = bool(pd.notna(value) and float(value) <= alpha)
-    shown = fmt_p(float(value)) if pd.notna(value) else "-"  # the reports' p-value rule
-    return Text(shown + ("*" if rejected else " "), style="bold red" if rejected else "", justify="right")
-
-
-def frame_cells(frame: pd.DataFrame, alpha: float | None = None, marked: tuple[str, ...] = ()) -> list[list[Text]]:
-    """A DataFrame of numbers as rows of cells (the index's name first); the ``marked`` columns
-    hold adjusted p-values and get :func:`apv_cell`'s mark at ``alpha`` (raw p-values and
-    statistics are never marked)."""
-    rows = []
-    for idx, values in frame.iterrows():
-        row: list[Text] = [literal(idx)]
-        for column, v in zip(frame.columns, values):
-            if alpha is not None and column in marked and isinstance(v, float):
-                row.append(apv_cell(v, alpha))
-            elif column == "p" and isinstance(v, float):
-                row.append(Text(fmt_p(v) + " ", justify="right"))  # a raw p-value: the same rule, never marked
-            else:
-                row.append(Text((num(v, 4) if isinstance(v, float) else str(v)) + " ", justify="right"))
-        rows.append(row)
-    return rows
-
-
-def frame_text(frame: pd.DataFrame, alpha: float | None = None, marked: tuple[str, ...] = ()) -> Text:
-    """:func:`frame_cells` as a text table."""
-    return text_table([""] + [literal(c) for c in frame.columns], frame_cells(frame, alpha, marked))
-
-
 def _cell(frame: pd.DataFrame, row: str, column: str) -> float:
     """``frame``'s number by the table's keys (the names as strings)."""
     rows = {str(x): x for x in frame.index}
@@ -65,28 +42,10 @@ def _cell(frame: pd.DataFrame, row: str, column: str) -> float:
     return float(frame.loc[rows[row], columns[column]])
 
 
-def fill_table(table: VimTable, frame: pd.DataFrame, alpha: float | None = None, marked: tuple[str, ...] = ()) -> None:
-    """``table`` shows :func:`frame_cells` of ``frame`` (its columns and rows keyed by name; the
-    cursor stays on its place when it still exists)."""
-    at = table.cursor_coordinate
-    table.clear(columns=True)
-    table.add_column(Text(""), key="")
-    for column in frame.columns:
-        label = literal(column)
-        label.justify = "right"  # over its right-aligned numbers
-        table.add_column(label, key=str(column))
-    for idx, cells in zip(frame.index, frame_cells(frame, alpha, marked)):
-        table.add_row(*cells, key=str(idx))
-    table.move_cursor(row=min(at.row, table.row_count - 1), column=min(at.column, len(table.columns) - 1))
-    table.show_exact()
+class PairsPanel(ViewPanel, VerticalScroll):
+    """Shows ``view`` (a PairsView or None); Enter on a matrix cell asks for that pair
+    (:class:`~tui.widgets.SelectionWanted`)."""
 
-
-class PairsPanel(VerticalScroll):
-    """Shows ``view`` (a PairsView or None); Enter on a matrix cell posts :class:`PairChosen`."""
-
-    @dataclass
-    class PairChosen(Message):
-        pair: tuple[str, str]
 
     view: reactive[PairsView | None] = reactive(None, always_update=True, init=False)
     can_focus = False  # the tables get the keys (and scroll the pane to their cursor)
@@ -184,4 +143,15 @@ class PairsPanel(VerticalScroll):
         names = {str(x): x for x in self.view.matrix.columns}
         a, b = str(event.cell_key.row_key.value), str(event.cell_key.column_key.value)
         if a in names and b in names and a != b:  # (by the keys: the filter may leave out rows)
-            self.post_message(self.PairChosen((names[a], names[b])))
+            self.post_message(SelectionWanted({"pair": (names[a], names[b])}))
+
+
+    def show(self, data: Any) -> None:
+        self.view = data
+
+    def learner_under_cursor(self) -> str | None:
+        return learner_in_row(self, "#pairs-table")
+
+
+#: The panel of the registry (:mod:`tui.registry`).
+Panel = PairsPanel

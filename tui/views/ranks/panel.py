@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from stats import PROCEDURE_NAMES
-from tui.app.widgets._base import Plain, literal, matches, num
-from tui.app.widgets._table import ExactLine, VimTable
 from tui.formats.text import value_decimals
 from tui.model import Letters, RanksView
-
-
-class Note(Plain, Static):
-    pass
+from tui.widgets import ExactLine, Note, ViewPanel, VimTable, literal, matches, num
 
 
 @dataclass(frozen=True)
@@ -115,7 +111,7 @@ def _sorted(indices: list[int], value, names: list[str], descending: bool) -> li
 SORT_MARK = {False: " \u2191", True: " \u2193"}  # ↑ ascending, ↓ descending
 
 
-class RanksPanel(Vertical):
+class RanksPanel(ViewPanel, Vertical):
     """Shows ``rows`` (a :class:`RanksRows`, or None) in a DataTable, its rows and columns in the
     order :meth:`sort` chose (the logs' order at first; a new analysis keeps the order)."""
 
@@ -265,3 +261,25 @@ class RanksPanel(Vertical):
         if not table.row_count or table.cursor_column == 0:
             return None
         return str(list(table.columns)[table.cursor_column].value)
+
+
+    PREPARED_AHEAD = True
+
+    @classmethod
+    def prepare(cls, analysis: Any, part: str, width: int | None, made: Sequence[tuple[Any, Any]]) -> Any:
+        for before, rows in made:  # the same ranks and letters: the same rows
+            if before.ranks is analysis.ranks and before.letters is analysis.letters:
+                return rows
+        return ranks_rows(analysis.ranks, analysis.letters)
+
+    def show(self, data: Any) -> None:
+        self.rows = data
+
+    def toggle_under_cursor(self) -> tuple[str, str] | None:
+        """The row's data set (on the average-rank row, the column's learner)."""
+        dataset, learner = self.dataset_under_cursor(), self.learner_under_cursor()
+        return ("datasets", dataset) if dataset else ("learners", learner) if learner else None
+
+
+#: The panel of the registry (:mod:`tui.registry`).
+Panel = RanksPanel

@@ -12,6 +12,7 @@ every number of the row under the cursor.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,11 +29,11 @@ from textual.widgets import DataTable, Static
 
 from stats import fmt_p
 from stats.core.names import printable
-from tui.app.widgets._base import Plain, literal, matches
-from tui.app.widgets._table import COPY_HINT, PreparedRows, VimTable, prepare_rows, subset_rows
+from tui.formats.names import distinct_cuts
 from tui.formats.text import prob
-from tui.model import FoldsView, distinct_cuts
+from tui.model import FoldsView
 from tui.views.folds.shared import NO_FOLDS
+from tui.widgets import COPY_HINT, Plain, PreparedRows, ViewPanel, VimTable, literal, matches, prepare_rows, subset_rows
 
 BAR = 6  # cells of the probability bar
 PENDING = "\u2026"  # a signed-rank probability still being computed
@@ -79,6 +80,11 @@ def totals_detail(view: FoldsView, learner: str) -> str:
         f"{int(r['datasets'])} data sets, P(better) {float(r['p_better'])!r}, "
         f"P(equiv.) {float(r['p_equivalent'])!r}, P(worse) {float(r['p_worse'])!r}"
     )
+
+
+#: A folds view of at least this many rows (data sets x learners) has the views of the other
+#: controls made while the app is idle.
+WARM_MIN_ROWS = 2000
 
 
 class Body(Plain, Static):
@@ -268,7 +274,7 @@ def filtered(view: FoldsView, needle: str) -> list[int]:
     return np.flatnonzero(hit[0][index.codes[0]] | hit[1][index.codes[1]]).tolist()
 
 
-class FoldsPanel(Vertical):
+class FoldsPanel(ViewPanel, Vertical):
     """Shows ``rows`` (a :class:`FoldsRows`, made by :func:`folds_rows` of a :class:`FoldsView`,
     or None)."""
 
@@ -470,3 +476,35 @@ class FoldsPanel(Vertical):
         key = str(list(table.rows)[table.cursor_row].value)
         dataset, _, learner = key.partition("\0")
         return dataset, learner
+
+    PREPARED_AHEAD = True
+
+    @classmethod
+    def prepare(cls, analysis: Any, part: str, width: int | None, made: Sequence[tuple[Any, Any]]) -> Any:
+        """The rows of the folds view (or of the part shown first) fitted to ``width``: those made
+        already for it, those of the same table under another view object (the view shown first
+        and the whole one share the table: only the totals differ), or made now."""
+        view = analysis.part(part)
+        if view is None:
+            return None
+        fitted = [rows for _, rows in made if rows is not None and rows.fit == width]
+        for rows in fitted:
+            if rows.view is view:
+                return rows
+        for rows in fitted:
+            if rows.view is not None and rows.view.table is view.table:
+                return FoldsRows(view, rows.table, width)
+        return folds_rows(view, width)
+
+    @staticmethod
+    def warms_other_controls(view: Any) -> bool:
+        """A view this large has the views of the other controls made while the app is idle (a
+        toggle of the control then shows at once; issue 14)."""
+        return view is not None and len(view.table) >= WARM_MIN_ROWS
+
+    def show(self, data: Any) -> None:
+        self.rows = data
+
+
+#: The panel of the registry (:mod:`tui.registry`).
+Panel = FoldsPanel

@@ -19,8 +19,8 @@ from textual.reactive import reactive
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.app.widgets._base import literal, matches
-from tui.model import middle_ellipsis
+from tui.formats.names import middle_ellipsis
+from tui.widgets._base import literal, matches
 
 
 class NameList(OptionList):

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from tui.app.widgets._base import literal
+from tui.widgets._base import literal
 
 
 class ProblemsPanel(Static):

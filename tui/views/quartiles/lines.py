@@ -24,9 +24,10 @@ from rich.style import Style
 from textual.strip import Strip
 
 from stats import scale_position
-from tui.app.widgets._base import literal, num
-from tui.model import GROUPING_NAMES, QuartileRow, QuartilesView, distinct_cuts
+from tui.formats.names import distinct_cuts
+from tui.model import GROUPING_NAMES, QuartileRow, QuartilesView
 from tui.views.quartiles.shared import chart_decimals
+from tui.widgets import literal, num
 
 #: The bar's cells when no width is given; the narrowest and the widest bar when one is.
 BAR, MIN_BAR, MAX_BAR = 24, 12, 48
@@ -53,7 +54,7 @@ def _style(spec: str) -> Style | None:
 
 
 def _literal(name: object) -> str:
-    """The plain text of :func:`tui.app.widgets.literal` (control characters escaped, no markup)."""
+    """The plain text of :func:`tui.widgets.literal` (control characters escaped, no markup)."""
     return literal(name).plain
 
 
@@ -69,7 +70,7 @@ def _tiny(digits: int) -> float:
 
 
 def _num3(x: float, digits: int = 3) -> str:
-    """:func:`tui.app.widgets.num` with ``digits`` decimals, for the floats of a QuartileRow (the hot path)."""
+    """:func:`tui.widgets.num` with ``digits`` decimals, for the floats of a QuartileRow (the hot path)."""
     if x != x:  # noqa: PLR0124 - NaN
         return "-"
     if x != 0 and (abs(x) < _tiny(digits) or abs(x) >= 1e6):
@@ -123,7 +124,7 @@ def _bar_at(pmin: int, pq1: int, pmed: int, pq3: int, pmax: int, pctrl: int, siz
 def _table(
     rows: list[list[list[Run]]], widths_of: list[list[int]], header: Sequence[str] = HEADER, gap: int = 1
 ) -> list[list[Run]]:
-    """Like :func:`tui.app.widgets.text_table` with ``header``: the learner column left-aligned, the
+    """Like :func:`tui.widgets.text_table` with ``header``: the learner column left-aligned, the
     others right-aligned, header bold. ``widths_of[r][i]``: the cells of cell ``i`` of row ``r``."""
     left = list(header).index("learner")
     widths = [_width(h) for h in header]
@@ -313,7 +314,7 @@ class _Line:
 
 
 class QuartileLines:
-    """The lines :class:`tui.app.widgets._quartiles.QuartilesPanel` shows; a chart's lines are made when
+    """The lines :class:`tui.views.quartiles.panel.QuartilesPanel` shows; a chart's lines are made when
     first asked for (:meth:`strip`, :attr:`texts`), then kept.
 
     ``view``: what they draw (None: the empty message); ``fit``: the width they were fitted to

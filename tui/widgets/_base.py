@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from rich.text import Text
+from textual.widgets import Static
 
 from stats.core.names import printable
 
@@ -67,3 +68,7 @@ class Plain:
     def show(self, text: Text) -> None:
         self.plain = text.plain
         self.update(text)  # type: ignore[attr-defined]
+
+
+class Note(Plain, Static):
+    pass

@@ -18,7 +18,7 @@ from textual.strip import Strip
 from textual.widgets import DataTable, Static, _data_table
 from textual.widgets.data_table import CellDoesNotExist
 
-from tui.app.widgets._base import Plain, literal
+from tui.widgets._base import Plain, literal
 
 #: What a table's exact line adds after the value.
 COPY_HINT = "   (y copies)"

@@ -1,7 +1,7 @@
 """View 7: the learning curves of a sequence study (Menzies' lecture notes), the plateau marked per learner.
 
 Menzies' lecture notes ("Incremental M*N-way"): "report 'plateau' (where learning improvement stops)". The
-lines are ``rankboard report --view curves``'s (:func:`tui.render.curves_lines`): per data set
+lines are ``rankboard report --view curves``'s (:func:`tui.views.curves.shared.curves_lines`): per data set
 and learner, the notes' quartile chart with one row per training size, the plateau's row
 labelled ``<size> plateau`` and said in words above the chart; one line for a log without a
 sequence study.
@@ -18,14 +18,14 @@ from textual.containers import ScrollableContainer
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from tui.app.widgets._base import Plain, literal
+from tui.widgets import Plain, ViewPanel, literal
 
 
 class CurvesBody(Plain, Static):
     pass
 
 
-class CurvesPanel(ScrollableContainer):
+class CurvesPanel(ViewPanel, ScrollableContainer):
     """The learning curves (a :class:`tui.model._curves.CurvesView`), scrolling both ways."""
 
     view: reactive[Any] = reactive(None, always_update=True, init=False)
@@ -42,7 +42,7 @@ class CurvesPanel(ScrollableContainer):
         if view is None:
             body.show(Text("no learning curves for this selection"))
             return
-        from tui.render import curves_lines  # pandas is loaded by then: the view model made the view
+        from tui.views.curves.shared import curves_lines  # pandas is loaded by then: the view model made the view
 
         # At 80 columns the pane is ~65 cells: the numbers of the notes' chart rows take ~60, so the
         # axis gets what is left (at least 6 cells), and the sentences wrap instead of being cut.
@@ -59,3 +59,13 @@ class CurvesPanel(ScrollableContainer):
 
     def on_resize(self) -> None:
         self.watch_view(self.view)  # the axis and the wrapping follow the pane's width
+
+
+    PANEL_CLASSES = "view-scroll"
+
+    def show(self, data: Any) -> None:
+        self.view = data
+
+
+#: The panel of the registry (:mod:`tui.registry`).
+Panel = CurvesPanel

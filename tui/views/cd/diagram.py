@@ -23,7 +23,7 @@ import math
 import pandas as pd
 
 import stats
-from tui.model._ellipsis import distinct_cuts
+from tui.formats.names import distinct_cuts
 
 _BOX = {
     frozenset("LR"): "─",

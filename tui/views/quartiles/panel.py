@@ -1,5 +1,5 @@
 """View 1: the quartile charts, in a virtualized panel (a ``ScrollView`` drawing only the visible
-lines with ``render_line``; the lines themselves are made lazily, see :mod:`tui.app.widgets._quartile_lines`).
+lines with ``render_line``; the lines themselves are made lazily, see :mod:`tui.views.quartiles.lines`).
 
 A cursor sits on a learner row (``▸`` in the gutter, a symbol that survives NO_COLOR; reversed
 while the panel has focus): ``c`` and ``space`` act on its learner, as in the other views.
@@ -7,7 +7,9 @@ while the panel has focus): ``c`` and ``space`` act on its learner, as in the ot
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from rich.segment import Segment
 from rich.style import Style
@@ -18,16 +20,16 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tui.app.widgets._base import matches
-from tui.app.widgets._quartile_lines import QuartileLines, quartile_lines
 from tui.model import QuartilesView
+from tui.views.quartiles.lines import QuartileLines, quartile_lines
+from tui.widgets import ViewPanel, matches
 
 #: The gutter left of every line: the cursor's mark, or a blank.
 CURSOR, GUTTER = "\u25b8", 1  # ▸
 REVERSE = Style(reverse=True)
 
 
-class QuartilesPanel(ScrollView):
+class QuartilesPanel(ViewPanel, ScrollView):
     """Shows ``lines`` (a :class:`QuartileLines`); only the visible lines are drawn."""
 
     BINDINGS = [
@@ -170,3 +172,21 @@ class QuartilesPanel(ScrollView):
             line = line.apply_style(REVERSE)
         gutter = Strip([Segment(CURSOR if at_cursor else " ")], GUTTER)
         return Strip.join([gutter, line]).apply_style(rich_style)
+
+
+    PANEL_CLASSES = "view-scroll"
+
+    @classmethod
+    def prepare(cls, analysis: Any, part: str, width: int | None, made: Sequence[tuple[Any, Any]]) -> Any:
+        view = analysis.part(part)
+        for _, lines in made:  # the same view fitted to the same width: drawn already
+            if lines is not None and lines.view is view and lines.fit == width:
+                return lines
+        return quartile_lines(view, width)
+
+    def show(self, data: Any) -> None:
+        self.lines = data
+
+
+#: The panel of the registry (:mod:`tui.registry`).
+Panel = QuartilesPanel

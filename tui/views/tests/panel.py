@@ -6,22 +6,31 @@ tab reaches (the pane follows the focused table's cursor)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import ScrollableContainer
-from textual.geometry import Size
 from textual.reactive import reactive
-from textual.widget import Widget
 from textual.widgets import Static
 
 import stats
 from stats import OMNIBUS_NAMES, fmt_p
-from tui.app.widgets._base import Plain, literal, matches, num, text_table
-from tui.app.widgets._pairs import fill_table, frame_text
-from tui.app.widgets._table import ExactLine, VimTable
-from tui.model import CDView, TestsView
-from tui.model import render_cd as draw_cd
+from tui.model import TestsView
+from tui.widgets import (
+    ExactLine,
+    Plain,
+    ViewPanel,
+    VimTable,
+    fill_table,
+    frame_text,
+    learner_in_row,
+    literal,
+    matches,
+    num,
+    text_table,
+)
 
 
 def render_tests(view: TestsView) -> Text:
@@ -94,24 +103,11 @@ def control_frame(view: TestsView) -> pd.DataFrame:
     return view.control_table.drop(columns=[c for c in ("rank", "ranks") if c in view.control_table.columns])
 
 
-def render_cd(view: CDView, width: int | None = None) -> Text:
-    """The diagram drawn ``width`` columns wide (the view model's 78-column lines when None)."""
-    out = Text(f"CD = {num(view.cd)} (Nemenyi)\n{view.basis}\n", no_wrap=True)
-    if view.replaced:
-        out.append(f"{view.replaced}\n", style="bold yellow")
-    out.append("\n")
-    lines = view.lines if width is None else draw_cd(view.ranks, view.cd, width=width, cliques=view.cliques)
-    for line in lines:
-        out.append_text(literal(line))
-        out.append("\n")
-    return out
-
-
 class Body(Plain, Static):
     pass
 
 
-class TestsPanel(ScrollableContainer):
+class TestsPanel(ViewPanel, ScrollableContainer):
     """The verdict sentence first (wrapped), the omnibus tests, then the control table (its
     learner column frozen, scrolling sideways a whole column at a time) and the safety notice."""
 
@@ -208,37 +204,14 @@ class TestsPanel(ScrollableContainer):
         safety.show(text)
 
 
-class CDPanel(Widget):
-    """The CD diagram, drawn in ``render`` to the panel's current width (so it follows resizes)."""
+    PANEL_CLASSES = "view-scroll"
 
-    # layout=True: the panel's height follows the drawing (set while on screen, it kept the old height)
-    view: reactive[CDView | None] = reactive(None, always_update=True, init=False, layout=True)
+    def show(self, data: Any) -> None:
+        self.view = data
 
-    @property
-    def plain(self) -> str:
-        """The text as drawn at the current width (tests read it)."""
-        return self._text().plain
-
-    _drawn: tuple[CDView, int, Text] | None = None  # the last drawing: layout and paint ask for the same one
-
-    def _text(self, width: int | None = None) -> Text:
-        view = self.view
-        if view is None:
-            return Text("no diagram for this selection")
-        width = self.content_size.width if width is None else width
-        drawn = self._drawn
-        if drawn is None or drawn[0] is not view or drawn[1] != width:
-            drawn = self._drawn = (view, width, render_cd(view, width if width >= 40 else None))
-        return drawn[2]
-
-    def get_content_width(self, container: Size, viewport: Size) -> int:
-        """The pane's width, or the drawing's when even cut names do not fit it (many learners
-        in a narrow pane): the pane then scrolls sideways instead of folding the diagram's lines."""
-        return max(container.width, _widest(self._text(container.width)))
-
-    def render(self) -> Text:
-        return self._text()
+    def learner_under_cursor(self) -> str | None:
+        return learner_in_row(self, "#control-table")
 
 
-def _widest(text: Text) -> int:
-    return max((line.cell_len for line in text.split("\n")), default=0)
+#: The panel of the registry (:mod:`tui.registry`).
+Panel = TestsPanel

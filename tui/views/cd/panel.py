@@ -1,0 +1,84 @@
+"""The CD diagram's panel: the diagram drawn to the pane's width (so it follows resizes), scrolling
+sideways only when even cut names do not fit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import ScrollableContainer
+from textual.geometry import Size
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from tui.model import CDView
+from tui.views.cd.diagram import render_cd as draw_cd
+from tui.widgets import ViewPanel, literal, num
+
+
+def diagram_text(view: CDView, width: int | None = None) -> Text:
+    """The diagram drawn ``width`` columns wide (78 when None)."""
+    out = Text(f"CD = {num(view.cd)} (Nemenyi)\n{view.basis}\n", no_wrap=True)
+    if view.replaced:
+        out.append(f"{view.replaced}\n", style="bold yellow")
+    out.append("\n")
+    lines = draw_cd(view.ranks, view.cd, cliques=view.cliques, **({} if width is None else {"width": width}))
+    for line in lines:
+        out.append_text(literal(line))
+        out.append("\n")
+    return out
+
+
+class CDPanel(Widget):
+    """The CD diagram, drawn in ``render`` to the panel's current width (so it follows resizes)."""
+
+    # layout=True: the panel's height follows the drawing (set while on screen, it kept the old height)
+    view: reactive[CDView | None] = reactive(None, always_update=True, init=False, layout=True)
+
+    @property
+    def plain(self) -> str:
+        """The text as drawn at the current width (tests read it)."""
+        return self._text().plain
+
+    _drawn: tuple[CDView, int, Text] | None = None  # the last drawing: layout and paint ask for the same one
+
+    def _text(self, width: int | None = None) -> Text:
+        view = self.view
+        if view is None:
+            return Text("no diagram for this selection")
+        width = self.content_size.width if width is None else width
+        drawn = self._drawn
+        if drawn is None or drawn[0] is not view or drawn[1] != width:
+            drawn = self._drawn = (view, width, diagram_text(view, width if width >= 40 else None))
+        return drawn[2]
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """The pane's width, or the drawing's when even cut names do not fit it (many learners
+        in a narrow pane): the pane then scrolls sideways instead of folding the diagram's lines."""
+        return max(container.width, _widest(self._text(container.width)))
+
+    def render(self) -> Text:
+        return self._text()
+
+
+
+
+def _widest(text: Text) -> int:
+    return max((line.cell_len for line in text.split("\n")), default=0)
+
+
+class CDPane(ViewPanel, ScrollableContainer):
+    """The CD diagram's panel (:mod:`tui.registry`): a pane scrolling the drawing both ways."""
+
+    PANEL_CLASSES = "view-scroll"
+
+    def compose(self) -> ComposeResult:
+        yield CDPanel(classes="body")
+
+    def show(self, data: Any) -> None:
+        self.query_one(CDPanel).view = data
+
+
+#: The panel of the registry (:mod:`tui.registry`).
+Panel = CDPane
