@@ -65,8 +65,8 @@ import stats  # noqa: E402
 from stats import LogWatcher  # noqa: E402
 from tests.test_app import settle as settle_test  # noqa: E402
 from tui.app import RankboardApp  # noqa: E402
-from tui.widgets import LoadBar, NameList, StatusLine  # noqa: E402
 from tui.model import Model  # noqa: E402
+from tui.widgets import LoadBar, NameList, StatusLine  # noqa: E402
 
 GRID = Path("/tmp/rankboard_bench/grid_1M.dat")
 N_DATASETS, N_LEARNERS, REPEATS, FOLDS = 50, 20, 10, 10

@@ -35,9 +35,10 @@ compile rankboard's modules again (0.1-0.15 s each, a cost no installed copy pay
 
 Import floors (``floor ...``): a fresh ``python -c`` that only imports what a command needs
 before it reads a byte of a text log: numpy and pyarrow (csv, compute) for ``check`` (it imports no
-pandas), and also pandas and ``scipy.stats`` for ``report``; and ``import duckdb`` for DuckDB. Measured in the same rounds, they
-are the least any command of this design can take: a ratio to DuckDB above 1.0 for a floor means
-the goal cannot be met by reading or computing faster, only by importing less.
+pandas), and also pandas and ``scipy.stats`` for ``report``; and ``import duckdb`` for DuckDB.
+Measured in the same rounds, they are the least any command of this design can take: a ratio to
+DuckDB above 1.0 for a floor means the goal cannot be met by reading or computing faster, only by
+importing less.
 
 ``--before REV`` runs every command also on the tree of git revision REV (``stats``, ``tui`` and
 ``sample_logs`` extracted with ``git archive`` into a temporary directory; ``python -m tui`` from

@@ -206,8 +206,8 @@ def stats_part(log: pd.DataFrame, reps: int) -> None:
 
 
 def explorer_part(log: pd.DataFrame, reps: int) -> None:
-    from tui.views.folds.panel import folds_rows
     from tui.model import Model, default_selection
+    from tui.views.folds.panel import folds_rows
 
     model = Model(log)
     sel = default_selection(log, "accuracy")
@@ -285,10 +285,9 @@ def panel_part(log: pd.DataFrame, reps: int) -> None:
     from textual.app import App, ComposeResult
 
     from stats import fmt_p
-    from tui.widgets import literal
-    from tui.views.folds.panel import MARK_STYLE, TABLE_COLUMNS, FoldsPanel, folds_rows, prob_bar
-    from tui.widgets import VimTable
     from tui.model import Model, default_selection
+    from tui.views.folds.panel import MARK_STYLE, TABLE_COLUMNS, FoldsPanel, folds_rows, prob_bar
+    from tui.widgets import VimTable, literal
 
     model = Model(log)
     sel = default_selection(log, "accuracy")

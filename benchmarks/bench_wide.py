@@ -57,9 +57,9 @@ import bench_load  # noqa: E402
 
 import stats  # noqa: E402
 import stats.posthoc.shaffer_bergmann  # noqa: E402
-from tui.render import render_report  # noqa: E402
 from tui.model import Model  # noqa: E402
 from tui.registry import names  # noqa: E402
+from tui.render import render_report  # noqa: E402
 
 VIEWS = names()
 

@@ -95,6 +95,7 @@ def test_a_started_load_finished_before_it_is_asked_for_gives_the_same_result() 
     # what the bar needs: the last of the progress calls made meanwhile, then the phase
     assert calls == [plain_calls[-2], plain_calls[-1]] and calls[-1][0] == "phase"
     assert calls[0][1] == calls[0][2]  # everything read
+    loader.show(got)  # (the caller shows it)
     assert loader._early is None and loader.load(reload=False) is None  # then polls as usual
 
 

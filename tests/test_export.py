@@ -13,12 +13,12 @@ import scipy.stats as sps
 
 import stats
 from tests.conftest import SAMPLES
+from tui.model import Analysis, Model, default_selection
 from tui.registry import names
 from tui.render._csv import default_export_name, export_frame, write_csv
 
 #: The views every log has (the learning curves need a sequence study).
 VIEWS = tuple(n for n in names() if n != "curves")
-from tui.model import Analysis, Model, default_selection
 
 APVS = ["bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", "li"]
 

@@ -18,13 +18,13 @@ from stats.core.names import printable, spreadsheet_safe
 from tests.conftest import DATA
 from tests.test_app import make_app, press, settle
 from tui.cli import main
+from tui.model import Model
 from tui.registry import names
 from tui.render._csv import csv_text, export_frame
+from tui.render._report import render_report
 
 #: The views every log has (the learning curves need a sequence study).
 VIEWS = tuple(n for n in names() if n != "curves")
-from tui.model import Model
-from tui.render._report import render_report
 
 HOSTILE = DATA / "hostile_names.dat"
 #: What must never be written: C0 controls but tab and newline, DEL, C1 controls, bidi overrides.

@@ -23,10 +23,10 @@ def test_load_then_nothing_changed_then_appended(tmp_path: Path) -> None:
     assert phases == ["summarising 4 lines"]
     assert first.default is not None and first.default.learners == ("a", "b")
     assert first.model.datasets == ("d1", "d2")
-    assert loader.load(reload=False) is None  # nothing new: no Model built
-    loader.stale = True
-    assert loader.load(reload=False) is not None  # a Model is owed
-    loader.stale = False
+    owed = loader.load(reload=False)  # nothing new, but the first result was not shown: a Model is owed
+    assert owed is not None and owed.lines == 4
+    loader.show(owed)
+    assert loader.load(reload=False) is None  # nothing new, the last Model shown: none built
     with log.open("a") as f:
         f.write("d3,1,1,a,acc,0.1\nd3,1,1,b,acc,0.2\nbad line\n")
     third = loader.load(reload=False)

@@ -66,3 +66,37 @@ def test_updated_while_workers_fill_the_caches() -> None:
     assert errors == []
     # and every criterion's names were made once and kept
     assert all(model.learners_for(f"c{c}") == ("l0", "l1") for c in range(criteria))
+
+
+def test_tokens_one_current_per_kind() -> None:
+    from tui.app._tokens import Token, Tokens
+
+    tokens = Tokens()
+    first = tokens.start("analysis")
+    load = tokens.start("load")
+    assert tokens.current(first) and tokens.current(load)
+    second = tokens.start("analysis")
+    assert first.cancelled and not tokens.current(first) and tokens.current(second) and tokens.current(load)
+    assert tokens.cancel("load") is load and load.cancelled and not tokens.current(load)
+    assert not tokens.current(Token("analysis")) and not tokens.current(None)
+
+
+async def test_a_stale_analysis_of_an_equal_selection_is_dropped() -> None:
+    """Before: the app took an analysis whenever its selection equalled the current one (``==``),
+    so an analysis made on the previous model of the same selection (a live poll brought a new
+    model) could replace the new one. Now its token decides: only the latest analysis is taken."""
+    from tests.test_app import drive, settle
+    from tui.app._app import Analyzed
+
+    async def scenario(app, pilot) -> None:  # noqa: ANN001
+        old_token, old_analysis = app._shown, app.analysis
+        app.selection = app.selection  # (an equal selection again, as after a poll: a new analysis)
+        await settle(pilot)
+        current = app.analysis
+        assert current is not old_analysis and app._shown is not old_token
+        stale = app.model.analyze(app.selection)  # equal selection, made under the old token
+        app.post_message(Analyzed(stale, old_token))
+        await settle(pilot)
+        assert app.analysis is current
+
+    await drive(scenario)

@@ -76,7 +76,12 @@ TOY = View(
     title="Toy view: learners with a result per data set",
     short="toy",
     parts={"toy": _counts},
-    formats={"text": _text, "markdown": _text, "latex": lambda a, o: ["% " + line for line in _text(a, o)], "json": _json},
+    formats={
+        "text": _text,
+        "markdown": _text,
+        "latex": lambda a, o: ["% " + line for line in _text(a, o)],
+        "json": _json,
+    },
     export=_export,
     schema=_schema,
     panel=ToyPanel,

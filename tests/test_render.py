@@ -30,6 +30,7 @@ from tests.conftest import REFERENCE, SAMPLES
 from tui.formats.latex import PACKAGES, tex_escape
 from tui.formats.markdown import md_escape
 from tui.model import Model, Selection, default_selection
+from tui.model._spec import load_spec, save_spec, selection_from_spec, spec_text
 from tui.registry import names
 from tui.render import SCHEMA
 from tui.render._csv import export_frame, write_csv
@@ -38,7 +39,6 @@ from tui.render._report import FORMATS, render_report
 #: Every view of the reports; those every log has (the learning curves need a sequence study).
 REPORT_VIEWS = names()
 VIEWS = tuple(n for n in names() if n != "curves")
-from tui.model._spec import load_spec, save_spec, selection_from_spec, spec_text
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("RANKBOARD_UPDATE_GOLDEN") == "1"

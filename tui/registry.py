@@ -65,8 +65,8 @@ class View:
     raw: bool = False  # made from the raw results: unavailable when only an aggregate is kept
     in_footer: bool = True  # its key in the footer (80 columns: not every view's)
     focus: str | None = None  # the id of the widget that takes the keys (its table), else the panel
-    filtered_by: tuple[str, ...] = ()  # the export's name columns the / filter reads (a row is kept when one matches)
-    shown: Ref | None = None  # (frame, needle, datasets, learners) -> the export as the view shows it, if not by filtered_by
+    filtered_by: tuple[str, ...] = ()  # the export's name columns the / filter reads (kept: one matches)
+    shown: Ref | None = None  # (frame, needle, datasets, learners) -> the export as shown, if not filtered_by
 
     def ref(self, what: str, fmt: str | None = None) -> Any:
         """The object a reference of this view names (``what``: "export", "schema", "panel", or
@@ -129,7 +129,9 @@ REGISTRY: list[View] = [
         focus="ranks-table",
         shown="tui.views.ranks.export:shown",
     ),
-    _declare("tests", "3", "Tests view", "tests", requires=("testable",), focus="control-table", filtered_by=("learner",)),
+    _declare(
+        "tests", "3", "Tests view", "tests", requires=("testable",), focus="control-table", filtered_by=("learner",)
+    ),
     _declare(
         "pairs",
         "4",

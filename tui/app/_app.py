@@ -31,6 +31,7 @@ from tui.app._palette import RegistryProvider
 from tui.app._rendered import Ahead, Rendered
 from tui.app._screens import HelpScreen
 from tui.app._selection_actions import SelectionActions
+from tui.app._tokens import Token, Tokens
 from tui.model import FIRST_VIEW, OTHER_VIEWS, Analysis, Loader, Model, Selection, import_modules
 from tui.widgets import LoadBar, ProblemsPanel, SelectionWanted, Sidebar, StatusLine, ViewPanel, literal
 
@@ -39,7 +40,10 @@ NARROW = 100  # below this many columns the sidebar collapses
 
 @dataclass
 class Analyzed(Message):
+    """From the analysis worker: ``analysis`` of the selection ``token`` was started for."""
+
     analysis: Analysis
+    token: Token
     rendered: Rendered | None = None
 
 
@@ -50,6 +54,7 @@ class Prepared(Message):
 
     analysis: Analysis
     view: str
+    token: Token  # the token of the analysis (its selection's)
     rendered: Rendered | None = None
 
 
@@ -86,13 +91,15 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self.paths = [str(p) for p in paths]
         self.clock = clock
         self.interval = interval
-        self.model: Model | None = None
         # memory: the budget (--memory), None: half of what is available; ``loader``: one the
         # command made for ``paths`` and started (Loader.start) before the app was imported
         self.loader = loader if loader is not None else Loader(self.paths, memory)
         self.problems: list[str] = []
         self._load_worker: Worker[None] | None = None  # the current load; older ones are stale
-        self._cancel = threading.Event()  # set by Esc: the running load stops at its next block
+        # the one rule of staleness: a worker's message is taken while its token is current (loads,
+        # analyses and the views prepared from them; tui.app._tokens)
+        self.tokens = Tokens()
+        self._shown: Token | None = None  # the token of the analysis on screen
         self._closed = False  # after unmount, late messages from workers are dropped
         self._gc = IdleCollector()
         self._rendered: Rendered | None = None
@@ -174,15 +181,16 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         Every assignment analyses (``always_update``): a new model with an equal selection (new
         folds of the cells shown) must be analysed too."""
         self.query_one(Sidebar).selection = selection
+        token = self.tokens.start("analysis")  # the analysis of the selection before is stale now
         self._gc.touch()
         self.workers.cancel_group(self, "warm")  # the foreground first
         if self.model is not None:
             self.model.cancel_signed_ranks()  # (of views no longer wanted: the new one's go first)
         if selection is not None and self.model is not None:
-            self.analyze(self.model, selection, self.view, self._fit(self.view))
+            self.analyze(self.model, selection, self.view, self._fit(self.view), token)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="analysis")
-    def analyze(self, model: Model, selection: Selection, view: str, width: int | None) -> None:
+    def analyze(self, model: Model, selection: Selection, view: str, width: int | None, token: Token) -> None:
         worker = get_current_worker()
         analysis = model.analyze(selection)
         if worker.is_cancelled:
@@ -194,10 +202,11 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             return
         rendered = Rendered(analysis).build(view, self._rendered, width, self._ahead)
         if not worker.is_cancelled:
-            self.post_message(Analyzed(analysis, rendered))
+            self.post_message(Analyzed(analysis, token, rendered))
 
     def on_analyzed(self, message: Analyzed) -> None:
-        if not self._closed and message.analysis.selection == self.selection:
+        if not self._closed and self.tokens.current(message.token):
+            self._shown = message.token
             self._rendered = message.rendered
             self.analysis = message.analysis
             if not self._imported_all:  # the other views' modules, once the first view is painted
@@ -241,28 +250,30 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
                     self._ahead.put(part, data)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="prepare")
-    def prepare_view(self, analysis: Analysis, view: str, width: int | None = None) -> None:
+    def prepare_view(self, analysis: Analysis, view: str, width: int | None, token: Token | None) -> None:
         """Compute ``view`` of ``analysis`` off the event loop (it was not on screen when analysed),
         and the rows of a table view (the quartile chart needs the panel's width: built when shown).
         Of a view shown first in part (the folds view), that part (finish_view brings the rest)."""
         analysis.prepare(analysis.first_part(view))
         ahead = self._panel_class(view).PREPARED_AHEAD
         rendered = Rendered(analysis).build(view, None, width, self._ahead) if ahead else None
-        if not get_current_worker().is_cancelled:
-            self.post_message(Prepared(analysis, view, rendered))
+        if not get_current_worker().is_cancelled and token is not None:
+            self.post_message(Prepared(analysis, view, token, rendered))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="finish")
-    def finish_view(self, analysis: Analysis, name: str, early: Rendered, width: int | None) -> None:
+    def finish_view(
+        self, analysis: Analysis, name: str, early: Rendered, width: int | None, token: Token | None
+    ) -> None:
         """The whole view ``name`` of ``analysis``, whose first part is on screen (the folds view's
         signed-rank test across data sets), then what its panel draws (from what it drew for the
         first part: the folds table's rows, with the new totals)."""
         analysis.prepare(name)
         rendered = Rendered(analysis).build(name, early, width, self._ahead)
-        if not get_current_worker().is_cancelled:
-            self.post_message(Prepared(analysis, name, rendered))
+        if not get_current_worker().is_cancelled and token is not None:
+            self.post_message(Prepared(analysis, name, token, rendered))
 
     def on_prepared(self, message: Prepared) -> None:
-        if message.analysis is self.analysis:
+        if not self._closed and self.tokens.current(message.token):  # (the analysis on screen is its)
             if message.rendered is not None:  # the rows built off the event loop
                 if self._rendered is None or self._rendered.analysis is not message.analysis:
                     self._rendered = message.rendered
@@ -313,7 +324,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             self._show_early(analysis, name)
             return
         if not analysis.ready(name):  # computed in a worker; Prepared comes back here
-            self.prepare_view(analysis, name, self._fit(name))
+            self.prepare_view(analysis, name, self._fit(name), self._shown)
             return
         self._stale_views.discard(name)
         rendered = self._rendered_of(analysis)
@@ -330,7 +341,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._panel(name).show(rendered.data[name])
         if self._finishing is not analysis:
             self._finishing = analysis
-            self.finish_view(analysis, name, Rendered(analysis, {name: rendered.data[name]}), width)
+            self.finish_view(analysis, name, Rendered(analysis, {name: rendered.data[name]}), width, self._shown)
 
     def _rendered_of(self, analysis: Analysis) -> Rendered:
         """The render data kept for ``analysis`` (new and kept when it is another analysis's)."""

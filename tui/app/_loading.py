@@ -6,7 +6,6 @@ it, from the worker's messages and state events, and the widgets follow it.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -16,6 +15,7 @@ from textual.message import Message
 from textual.worker import get_current_worker
 
 from stats import LoadCancelled
+from tui.app._tokens import Token, Tokens
 from tui.model import LoadResult, selection_from_spec
 from tui.widgets import LoadBar, ProblemsPanel, Sidebar, StatusLine, stopped_label
 
@@ -43,7 +43,7 @@ PROGRESS_EVERY = 0.05
 class Loaded(Message):
     result: LoadResult
     reload: bool
-    token: threading.Event  # the cancel event of the load that made it (stale when not current)
+    token: Token  # the load that made it (tui.app._tokens: taken only while current)
 
 
 @dataclass
@@ -54,7 +54,7 @@ class LoadStopped(Message):
     done: int
     total: int | None
     summarising: bool
-    token: threading.Event
+    token: Token
 
 
 @dataclass
@@ -65,7 +65,7 @@ class LoadProgress(Message):
     total: int | None = None
     quiet: bool = False
     phase: str | None = None
-    token: threading.Event | None = None  # as in Loaded
+    token: Token | None = None  # as in Loaded
 
 
 class LoadActions(_Base):
@@ -74,17 +74,16 @@ class LoadActions(_Base):
     _closed: bool
     _problem: str | None
     _stopped: str | None
-    _stopped_by_esc: threading.Event | None
+    _stopped_by_esc: Token | None
+    tokens: Tokens
     # the app's state this mixin reads and changes (set in RankboardApp.__init__ or as reactives)
     loader: Loader
-    model: Model | None
     problems: list[str]
     spec: dict[str, Any] | None
     clock: Callable[[], datetime]
     live: bool
     loading: str | None
     selection: Selection | None
-    _cancel: threading.Event
     _load_worker: Worker[None] | None
     _gc: IdleCollector
 
@@ -92,16 +91,21 @@ class LoadActions(_Base):
 
         def _show_problem(self, problem: str | None) -> None: ...
 
+    @property
+    def model(self) -> Model | None:
+        """The model the views show: the loader's (it owns it, :meth:`Loader.show`)."""
+        return self.loader.shown
+
     def poll_logs(self) -> None:
         """The live tick: a quiet poll of the logs, unless paused or a load is under way."""
         if self.live and self.loading is None:
             self.start_load(reload=False, quiet=True)
 
     def start_load(self, *, reload: bool, quiet: bool = False) -> None:
-        self._cancel.set()  # a load still running (r pressed during a load) stops at its next block
-        self._cancel = threading.Event()
+        # a load still running (r pressed during a load) is stale now, and stops at its next block
+        token = self.tokens.start("load")
         self.loading = "poll" if quiet else "load"
-        self._load_worker = self.load(reload, quiet, self._cancel)
+        self._load_worker = self.load(reload, quiet, token)
 
     def watch_loading(self, loading: str | None) -> None:
         # query, not query_one: a live poll can start while the app is being torn down, when the
@@ -115,43 +119,43 @@ class LoadActions(_Base):
             status.loading = loading == "load"
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load")
-    def load(self, reload: bool, quiet: bool, cancel: threading.Event) -> None:
+    def load(self, reload: bool, quiet: bool, token: Token) -> None:
         """:meth:`Loader.load` in a thread: progress as :class:`LoadProgress`, the result as
-        :class:`Loaded`. Stops at the next block once ``cancel`` is set (a cancelled poll leaves
-        the watcher as it was, see ``stats.LogWatcher.poll``)."""
+        :class:`Loaded`, each with ``token``. Stops at the next block once ``token`` is cancelled (a
+        cancelled poll leaves the watcher as it was, see ``stats.LogWatcher.poll``)."""
         worker = get_current_worker()
         last = [0.0, 0]  # time and bytes of the last message
         read: list[int | None] = [0, None]  # bytes read and the total, as last reported
 
         def progress(done: int, total: int | None) -> None:
             read[:] = [done, total]
-            if cancel.is_set():  # the block just read is not parsed: the reading stops here
+            if token.cancelled:  # the block just read is not parsed: the reading stops here
                 raise LoadCancelled("cancelled by the user")
             now = time.monotonic()
             step = total is not None and done - last[1] >= total / 100  # another per cent
             if step or done == total or now - last[0] >= PROGRESS_EVERY:
                 last[:] = [now, done]
-                self.post_message(LoadProgress(done, total, quiet, token=cancel))
+                self.post_message(LoadProgress(done, total, quiet, token=token))
 
         def phase(text: str) -> None:
-            self.post_message(LoadProgress(quiet=quiet, phase=text, token=cancel))
+            self.post_message(LoadProgress(quiet=quiet, phase=text, token=token))
 
         try:
             result = self.loader.load(reload=reload, progress=progress, phase=phase)
         except LoadCancelled:
             # action_cancel_load has already put the screen back; say where the reading stopped
-            self.post_message(LoadStopped(read[0] or 0, read[1], False, cancel))
+            self.post_message(LoadStopped(read[0] or 0, read[1], False, token))
             return
-        if cancel.is_set():  # Esc after the reading (while summarising): the result is dropped
-            self.post_message(LoadStopped(read[0] or 0, read[1], True, cancel))
+        if token.cancelled:  # Esc after the reading (while summarising): the result is dropped
+            self.post_message(LoadStopped(read[0] or 0, read[1], True, token))
             return
         # Nothing changed (None): the worker just ends, and its end clears `loading`.
-        if result is not None and not (worker.is_cancelled or cancel.is_set()):
-            self.post_message(Loaded(result, reload, cancel))
+        if result is not None and not (worker.is_cancelled or token.cancelled):
+            self.post_message(Loaded(result, reload, token))
 
-    def _current(self, token: threading.Event | None) -> bool:
+    def _current(self, token: Token | None) -> bool:
         """A message of the current load (not of one cancelled or replaced since), app running."""
-        return not self._closed and token is self._cancel and not token.is_set()
+        return not self._closed and self.tokens.current(token)
 
     def on_load_progress(self, message: LoadProgress) -> None:
         if self.loading is None or not self._current(message.token):
@@ -171,7 +175,6 @@ class LoadActions(_Base):
             return
         self._gc.touch()
         result = message.result
-        self.loader.stale = False
         if self._stopped is not None:  # a load went through: the views show the logs again
             self._stopped = None
             self._show_problem(self._problem)
@@ -184,7 +187,7 @@ class LoadActions(_Base):
                 timeout=10,
             )
         old = self.model
-        self.model = model = result.model
+        model = self.loader.show(result)  # the loader owns the model shown: self.model is it from now on
         # A problem a poll finds again (a FIFO, a bad line still there) is listed once.
         kept = [] if message.reload else [p for p in self.problems if p not in result.resolved]
         self.problems = list(dict.fromkeys(kept + list(result.problems)))
@@ -219,10 +222,11 @@ class LoadActions(_Base):
         """Esc: stop the load at its next block; live updates pause (else the next tick would
         start it again)."""
         if self.loading is not None:
-            self._cancel.set()
-            self._stopped_by_esc = self._cancel  # its worker says where the reading stopped (LoadStopped)
+            # its worker says where the reading stopped (LoadStopped); the loader owes the model it
+            # built meanwhile, if any (it is not the one shown)
+            self._stopped_by_esc = self.tokens.cancel("load")
             self.workers.cancel_group(self, "load")
-            self._load_worker, self.loading, self.loader.stale = None, None, True
+            self._load_worker, self.loading = None, None
             self.live = False
             self.notify("loading cancelled, live updates paused; r reloads")
 

@@ -36,8 +36,9 @@ class LoadResult:
 class Loader:
     """A ``stats.LogWatcher`` over ``paths``, the files it has seen, and a lock (one load at a time).
 
-    ``stale``: a Model is owed even if the next poll finds nothing new (the app sets it when it
-    drops a load's result, e.g. on Esc, and clears it when it takes one).
+    ``shown``: the Model the caller shows (:meth:`show`); while it is not the last one built (the
+    caller dropped a load's result, e.g. on Esc), a Model is owed even if the next poll finds
+    nothing new. The loader alone decides: the caller only says what it shows.
     """
 
     def __init__(self, paths: Sequence[str], memory: str | None = None) -> None:
@@ -47,11 +48,16 @@ class Loader:
         self.bounded: str | None = None  # set while the logs are aggregated by blocks (bounded_note)
         self.watcher: LogWatcher | None = None
         self.files: set[str] = set()
-        self.stale = False
+        self.shown: Model | None = None  # the Model the caller shows (written by the caller's thread)
         self.aggregator: Aggregator | None = None  # the rows of the logs, following each poll
         self.model: Model | None = None  # the last Model built (its caches carry over to the next)
         self._lock = threading.Lock()
         self._early: EarlyLoad | None = None  # the first load, begun by start() and not yet asked for
+
+    def show(self, result: LoadResult) -> Model:
+        """The caller shows ``result`` (of :meth:`load`) from now on; returns its Model."""
+        self.shown = result.model
+        return result.model
 
     def start(self) -> None:
         """Begin the first load (a reload) now, in a thread of its own: the next :meth:`load`,
@@ -103,8 +109,8 @@ class Loader:
             update = self.watcher.poll(progress=progress)
             self.files |= set(update.added)
             self.files -= set(update.removed)
-            if not (update.changed or reload or self.stale):
-                return None
+            if not (update.changed or reload or self.model is not self.shown):
+                return None  # nothing new, and the caller shows the last Model built
             files = len(self.files)
             # The watcher keeps no rows: the aggregator holds them, once, and follows each poll's
             # update (rows added, rows of reloaded or removed files and superseded rows taken

@@ -230,7 +230,8 @@ class FoldsView:
 class ViewParts:
     """The views of one analysis, each computed when it is first asked for, once (thread-safe).
 
-    ``makers`` maps a part's name (a view of :mod:`tui.registry`, or another part a view declares) to the function computing it; a view
+    ``makers`` maps a part's name (a view of :mod:`tui.registry`, or another part a view declares) to
+    the function computing it; a view
     without a maker is None. A maker that raises ``ValueError`` (a limit of :mod:`stats`) leaves
     its view None and its message in :attr:`failure` (the first such message).
     """

@@ -15,7 +15,18 @@ APVS = ("bonferroni", "holm", "hochberg", "hommel", "holland", "rom", "finner", 
 
 
 SCHEMA: dict[str, Any] = {
-    "required": ["friedman", "iman_davenport", "aligned", "quade", "friedman_tie_corrected", "multiple_sign", "win_loss_tie", "critical_difference", "verdict", "control"],
+    "required": [
+        "friedman",
+        "iman_davenport",
+        "aligned",
+        "quade",
+        "friedman_tie_corrected",
+        "multiple_sign",
+        "win_loss_tie",
+        "critical_difference",
+        "verdict",
+        "control",
+    ],
     "properties": {
         "friedman": {"type": ["object", "null"], **{k: v for k, v in TEST.items() if k != "type"}},
         "iman_davenport": {"type": ["object", "null"], **{k: v for k, v in TEST.items() if k != "type"}},
