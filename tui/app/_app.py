@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from textual import work
 from textual.app import App, ComposeResult
@@ -109,7 +109,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._stale_views: set[str] = set()
         self._problem: str | None = None  # the analysis's problem line (see _show_problem)
         self._stopped: str | None = None  # why the views do not show the logs as they are (Esc)
-        self._stopped_by_esc: threading.Event | None = None  # the load Esc stopped (LoadStopped)
+        self._stopped_by_esc: Token | None = None  # the load Esc stopped (LoadStopped)
         self._imported_all = False  # whether the other views' modules are being imported (on_analyzed)
         self._painted = threading.Event()  # set once the first view is painted (or the app closes)
         self.set_reactive(RankboardApp.live, live)
@@ -351,7 +351,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
 
     def _panel(self, view: str) -> ViewPanel:
         """The panel of ``view``."""
-        return self.query_one(f"#{view}", ViewPanel)  # type: ignore[type-abstract]
+        return cast(ViewPanel, self.query_one(f"#{view}"))
 
     def _panel_class(self, view: str) -> type[ViewPanel]:
         return registry.view(view).ref("panel")  # type: ignore[no-any-return]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tui.app._screens import ConfirmScreen, ExportScreen
 from tui.widgets import Sidebar, ViewPanel
@@ -38,7 +38,7 @@ class FileActions(_Base):
             self.notify("nothing to export yet", severity="warning")
             return
         needle = self.query_one(Sidebar).filter_text
-        order = self.query_one(f"#{view}", ViewPanel).shown_order()  # type: ignore[type-abstract]
+        order = cast(ViewPanel, self.query_one(f"#{view}")).shown_order()
         try:
             frame = export_frame(analysis, view)
             datasets, learners = order if order is not None else (None, None)

@@ -7,7 +7,7 @@ Each changes the app's one ``selection`` reactive (``dataclasses.replace``); the
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.actions import SkipAction
 from textual.widgets import Input
@@ -26,8 +26,6 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-#: The table of each view that gets the keys when the view is shown (the first of the view).
-
 ALPHAS = (0.10, 0.05, 0.01)
 #: The ropes ``o`` cycles through (a spec or ``report --rope`` takes any value >= 0).
 ROPES = (0.0, 0.005, 0.01, 0.02, 0.05)
@@ -37,9 +35,13 @@ class SelectionActions(_Base):
     """Mixed into the app: needs ``selection``, ``model`` and ``view``."""
 
     selection: Selection | None
-    model: Model | None
     view: str
     focused: Widget | None
+
+    if TYPE_CHECKING:
+
+        @property
+        def model(self) -> Model | None: ...  # the loader's (LoadActions.model)
 
     def _change(self, **changes: Any) -> None:
         if self.selection is None:
@@ -62,7 +64,7 @@ class SelectionActions(_Base):
         the ranks view). The palette's actions come here too: they act on the view on screen."""
         current = self.query_one(Sidebar).current()
         if current is None:
-            under = self.query_one(f"#{self.view}", ViewPanel).learner_under_cursor()  # type: ignore[type-abstract]
+            under = cast(ViewPanel, self.query_one(f"#{self.view}")).learner_under_cursor()
             current = ("learners", under) if under else None
         return current
 
@@ -85,7 +87,7 @@ class SelectionActions(_Base):
         data set (on the average-rank row, the column's learner)."""
         current = self.query_one(Sidebar).current()
         if current is None:
-            current = self.query_one(f"#{self.view}", ViewPanel).toggle_under_cursor()  # type: ignore[type-abstract]
+            current = cast(ViewPanel, self.query_one(f"#{self.view}")).toggle_under_cursor()
         return current
 
     def action_toggle(self) -> None:

@@ -23,7 +23,10 @@ def diagram_text(view: CDView, width: int | None = None) -> Text:
     if view.replaced:
         out.append(f"{view.replaced}\n", style="bold yellow")
     out.append("\n")
-    lines = draw_cd(view.ranks, view.cd, cliques=view.cliques, **({} if width is None else {"width": width}))
+    if width is None:
+        lines = draw_cd(view.ranks, view.cd, cliques=view.cliques)
+    else:
+        lines = draw_cd(view.ranks, view.cd, width=width, cliques=view.cliques)
     for line in lines:
         out.append_text(literal(line))
         out.append("\n")

@@ -6,4 +6,5 @@ from tui.model import Basis, CDView, cd_view
 
 
 def make(b: Basis) -> CDView:
+    assert b.average is not None  # (registered with requires=("testable",))
     return cd_view(b.average, b.n, b.selection, b.procedure_table)

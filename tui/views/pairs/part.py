@@ -13,6 +13,7 @@ from tui.model import TWO_SAMPLE, Basis, effects_table, pairs_view
 def make(b: Basis) -> Any:
     sel = b.selection
     two = b.two_sample() if sel.procedure in TWO_SAMPLE else None
+    assert b.average is not None  # (registered with requires=("testable",))
     return pairs_view(b.scores, sel, b.average, b.pairwise(), two, b.ranked)
 
 

@@ -14,4 +14,5 @@ def make(b: Basis) -> RanksView:
 
 def letters(b: Basis) -> Any:
     sel = b.selection
+    assert b.average is not None  # (registered with requires=("testable",))
     return rank_letters(b.average, b.n, sel.procedure, sel.test, sel.alpha, b.procedure_table)

@@ -9,4 +9,5 @@ from tui.model import Basis, TestsView, safety_message, tests_view
 def make(b: Basis) -> TestsView:
     sel = b.selection
     safety = b.cached("safety", (*b.table_key, sel.alpha), lambda: safety_message(b.ranked, sel.alpha))
+    assert b.average is not None  # (registered with requires=("testable",))
     return tests_view(b.scores, sel, b.average, safety, b.procedure_table, b.ranked)
