@@ -67,6 +67,7 @@ class View:
     focus: str | None = None  # the id of the widget that takes the keys (its table), else the panel
     filtered_by: tuple[str, ...] = ()  # the export's name columns the / filter reads (kept: one matches)
     shown: Ref | None = None  # (frame, needle, datasets, learners) -> the export as shown, if not filtered_by
+    whole: Ref | None = None  # (analysis) -> None: makes all of the view at once, for a report that prints it all
 
     def ref(self, what: str, fmt: str | None = None) -> Any:
         """The object a reference of this view names (``what``: "export", "schema", "panel", or
@@ -117,7 +118,15 @@ def _declare(name: str, key: str, title: str, short: str, **more: Any) -> View:
 
 #: Every view, in the order of their keys, of the report's sections and of ``--view all``.
 REGISTRY: list[View] = [
-    _declare("quartiles", "1", "Quartiles view", "quart", raw=True, filtered_by=("learner", "scope")),
+    _declare(
+        "quartiles",
+        "1",
+        "Quartiles view",
+        "quart",
+        raw=True,
+        filtered_by=("learner", "scope"),
+        whole="tui.views.quartiles.part:every_chart",
+    ),
     _declare(
         "ranks",
         "2",

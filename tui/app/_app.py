@@ -68,7 +68,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
 
     selection: reactive[Selection | None] = reactive(None, always_update=True)
     analysis: reactive[Analysis | None] = reactive(None)
-    view: reactive[str] = reactive("quartiles")
+    view: reactive[str] = reactive(registry.views()[0].name)  # the first view of the registry
     live: reactive[bool] = reactive(True)
     #: The one loading state: None (idle), "poll" (a quiet live poll) or "load" (shown with the
     #: load bar). Set when a load starts (or a big poll turns out to be a load), cleared when

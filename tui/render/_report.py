@@ -9,7 +9,7 @@ from __future__ import annotations
 from stats.core.names import printable_lines
 from tui import registry
 from tui.choices import FORMATS
-from tui.model import LOWER_IS_BETTER, Model, Selection, default_higher_is_better, rank_every_chart
+from tui.model import LOWER_IS_BETTER, Model, Selection, default_higher_is_better
 from tui.render._csv import csv_text, export_frame
 from tui.render._json import render_json
 from tui.render._latex import render_latex
@@ -70,8 +70,10 @@ def render_report(
     # Only the views printed are computed (the ranks never run the pairs' all-pairs procedures),
     # and before the header, which names the problem of a view that a limit of stats left empty.
     analysis = model.analyze(selection).prepare(*views)
-    if "quartiles" in views:  # every chart's ranks are printed: gathered in one pass, not per chart
-        rank_every_chart(analysis.quartiles)
+    for name in views:  # a view printed whole at once (the quartiles' every chart's ranks: one pass)
+        whole = registry.view(name).whole
+        if whole is not None:
+            registry.resolve(whole)(analysis)
     if fmt == "csv":
         return csv_text(export_frame(analysis, view), raw=raw_csv)
     if fmt == "json":

@@ -4,7 +4,7 @@ charts of the per-fold differences against the control."""
 
 from __future__ import annotations
 
-from tui.model import Basis, QuartilesView, quartiles_view, with_control, with_groups
+from tui.model import Analysis, Basis, QuartilesView, quartiles_view, rank_every_chart, with_control, with_groups
 
 
 def make(b: Basis) -> QuartilesView:
@@ -33,3 +33,9 @@ def make(b: Basis) -> QuartilesView:
         (*key, "control", control, sel.scott_knott),
         lambda: with_groups(shown, b.model.raw, sel.scott_knott, b.tested),
     )
+
+
+def every_chart(analysis: Analysis) -> None:
+    """Every chart's Scott-Knott ranks now, in one pass (a report prints them all; the app computes
+    a chart's when it is first drawn)."""
+    rank_every_chart(analysis.quartiles)
