@@ -582,6 +582,7 @@ async def test_s_saves_a_view_spec_that_report_reproduces(
     expected = write_csv(export_frame(app.analysis, "ranks"), tmp_path / "expected.csv")
     assert capsys.readouterr().out.encode() == expected.read_bytes()
     assert 'direction = "lower"' in spec.read_text() and "alpha = 0.01" in spec.read_text()
+    assert 'view = "ranks"' in spec.read_text()  # the view on screen (a view of the registry)
 
 
 @pytest.mark.parametrize("size", [SMALL, (100, 30)])

@@ -171,3 +171,31 @@ async def test_the_app_shows_the_toy_view_in_its_panel_palette_and_export(
         assert written and re.search(r"-toy-\d{8}-\d{6}\.csv$", str(written[0]))
 
     await drive(scenario, size=LARGE, app=make_app())
+
+
+def test_a_spec_names_a_registered_view(toy: View, tmp_path: pathlib.Path, model: Model) -> None:
+    from tui.model import load_spec, save_spec, spec_view
+
+    path = save_spec(model.default_selection(), tmp_path / "toy.toml", "toy")
+    assert 'view = "toy"' in path.read_text() and spec_view(load_spec(path)) == "toy"
+    (tmp_path / "bad.toml").write_text('criterion = "pd"\nview = "nope"\n')
+    with pytest.raises(ValueError, match=r"bad.toml: view = 'nope' is not valid; valid values are: quartiles, .*toy"):
+        load_spec(tmp_path / "bad.toml")
+
+
+async def test_the_app_opens_on_the_view_a_spec_names(tmp_path: pathlib.Path) -> None:
+    """The s key records the view on screen; --spec opens on it (the registry names the views)."""
+    from tui.model import load_spec, save_spec
+
+    async def saved(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        await press(pilot, "6")
+        save_spec(app.selection, tmp_path / "folds.toml", app.view)
+
+    await drive(saved)
+    spec = load_spec(tmp_path / "folds.toml")
+    assert spec["view"] == "folds"
+
+    async def reopened(app: RankboardApp, pilot) -> None:  # noqa: ANN001
+        assert app.view == "folds" and app.analysis is not None and app.analysis.ready("folds")
+
+    await drive(reopened, app=make_app(spec=spec))

@@ -67,7 +67,7 @@ class FileActions(_Base):
 
         def save(target: Path, _overwrite: bool, _raw: bool) -> None:
             try:
-                written = save_spec(selection, target)
+                written = save_spec(selection, target, self.view)
             except OSError as exc:
                 self.notify(f"saving the view spec failed: {exc}", severity="error", markup=False)
                 return

@@ -16,7 +16,7 @@ from textual.worker import get_current_worker
 
 from stats import LoadCancelled
 from tui.app._tokens import Token, Tokens
-from tui.model import LoadResult, selection_from_spec
+from tui.model import LoadResult, selection_from_spec, spec_view
 from tui.widgets import LoadBar, ProblemsPanel, Sidebar, StatusLine, stopped_label
 
 if TYPE_CHECKING:
@@ -84,6 +84,7 @@ class LoadActions(_Base):
     live: bool
     loading: str | None
     selection: Selection | None
+    view: str
     _load_worker: Worker[None] | None
     _gc: IdleCollector
 
@@ -208,6 +209,9 @@ class LoadActions(_Base):
             spec, self.spec = self.spec, None
             try:
                 self.selection = selection_from_spec(model, spec)
+                view = spec_view(spec)
+                if view is not None:
+                    self.view = view  # the view the spec was saved on
                 return
             except ValueError as exc:  # the spec does not fit these logs: say why, show the default
                 self.notify(f"view spec not applied: {exc}", severity="error")

@@ -18,6 +18,7 @@ The file (written by hand: ``tomli_w`` is not a dependency; read with
     deltas = true             # optional: quartile charts of deltas against the control
     scott_knott = "a12"       # optional: the quartile ranks' Scott-Knott variant: "esd" (2.x,
                               # the default), "esd-v1" (1.x), "np" (3.0 non-parametric), "a12"
+    view = "folds"            # optional: the view the app opens on (a view of tui.registry)
 
 Only ``criterion`` is required: a missing ``direction`` is the criterion's
 default, missing ``datasets``/``learners`` mean all of the log's.
@@ -31,6 +32,7 @@ from typing import Any
 
 import tomllib
 
+from tui import registry
 from tui.atomic import write_text_atomic
 from tui.model._defaults import default_higher_is_better
 from tui.model._model import Model
@@ -51,6 +53,7 @@ KEYS = (
     "rope",
     "deltas",
     "scott_knott",
+    "view",
 )
 DIRECTIONS = ("higher", "lower")
 
@@ -89,8 +92,9 @@ def _toml_value(value: Any) -> str:
     raise TypeError(f"cannot write {type(value).__name__} to TOML")
 
 
-def spec_text(selection: Selection) -> str:
-    """The TOML text of ``selection`` (what :func:`save_spec` writes)."""
+def spec_text(selection: Selection, view: str | None = None) -> str:
+    """The TOML text of ``selection`` (what :func:`save_spec` writes), and of ``view``, the view on
+    screen, when given."""
     sel = selection
     items: list[tuple[str, Any]] = [
         ("version", VERSION),
@@ -112,12 +116,21 @@ def spec_text(selection: Selection) -> str:
         items.append(("deltas", True))
     if sel.scott_knott != GROUPINGS[0]:
         items.append(("scott_knott", sel.scott_knott))
+    if view is not None:
+        items.append(("view", spec_view({"view": view})))
     return "# rankboard view spec\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in items)
 
 
-def save_spec(selection: Selection, path: str | Path) -> Path:
-    """Write ``selection`` to ``path`` atomically (:func:`tui.atomic.write_text_atomic`); return the path."""
-    return write_text_atomic(spec_text(selection), path)
+def save_spec(selection: Selection, path: str | Path, view: str | None = None) -> Path:
+    """Write ``selection`` (and ``view``) to ``path`` atomically (:func:`tui.atomic.write_text_atomic`);
+    return the path."""
+    return write_text_atomic(spec_text(selection, view), path)
+
+
+def spec_view(spec: dict[str, Any]) -> str | None:
+    """The view a spec opens on (its ``view``, one of the registry's), or None when it names none."""
+    view = spec.get("view")
+    return None if view is None else _one_of("view", view, registry.names())
 
 
 def load_spec(path: str | Path) -> dict[str, Any]:
@@ -130,6 +143,10 @@ def load_spec(path: str | Path) -> dict[str, Any]:
     unknown = [k for k in spec if k not in KEYS]
     if unknown:
         raise ValueError(f"{path}: unknown key(s) {', '.join(map(repr, unknown))}; valid keys are: {', '.join(KEYS)}")
+    try:
+        spec_view(spec)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
     return spec
 
 
