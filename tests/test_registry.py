@@ -199,3 +199,18 @@ async def test_the_app_opens_on_the_view_a_spec_names(tmp_path: pathlib.Path) ->
         assert app.view == "folds" and app.analysis is not None and app.analysis.ready("folds")
 
     await drive(reopened, app=make_app(spec=spec))
+
+
+def test_report_prints_the_view_a_spec_names_unless_view_is_given(
+    tmp_path: pathlib.Path, model: Model, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tui.model import save_spec
+
+    spec = save_spec(model.default_selection(), tmp_path / "cd.toml", "cd")
+    assert main(["report", str(bundled_cv()), "--spec", str(spec)]) == 0
+    only_cd = capsys.readouterr().out
+    assert main(["report", str(bundled_cv()), "--spec", str(spec), "--view", "cd"]) == 0
+    assert capsys.readouterr().out == only_cd and "critical difference diagram" in only_cd
+    assert main(["report", str(bundled_cv()), "--spec", str(spec), "--view", "all"]) == 0
+    every = capsys.readouterr().out
+    assert "verdict:" in every and "verdict:" not in only_cd

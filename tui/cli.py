@@ -20,14 +20,8 @@ if TYPE_CHECKING:
 # numpy, pandas, scipy and textual are imported by the command that needs them, not here:
 # `rankboard --help` and an argument error never load them, `rankboard check` never loads scipy.
 
-BUNDLED_EXAMPLE = "c45_demsar.dat"
 BUNDLED_CV = "cv"
 SUBCOMMANDS = ("report", "check", "convert")
-
-
-def bundled_example() -> Path:
-    """Path of the bundled C4.5 example log (installed with the package)."""
-    return Path(str(files("rankboard_sample_logs").joinpath(BUNDLED_EXAMPLE)))
 
 
 def bundled_cv() -> Path:
@@ -119,11 +113,20 @@ def build_parser() -> argparse.ArgumentParser:
     report = sub.add_parser(
         "report",
         help="print the rank table, omnibus tests, critical difference, verdict and control table",
-        description="Summarise one criterion of the logs. Without a path, the bundled example "
-        "(four C4.5 variants on 14 data sets: Menzies' notes, after Demsar 2006) is used. Exits 1 when the logs "
-        "have errors.",
+        description="Summarise one criterion of the logs. Without a path, the bundled sample logs "
+        "(sample_logs/cv: 5 learners x 10 data sets, 5 criteria) are used, as by the app. The logs' problems "
+        "are printed on stderr as rankboard check names them (file:line: reason) and the report is made of "
+        "the other lines, as the app shows them; --strict refuses logs with errors (exit 1).",
     )
-    report.add_argument("paths", nargs="*", metavar="PATHS", help="logs (default: the bundled example)")
+    report.add_argument(
+        "paths", nargs="*", metavar="PATHS", help="logs (default: the bundled sample_logs/cv, as the app)"
+    )
+    report.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse logs with errors: print them and exit 1 without a report (by default the lines with "
+        "errors are left out and the report is made of the others)",
+    )
     report.add_argument("--criterion", "-c", help="criterion to analyse (default: the first in the log)")
     report.add_argument(
         "--direction",
@@ -166,7 +169,11 @@ def build_parser() -> argparse.ArgumentParser:
         "non-parametric: medians, Kruskal-Wallis, Cliff's delta) or a12 (Menzies' group: bootstrap test "
         "and A12 effect size)",
     )
-    report.add_argument("--view", choices=(*registry.names(), "all"), default="all", help="what to print (default all)")
+    report.add_argument(
+        "--view",
+        choices=(*registry.names(), "all"),
+        help="what to print (default: the view a --spec names, else all)",
+    )
     report.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
     report.add_argument("--ascii", action="store_true", help="draw the CD diagram with ASCII characters")
     report.add_argument("--standalone", action="store_true", help="LaTeX: a whole document with its preamble")
@@ -305,10 +312,41 @@ def _report_spec(args: argparse.Namespace, model: Model) -> dict[str, object]:
     return spec
 
 
+def _say_problems(problems: list[LogProblem]) -> int:
+    """Print each problem on stderr as ``rankboard check`` names it; the number of errors."""
+    from tui.problems import format_problem
+
+    for problem in problems:
+        say(format_problem(problem), file=sys.stderr)
+    return sum(p.severity == "error" for p in problems)
+
+
+def _report_model(paths: list[str], args: argparse.Namespace) -> Model | None:
+    """The view model of the logs' good lines, their problems said on stderr; None (said) when
+    ``--strict`` refuses the logs' errors or no result is left."""
+    bounded = _bounded(paths, args.memory)
+    log, problems = (None, list(bounded.problems)) if bounded is not None else _load(paths)
+    errors = _say_problems(problems)
+    if errors and args.strict:
+        say("rankboard: the logs have errors (see above); fix them or run `rankboard check`", file=sys.stderr)
+        return None
+    if bounded.table.empty if bounded is not None else log.empty:
+        say("rankboard: the logs hold no results" + (" (their errors are above)" if errors else ""), file=sys.stderr)
+        return None
+    if errors:
+        say(
+            f"rankboard: {errors} error(s) above: the report is made of the other lines (--strict refuses such logs)",
+            file=sys.stderr,
+        )
+    from tui.model import Model
+
+    return Model.from_aggregate(bounded.table) if bounded is not None else Model(log)
+
+
 def run_report(args: argparse.Namespace) -> int:
     from tui.output import OutputRefused, check_output, write_output  # no pandas: a refusal comes at once
 
-    paths = args.paths or [str(bundled_example())]
+    paths = args.paths or [str(bundled_cv())]
     if args.force and not args.output:
         say("rankboard: --force applies to -o FILE only; give -o FILE or drop --force", file=sys.stderr)
         return 2
@@ -318,26 +356,19 @@ def run_report(args: argparse.Namespace) -> int:
         except OutputRefused as exc:
             say(f"rankboard: {exc}", file=sys.stderr)
             return 1
-    bounded = _bounded(paths, args.memory)
-    log, problems = (None, list(bounded.problems)) if bounded is not None else _load(paths)
-    from tui.model import Model, format_problem, selection_from_spec
+    model = _report_model(paths, args)
+    if model is None:
+        return 1
+    from tui.model import selection_from_spec, spec_view
     from tui.render import render_report
 
-    for problem in problems:
-        say(format_problem(problem), file=sys.stderr)
-    if any(p.severity == "error" for p in problems):
-        say("rankboard: the logs have errors (see above); fix them or run `rankboard check`", file=sys.stderr)
-        return 1
-    if bounded.table.empty if bounded is not None else log.empty:
-        say("rankboard: the logs hold no results", file=sys.stderr)
-        return 1
     try:
-        model = Model.from_aggregate(bounded.table) if bounded is not None else Model(log)
-        selection = selection_from_spec(model, _report_spec(args, model))
+        spec = _report_spec(args, model)
+        selection = selection_from_spec(model, spec)
         text = render_report(
             model,
             selection,
-            view=args.view,
+            view=args.view or spec_view(spec) or "all",
             fmt=args.format,
             ascii=args.ascii,
             source=", ".join(paths),
