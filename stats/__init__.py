@@ -61,6 +61,7 @@ _EXPORTS: dict[str, str] = {
     "begin_fold_comparison": "stats.folds.comparisons",
     "default_rope": "stats.folds.comparisons",
     "fold_comparison": "stats.folds.comparisons",
+    "rope_unit": "stats.folds.comparisons",
     "FoldCube": "stats.folds.cube",
     "fold_cube": "stats.folds.cube",
     "fold_deltas": "stats.folds.deltas",
@@ -179,7 +180,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from stats.core import LogRead, fmt_p, fmt_stat, p_is  # noqa: F401
     from stats.core.labels import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, PROCEDURE_NAMES, RANKS_NAMES  # noqa: F401
     from stats.core.names import printable, spreadsheet_safe  # noqa: F401
-    from stats.folds.comparisons import begin_fold_comparison, default_rope, fold_comparison  # noqa: F401
+    from stats.folds.comparisons import begin_fold_comparison, default_rope, fold_comparison, rope_unit  # noqa: F401
     from stats.folds.cube import FoldCube, fold_cube  # noqa: F401
     from stats.folds.deltas import fold_deltas  # noqa: F401
     from stats.folds.results import FoldComparison, PendingFoldComparison  # noqa: F401

@@ -173,7 +173,8 @@ def test_learners_and_datasets_choose_and_order() -> None:
 
 def test_default_rope() -> None:
     assert default_rope([0.0, 0.5, 1.0]) == 0.01
-    assert default_rope([0.2, 1.2]) == 0.0
+    assert default_rope([0.2, 1.2]) == 1.0  # within [0, 100]: per cent (issue 28)
+    assert default_rope([0.2, 100.5]) == 0.0  # scale unknown
     assert default_rope([-0.1, 0.5]) == 0.0
     assert default_rope([0.3, np.nan, np.inf]) == 0.01  # only the finite values count
     assert default_rope([]) == 0.0

@@ -143,11 +143,11 @@ def test_the_folds_view_is_stats_fold_comparison(baycomp: tuple[pd.DataFrame, Mo
     assert view.sentences == tuple(direct.sentence().splitlines())
 
 
-def test_the_default_rope_is_one_hundredth_for_proportions_and_zero_for_percentages(
+def test_the_default_rope_is_one_hundredth_for_proportions_and_one_for_percentages(
     baycomp: tuple[pd.DataFrame, Model], cv: tuple[pd.DataFrame, Model]
 ) -> None:
     (blog, bmodel), (clog, cmodel) = baycomp, cv
-    assert bmodel.analyze(default_selection(blog, "accuracy")).folds.rope == 0.0  # 94.4 (per cent)
+    assert bmodel.analyze(default_selection(blog, "accuracy")).folds.rope == 1.0  # 94.4 (per cent; issue 28)
     assert cmodel.analyze(default_selection(clog, "pd")).folds.rope == 0.01
 
 

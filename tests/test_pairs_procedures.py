@@ -173,7 +173,7 @@ def test_spec_and_command_carry_the_procedure(model: Model, gh2008_log: Path, tm
     out = capsys.readouterr().out
     assert "Wilcoxon-Holm APVs" in out
     assert main(["report", str(gh2008_log), "--spec", str(path), "--view", "cd"]) == 0
-    assert "bars: no pair rejected by sign-Holm" in capsys.readouterr().out
+    assert "bars join learners that sign-Holm does not separate" in capsys.readouterr().out
 
 
 def test_reports_mark_only_the_rejected_adjusted_p_values(model: Model) -> None:
@@ -233,7 +233,8 @@ async def test_pairs_view_shows_the_procedure_marks_and_effect_sizes_at_80x24(gh
         verdict = app.analysis.tests.verdict
         assert f"{stats.PROCEDURE_NAMES[procedure]} APVs" in verdict
         await press(pilot, "5")
-        assert f"no pair rejected by {stats.PROCEDURE_NAMES[procedure]}" in "\n".join(screen_lines(app))
+        legend = f"bars join learners that {stats.PROCEDURE_NAMES[procedure]} does not separate"
+        assert legend in "\n".join(screen_lines(app))
 
 
 async def test_ranks_view_letters_row_at_80x24(gh2008_log: Path) -> None:

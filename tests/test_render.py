@@ -300,7 +300,7 @@ def test_json_numbers_equal_the_stats_api(name: str) -> None:
     assert doc["ranks"] == {str(k): float(v) for k, v in avg.items()}
     n, k = scores.shape
     assert doc["critical_difference"] == float(stats.critical_difference(k, n, alpha=sel.alpha))
-    v = stats.verdict(scores, alpha=sel.alpha, higher_is_better=higher)
+    v = stats.verdict(scores, alpha=sel.alpha, higher_is_better=higher, rule=sel.procedure)
     assert doc["verdict"]["outcome"] == v.outcome in ("no difference", "different")
     assert doc["verdict"]["winners"] == list(v.winners) and doc["verdict"]["losers"] == list(v.losers)
     control = doc["control"]["name"]

@@ -119,16 +119,18 @@ async def test_the_cd_panel_says_which_procedure_draws_its_bars() -> None:
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         await press(pilot, "5")
         panel = app.query_one(CDPanel)
-        assert "bars: no pair rejected by Holm (alpha = 0.05)" in panel.plain
+        assert "bars join learners that Holm does not separate (alpha = 0.05)" in panel.plain
         assert panel.size.height >= len(panel.plain.splitlines())  # the whole drawing has room
         await press(pilot, "m", "m", "m")  # holm -> shaffer -> bergmann -> wilcoxon-holm
         assert app.selection.procedure == "wilcoxon-holm"
-        assert "bars: no pair rejected by Wilcoxon-Holm (alpha = 0.05); axis: average ranks" in (
-            app.query_one(CDPanel).plain
+        assert "bars join learners that Wilcoxon-Holm does not separate (alpha = 0.05); axis: average ranks" in (
+            " ".join(app.query_one(CDPanel).plain.splitlines())  # the legend wraps to the pane
         )
         await press(pilot, "m", "m")  # -> sign-holm -> nemenyi
         assert app.selection.procedure == "nemenyi"
-        assert "bars: average ranks closer than CD (Nemenyi)" in app.query_one(CDPanel).plain
+        assert "bars join learners whose average ranks are closer than the CD (Nemenyi)" in " ".join(
+            app.query_one(CDPanel).plain.splitlines()
+        )
 
     await drive(scenario)
 

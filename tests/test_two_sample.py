@@ -347,8 +347,22 @@ def test_the_sign_tests_sentence_says_how_the_ties_were_counted() -> None:
     a = [0.5, 0.5, 0.5, 0.1, 0.9, 0.2]  # b: 2 wins, 1 loss, 3 ties
     b = [0.5, 0.5, 0.5, 0.2, 0.95, 0.1]
     split = str(sign_test(a, b))
-    assert "3 wins of 5 with ties split (one dropped)" in split and "(2 wins, 1 losses, 3 ties)" in split
+    assert "3 wins of 5 with ties split (one dropped)" in split and "(2 wins, 1 loss, 3 ties)" in split
     even = str(sign_test(a[1:], b[1:]))
     assert "3 wins of 5 with ties split," in even
     assert "2 wins of 3 with the ties dropped" in str(sign_test(a, b, ties="discard"))
     assert "with" not in str(sign_test([0.1, 0.2], [0.2, 0.3]))
+
+
+def test_the_results_print_plurals_and_words_not_option_names() -> None:
+    """Issue 28: "1 wins", "1 losses" and "zeros: demsar" (an option's name) on screen and in the
+    reports; now "1 win", "1 loss" and what the zero method does."""
+    one = str(sign_test([0.5, 0.4, 0.3], [0.6, 0.3, 0.3], ties="discard"))
+    assert "1 win of 2 with the ties dropped" in one and "(1 win, 1 loss, 1 tie)" in one
+    for method, words in (
+        ("demsar", "zeros split, one dropped if odd (Demšar 2006)"),
+        ("pratt", "zeros ranked, then dropped (Pratt 1959)"),
+        ("wilcox", "zeros dropped"),
+    ):
+        text = str(wilcoxon([0.1, 0.2, 0.3, 0.4, 0.5], [0.2, 0.2, 0.4, 0.6, 0.4], zero_method=method))
+        assert text.endswith(f", {words})") and "zeros:" not in text

@@ -49,21 +49,61 @@ def _paired_means(xm: np.ndarray, ym: np.ndarray, higher_is_better: bool) -> np.
     return d if higher_is_better else -d
 
 
+def rope_unit(values: Any) -> float | None:
+    """The unit of the criterion's scale, that ropes are counted in: 0.01 (one percentage point)
+    when every finite value lies in [0, 1]; 1.0 when not all do but every one lies in [0, 100]
+    (per cent); else None, also when there is no finite value (the scale is unknown).
+
+    Notes
+    -----
+    The bounds are closed: 0.0 (and -0.0), 1.0 and 100.0 are inside; 100.0000001 and -1e-300 are
+    not. NaN and infinite values are ignored; the smallest and largest values suffice. A criterion
+    that lies in [0, 100] without being per cent (seconds, counts) is taken for per cent: give its
+    rope explicitly. Benavoli, Corani, Demsar & Zaffalon (2017, JMLR 18(77), Sec. 3.4) treat mean
+    accuracies in [0, 1] closer than 0.01 as practically equivalent: one percentage point, hence
+    0.01 on a proportion and 1 on the same quantity in per cent.
+
+    Examples
+    --------
+    >>> rope_unit([0.8, 0.93, 1.0]), rope_unit([94.4, 98.9, 100.0]), rope_unit([-3.5, 2.0])
+    (0.01, 1.0, None)
+    """
+    x = np.asarray(values, dtype=float).ravel()
+    x = x[np.isfinite(x)]
+    if not x.size or x.min() < 0.0:
+        return None
+    top = x.max()
+    return 0.01 if top <= 1.0 else 1.0 if top <= 100.0 else None
+
+
 def default_rope(values: Any) -> float:
-    """The region of practical equivalence used when none is given: 0.01 when every finite value
-    lies in [0, 1] (a proportion: accuracy, pd, pf, precision, AUC...), where a difference below
-    one percentage point is commonly treated as no practical difference (Benavoli, Corani, Demsar
-    & Zaffalon 2017, Sec. 3.4, use 0.01 for accuracies); else 0.0 (the scale of the criterion is
-    unknown, so no difference is declared negligible).
+    """The region of practical equivalence used when none is given: one unit of the criterion's
+    scale (:func:`rope_unit`), i.e. 0.01 when every finite value lies in [0, 1] (a proportion:
+    accuracy, pd, pf, precision, AUC...); 1.0 when not all do but every one lies in [0, 100] (a
+    percentage); else 0.0: the scale is unknown, so no difference is declared negligible
+    (:func:`fold_comparison` then says so in its first note). The bounds are closed.
+
+    Benavoli, Corani, Demsar & Zaffalon (2017, "Time for a change: a tutorial for comparing
+    multiple classifiers through Bayesian analysis", JMLR 18(77), Sec. 3.4) use 0.01 on accuracies
+    in [0, 1]: a difference below one percentage point, hence 1 on a 0-100 scale.
 
     Examples
     --------
     >>> default_rope([0.8, 0.93, 1.0]), default_rope([94.4, 98.9]), default_rope([0.5, np.nan])
-    (0.01, 0.0, 0.01)
+    (0.01, 1.0, 0.01)
+    >>> default_rope([-3.5, 2.0]), default_rope([12.0, 250.0])
+    (0.0, 0.0)
     """
-    x = np.asarray(values, dtype=float)
-    x = x[np.isfinite(x)]
-    return 0.01 if x.size and x.min() >= 0.0 and x.max() <= 1.0 else 0.0
+    unit = rope_unit(values)
+    return 0.0 if unit is None else unit
+
+
+def _unknown_scale_note(criterion: str) -> str:
+    """The first note of a comparison whose default rope is 0 because the criterion's scale is unknown."""
+    return (
+        f"rope 0: the scale of {criterion} is unknown (its values are not all within [0, 1] nor within "
+        "[0, 100]), so no difference counts as practically negligible; give a rope in its units"
+    )
 
 
 def fold_comparison(
@@ -126,8 +166,9 @@ def fold_comparison(
     higher_is_better : bool
         False for error-like criteria: then a lower value is better.
     rope : float, optional
-        Half-width of the region of practical equivalence; default :func:`default_rope` of the
-        criterion's values.
+        Half-width of the region of practical equivalence, in the criterion's units; default
+        :func:`default_rope` of the criterion's values (0.01 on [0, 1], 1 on [0, 100], else 0,
+        and then the first of the ``notes`` says that the scale is unknown).
     alpha : float
         Significance level of the marks.
     nsamples, seed : int
@@ -218,6 +259,8 @@ def begin_fold_comparison(
     r = default_rope(cube.extremes) if rope is None else _rope(rope)
     p = cube.paired(control, higher_is_better)
     dnames, lnames, others, notes = p.dnames, p.lnames, p.others, p.notes
+    if rope is None and rope_unit(cube.extremes) is None:  # first: the explorer shows the first note
+        notes.insert(0, _unknown_scale_note(str(criterion)))
     if len(lnames) < 2:
         raise ValueError(f"need a learner besides the control {control!r}")
     shared, d = p.shared, p.d  # (p.x and p.y, the results, are made only where needed)

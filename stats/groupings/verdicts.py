@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
+import pandas as pd
 
 from stats.core import PROCEDURE_NAMES, RANKS_NAMES, Printable, check_alpha, check_choice, p_is
+from stats.core.labels import OMNIBUS_NAMES
 from stats.posthoc import BergmannLimitWarning, PairwiseTest, pairwise_test, pairwise_wilcoxon
 from stats.ranking import critical_difference, friedman, iman_davenport
 
@@ -17,11 +19,14 @@ Omnibus = Literal["friedman", "iman_davenport"]
 LoserRule = Literal["nemenyi", "holm", "shaffer", "bergmann", "wilcoxon-holm", "sign-holm"]
 #: The rules whose APVs come from two-sample tests of each pair (:func:`stats.pairwise_wilcoxon`).
 TWO_SAMPLE_RULES = {"wilcoxon-holm": "wilcoxon", "sign-holm": "sign"}
+#: Slack for "at least CD apart" (average ranks are sums of halves divided by N).
+_EPS = 1e-12
 
 
 @dataclass(frozen=True)
 class Verdict(Printable):
-    """Outcome of the omnibus test and, when it rejects, who loses to the best learner."""
+    """Outcome of the omnibus test and, when it rejects, the winners and losers that the
+    rejected pairs of ``rule`` show (none when ``rule`` rejects no pair)."""
 
     outcome: Literal["no difference", "different"]
     winners: tuple[Hashable, ...]
@@ -39,22 +44,38 @@ class Verdict(Printable):
 
     @property
     def message(self) -> str:
-        name = {"friedman": "Friedman", "iman_davenport": "Iman-Davenport"}[self.test]
-        k = len(self.winners) + len(self.losers)
+        name = OMNIBUS_NAMES[self.test]
         if self.outcome == "no difference":
+            k = len(self.winners) + len(self.losers)
             return (
                 f"no significant difference among the {k} learners at alpha = {self.alpha:g} "
                 f"({name} {p_is(self.pvalue)})"
             )
-        how = f"CD = {self.cd:.3f}" if self.cd is not None else f"{PROCEDURE_NAMES[self.rule]} APVs"
-        if self.cd is None and self.ranks_test != "friedman" and self.rule not in TWO_SAMPLE_RULES:
+        procedure = PROCEDURE_NAMES[self.rule]
+        on_ranks = self.cd is None and self.ranks_test != "friedman" and self.rule not in TWO_SAMPLE_RULES
+        if not self.winners:  # the omnibus test rejects, the procedure rejects no pair: say both
+            how = f"CD = {self.cd:.3f}" if self.cd is not None else "APVs over all pairs"
+            if on_ranks:
+                how += f", {RANKS_NAMES[self.ranks_test]} ranks"
+            text = (
+                f"{name} rejects equality ({p_is(self.pvalue)}); no pair differs under {procedure} "
+                f"at alpha = {self.alpha:g} ({how})"
+            )
+            return text + (f"; {self.replaced}" if self.replaced else "")
+        how = f"CD = {self.cd:.3f}" if self.cd is not None else f"{procedure} APVs"
+        if on_ranks:
             how += f" on {RANKS_NAMES[self.ranks_test]} ranks"
         if self.replaced:
             how += f"; {self.replaced}"
+        # Rank-based rules reject a pair the more readily the farther apart its average ranks, so
+        # every loser is worse than the best (a winner); a two-sample test may separate a loser from
+        # another winner only.
+        one = self.rule not in TWO_SAMPLE_RULES or len(self.winners) == 1
+        whom = f"worse than {self.best}" if one else "each worse than a winner"
         lose = ", ".join(map(str, self.losers)) if self.losers else "none"
         return (
             f"learners differ at alpha = {self.alpha:g} ({name} {p_is(self.pvalue)}): "
-            f"winners {', '.join(map(str, self.winners))}; losers {lose} (worse than {self.best}, {how})"
+            f"winners {', '.join(map(str, self.winners))}; losers {lose} ({whom}, {how})"
         )
 
     def __str__(self) -> str:
@@ -72,8 +93,7 @@ def verdict(
     test: Omnibus | None = None,
 ) -> Verdict:
     """Menzies' verdict: "no difference" unless the omnibus test rejects at alpha;
-    otherwise the losers are the learners significantly worse than the best-ranked
-    one and the winners are the rest.
+    otherwise the winners and losers that the pairs rejected by ``rule`` show.
 
     Parameters
     ----------
@@ -81,15 +101,14 @@ def verdict(
         The omnibus test that must reject first (``test=``, its old name, still works
         with a DeprecationWarning: elsewhere ``test`` names the ranks of a post-hoc).
     rule : {"nemenyi", "holm", "shaffer", "bergmann", "wilcoxon-holm", "sign-holm"}
-        ``"nemenyi"``: the rule of Menzies' notes, a learner loses when its average rank
-        is at least CD worse than the best (Demsar: "differ by at least the
-        critical difference"). The others: a learner loses when the pair
-        (best, learner) is rejected by that procedure's APV over all pairs
-        (Friedman z statistics unless ``pairwise`` says otherwise).
-        ``"wilcoxon-holm"`` and ``"sign-holm"`` take the APVs of
+        Which pairs are rejected. ``"nemenyi"``: the rule of Menzies' notes, two learners
+        differ when their average ranks are at least CD apart (Demsar 2006, Sec. 3.2.2:
+        "differ by at least the critical difference"). ``"holm"``, ``"shaffer"``,
+        ``"bergmann"``: a pair is rejected when that procedure's APV over all pairs is <=
+        alpha (Garcia & Herrera 2008; Friedman z statistics unless ``pairwise`` says
+        otherwise). ``"wilcoxon-holm"`` and ``"sign-holm"``: the APVs of
         :func:`stats.pairwise_wilcoxon` (each pair's own Wilcoxon signed-ranks or sign test
-        across the data sets, Holm-adjusted: Benavoli, Corani & Mangili 2016); the best is
-        still the learner of the best average rank.
+        across the data sets, Holm-adjusted: Benavoli, Corani & Mangili 2016).
     pairwise : PairwiseTest or PairwiseTwoSample, optional
         :func:`stats.pairwise_test`'s result for these scores, to take the APVs of
         ``rule`` from (its ``test`` names the ranks behind them: Friedman,
@@ -97,15 +116,48 @@ def verdict(
         Pass the table a pairs view shows so that the verdict and the view agree;
         computed (Friedman ranks; Holm-adjusted two-sample tests) when omitted.
 
+    Returns
+    -------
+    Verdict
+        ``outcome`` "no difference" (then ``winners`` holds every learner, Menzies' tie,
+        and ``losers`` none) or "different"; ``winners`` and ``losers`` best first.
+
     Notes
     -----
-    Winners and losers are listed best first. When several learners share the
-    best average rank, the first in column order is the reference.
+    Winners and losers come only from rejected pairs, each oriented by average ranks
+    (the axis of the CD diagram; equal ranks: the two-sample test's better learner, else
+    column order). A winner is a learner that no rejected pair shows worse than another;
+    a loser, a learner that some rejected pair shows worse than a winner. When the
+    omnibus test rejects but ``rule`` rejects no pair, there are neither (both empty) and
+    the message says so: "Friedman rejects equality (p = 0.0198); no pair differs under
+    Holm at alpha = 0.05 (APVs over all pairs)". The omnibus test and a post-hoc procedure
+    answer different questions and may disagree: the C4.5 example of Menzies' notes, after
+    Demsar (2006), is such a case (Friedman rejects; no two average ranks are CD apart).
+
+    For the rank-based rules a pair is rejected the more readily the farther apart its
+    average ranks, so the best-ranked learner is a winner, the losers are the learners
+    whose pair with it is rejected and the winners the remainder ("some are losers and the
+    remainder are winners"). A two-sample rule may reject a pair without the best-ranked
+    learner; its losers are then each worse than some winner, not necessarily the best.
 
     References
     ----------
     Menzies, notes on comparing learners ("Tie if Friedman says there is no different.
-    Else some are losers and the remainder are winners"); Demsar (2006) JMLR 7.
+    Else some are losers and the remainder are winners"); J. Demsar, "Statistical
+    comparisons of classifiers over multiple data sets", JMLR 7:1-30, 2006; S. Garcia and
+    F. Herrera, "An extension on 'Statistical comparisons of classifiers over multiple data
+    sets' for all pairwise comparisons", JMLR 9:2677-2694, 2008; A. Benavoli, G. Corani and
+    F. Mangili, "Should we really use post-hoc tests based on mean-ranks?", JMLR 17(5):1-10,
+    2016.
+
+    Examples
+    --------
+    Friedman rejects (p = 0.0056) but with 6 data sets no Wilcoxon test reaches p < 1/32,
+    and Holm multiplies the least by the 6 pairs:
+
+    >>> table = [[0.9, 0.8, 0.7, 0.6]] * 3 + [[0.9, 0.7, 0.8, 0.6], [0.9, 0.6, 0.7, 0.8], [0.9, 0.8, 0.6, 0.7]]
+    >>> print(verdict(table, rule="wilcoxon-holm"))
+    Friedman rejects equality (p = 0.0056); no pair differs under Wilcoxon-Holm at alpha = 0.05 (APVs over all pairs)
     """
     if test is not None:  # the old name: elsewhere ``test`` names the ranks of a post-hoc test
         warnings.warn("verdict(test=...) is renamed omnibus=...", DeprecationWarning, stacklevel=2)
@@ -124,7 +176,7 @@ def verdict(
     cd: float | None = None
     if rule == "nemenyi":
         cd = critical_difference(len(order), fr.n, alpha=a)
-        lost = (order - order.iloc[0]).to_numpy() >= cd - 1e-12
+        rejected = _cd_rejections(order, cd)
     else:
         if pairwise is None and rule in TWO_SAMPLE_RULES:
             kind: Any = TWO_SAMPLE_RULES[rule]
@@ -135,12 +187,8 @@ def verdict(
                 pw = pairwise_test(scores, test="friedman", higher_is_better=higher_is_better)
         else:
             pw = pairwise
-        involved = (pw["a"] == order.index[0]) | (pw["b"] == order.index[0])
-        rejected = pw.loc[involved & (pw[rule] <= a)]
-        beaten = set(rejected["a"]) | set(rejected["b"])
-        lost = np.array([name in beaten and name != order.index[0] for name in order.index])
-    winners = tuple(n for n, x in zip(names, lost) if not x)
-    losers = tuple(n for n, x in zip(names, lost) if x)
+        rejected = _apv_rejections(order, pw, rule, a)
+    winners, losers = _winners_losers(names, rejected)
     ranks_test, replaced = "friedman", None
     if rule in TWO_SAMPLE_RULES:
         pass  # no ranks behind the APVs, and no stand-in
@@ -148,3 +196,44 @@ def verdict(
         ranks_test, note = str(pw.test), pw.bergmann
         replaced = str(note) if rule == "bergmann" and note != "exact" else None
     return Verdict("different", winners, losers, best, a, test, pvalue, rule, cd, ranks_test, replaced)
+
+
+Rejection = tuple[Hashable, Hashable]  # (better, worse)
+
+
+def _cd_rejections(order: pd.Series, cd: float) -> list[Rejection]:
+    """The pairs whose average ranks are at least ``cd`` apart (Demsar 2006, Sec. 3.2.2), best first."""
+    v = order.to_numpy()
+    names = list(order.index)
+    return [(names[i], names[j]) for i in range(len(v)) for j in range(i + 1, len(v)) if v[j] - v[i] >= cd - _EPS]
+
+
+def _apv_rejections(order: pd.Series, pw: Any, rule: str, alpha: float) -> list[Rejection]:
+    """The pairs of ``pw`` whose ``rule`` APV is <= alpha, each as (better, worse) by average rank."""
+    position = {name: i for i, name in enumerate(order.index)}
+    rank = order.to_dict()
+    better = pw["better"] if "better" in pw.columns else pd.Series("", index=pw.index)
+    out = []
+    for x, y, apv, edge in zip(pw["a"], pw["b"], pw[rule].to_numpy(np.float64), better):
+        if not apv <= alpha or x not in position or y not in position:
+            continue
+        if rank[x] == rank[y]:  # equal average ranks: the two-sample test's direction, else column order
+            first = y if edge == y else x if edge == x else min((x, y), key=position.__getitem__)
+        else:
+            first = x if rank[x] < rank[y] else y
+        out.append((first, y if first == x else x))
+    return out
+
+
+def _winners_losers(
+    names: tuple[Hashable, ...], rejected: list[Rejection]
+) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...]]:
+    """Winners: no rejection shows them worse; losers: a rejection shows them worse than a winner.
+    Both empty when nothing is rejected; listed in ``names``' order (best first)."""
+    if not rejected:
+        return (), ()
+    worse = {w for _, w in rejected}
+    winners = tuple(n for n in names if n not in worse)
+    won = set(winners)
+    beaten = {w for b, w in rejected if b in won}
+    return winners, tuple(n for n in names if n in beaten)

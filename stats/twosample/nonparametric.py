@@ -19,6 +19,13 @@ from scipy import stats as sps
 from stats.core import Printable, as_sample, check_bool, check_choice, fmt_stat, p_is, paired_difference, snap
 
 ZERO_METHODS = ("demsar", "zsplit", "pratt", "wilcox")
+#: What each zero method does with the zero differences, in words (the results print it).
+ZERO_WORDS = {
+    "demsar": "zeros split, one dropped if odd (Demšar 2006)",
+    "zsplit": "zeros split",
+    "pratt": "zeros ranked, then dropped (Pratt 1959)",
+    "wilcox": "zeros dropped",
+}
 METHODS = ("auto", "exact", "approx")
 #: ``method="auto"`` is exact up to this many pairs used.
 EXACT_MAX_N = 50
@@ -45,9 +52,14 @@ class SignTestResult(Printable):
         else:
             split = " with ties split (one dropped)" if self.ties % 2 else " with ties split"
         return (
-            f"Sign test: {self.statistic} wins of {self.n}{split}, {p_is(self.pvalue)}"
-            f" ({self.wins} wins, {self.losses} losses, {self.ties} ties)"
+            f"Sign test: {_count(self.statistic, 'win')} of {self.n}{split}, {p_is(self.pvalue)}"
+            f" ({_count(self.wins, 'win')}, {_count(self.losses, 'loss', 'losses')}, {_count(self.ties, 'tie')})"
         )
+
+
+def _count(n: float, one: str, many: str | None = None) -> str:
+    """``1 win``, ``2 wins``, ``0 losses``, ``2.5 wins`` (a split tie's half)."""
+    return f"{n:g} {one if n == 1 else many or one + 's'}"
 
 
 @dataclass(frozen=True)
@@ -68,7 +80,7 @@ class WilcoxonResult(Printable):
         return (
             f"Wilcoxon T = {fmt_stat(self.statistic)} (R+ = {self.r_plus:g}, R- = {self.r_minus:g},"
             f" N = {self.n}), z = {fmt_stat(self.zscore)}, {p_is(self.pvalue)}"
-            f" ({self.method}, zeros: {self.zero_method})"
+            f" ({self.method}, {ZERO_WORDS.get(self.zero_method, 'zeros: ' + self.zero_method)})"
         )
 
 

@@ -102,7 +102,15 @@ OTHER_COMMANDS: tuple[Command, ...] = (
         "scott_knott",
         show=False,
     ),
-    Command("rope", "o", "cycle the rope of the Bayesian tests (0, 0.005, 0.01, 0.02, 0.05)", "rope", show=False),
+    Command(
+        "rope",
+        "o",
+        "cycle the rope of the Bayesian tests: 0, 0.5, 1, 2, 5 units of the criterion's scale (0.01 on [0, 1], "
+        "1 on [0, 100]), and the rope in use",
+        "rope",
+        show=False,
+    ),
+    Command("rope_input", "O", "type the rope of the Bayesian tests (any number >= 0)", "type_rope", show=False),
     Command("export", "e", "export the current view to CSV", "export", show=False),
     Command(
         "copy", "y", "copy the value under the cursor at full precision (OSC 52: works over SSH)", "copy", show=False
@@ -122,7 +130,6 @@ OTHER_COMMANDS: tuple[Command, ...] = (
     Command("cancel", "escape", "cancel loading", "cancel_load", show=False, display="esc"),
     Command("quit", "q", "quit", "quit", short="quit"),
 )
-
 
 
 def commands() -> tuple[Command, ...]:

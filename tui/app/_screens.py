@@ -1,4 +1,5 @@
-"""Dialogs: the export path, the overwrite confirmation, the help screen (all ModalScreen[T])."""
+"""Dialogs: the export path, a value to type (the rope), the overwrite confirmation, the help screen
+(all ModalScreen[T])."""
 
 from __future__ import annotations
 
@@ -57,6 +58,33 @@ class ExportScreen(ModalScreen[tuple[str, bool] | None]):
         path = event.value.strip()
         raw = self.raw_option and self.query_one("#raw-csv", StateCheckbox).value
         self.dismiss((path, raw) if path else None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class AskScreen(ModalScreen[str | None]):
+    """Asks for one value (the rope, ``O``); Enter returns the text typed (stripped, maybe empty:
+    the caller checks it and says what is wrong), Esc cancels (None). The default is selected, so
+    what is typed replaces it."""
+
+    # (app.tcss centres ExportScreen, ConfirmScreen and HelpScreen; this dialog centres itself)
+    DEFAULT_CSS = "AskScreen { align: center middle; }"
+    BINDINGS = [Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, default: str, prompt: str) -> None:
+        super().__init__()
+        self.default = default
+        self.prompt = prompt
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(f"{self.prompt} (enter sets, esc cancels)", markup=False)
+            yield Input(self.default, id="ask-value")
+
+    @on(Input.Submitted)
+    def _submit(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip())
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -1,11 +1,13 @@
 """The keys that change the selection: control, direction, include/exclude, alpha, procedure,
-rope, deltas, criterion and pair (from the sidebar and the pairs table), and the filter.
+rope (cycled or typed), deltas, criterion and pair (from the sidebar and the pairs table), and the
+filter.
 
 Each changes the app's one ``selection`` reactive (``dataclasses.replace``); the app analyses it.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -13,6 +15,7 @@ from textual.actions import SkipAction
 from textual.widgets import Input
 
 from tui import registry
+from tui.app._screens import AskScreen
 from tui.model import GROUPING_NAMES, GROUPINGS, PROCEDURES, default_higher_is_better
 from tui.widgets import Sidebar, ViewPanel, VimTable
 
@@ -27,8 +30,32 @@ else:
     _Base = object
 
 ALPHAS = (0.10, 0.05, 0.01)
-#: The ropes ``o`` cycles through (a spec or ``report --rope`` takes any value >= 0).
-ROPES = (0.0, 0.005, 0.01, 0.02, 0.05)
+#: The ropes ``o`` cycles through, in units of the criterion's scale (``stats.rope_unit``: 0.01 on
+#: [0, 1], so 0, 0.005, 0.01, 0.02, 0.05; 1 on [0, 100], so 0, 0.5, 1, 2, 5); one unit is the
+#: default rope (``stats.default_rope``). ``O``, a spec and ``report --rope`` take any value >= 0.
+ROPE_STEPS = (0.0, 0.5, 1.0, 2.0, 5.0)
+
+
+def rope_cycle(unit: float | None, *ropes: float | None) -> tuple[float, ...]:
+    """The ropes ``o`` cycles through, ascending: ``unit`` times :data:`ROPE_STEPS` (rounded to 12
+    significant digits: 0.005, not 0.005000000000000001), only 0 when the scale is unknown (None);
+    and each of ``ropes`` (the one in use, one from a spec or typed) in its sorted place when it is
+    none of them (None: left out)."""
+    cycle = {0.0} if unit is None else {float(f"{unit * step:.12g}") for step in ROPE_STEPS}
+    return tuple(sorted(cycle | {float(r) + 0.0 for r in ropes if r is not None}))  # (+ 0.0: -0.0 is 0.0)
+
+
+def next_rope(unit: float | None, current: float, kept: float | None = None) -> float:
+    """The rope after ``current`` in :func:`rope_cycle` of ``current`` and ``kept`` (after the
+    largest: the smallest, 0)."""
+    cycle = rope_cycle(unit, current, kept)
+    return next((r for r in cycle if r > current), cycle[0])
+
+
+def plain_number(x: float) -> str:
+    """``x`` as typed: ``1``, ``0.005``, ``0.0123456789`` (the shortest text that reads back as ``x``)."""
+    short = f"{x:.15g}"
+    return short if float(short) == x else repr(x)
 
 
 class SelectionActions(_Base):
@@ -37,6 +64,9 @@ class SelectionActions(_Base):
     selection: Selection | None
     view: str
     focused: Widget | None
+    #: Per criterion, the last rope in use that is not one of ``o``'s multiples of the unit (from a
+    #: spec, typed with ``O``): ``o`` keeps it in its cycle after moving on from it.
+    _kept_ropes: dict[str, float] | None = None
 
     if TYPE_CHECKING:
 
@@ -139,15 +169,77 @@ class SelectionActions(_Base):
             self._change(scott_knott=method)
             self.notify(f"quartile ranks: {GROUPING_NAMES[method]}")
 
+    def _rope_in_use(self) -> tuple[float, float | None, float | None] | None:
+        """(the rope of the selection, its criterion's unit ``stats.rope_unit``, the rope kept in
+        ``o``'s cycle); None (with a notice) before anything is loaded. A rope in use that is not
+        among the unit's multiples becomes the kept one."""
+        if self.selection is None or self.model is None:
+            self.notify("nothing loaded yet", severity="warning")
+            return None
+        criterion, rope = self.selection.criterion, self.selection.rope
+        current = self.model.default_rope(criterion) if rope is None else float(rope) + 0.0
+        unit = self.model.rope_unit(criterion)
+        if self._kept_ropes is None:
+            self._kept_ropes = {}
+        if current not in rope_cycle(unit):
+            self._kept_ropes[criterion] = current
+        return current, unit, self._kept_ropes.get(criterion)
+
+    def _unknown_scale(self) -> str:
+        criterion = self.selection.criterion if self.selection is not None else ""
+        return f"the scale of {criterion} is unknown (its values are not all within [0, 1] nor [0, 100])"
+
     def action_rope(self) -> None:
-        """o: the next rope of :data:`ROPES` after the one in use (the criterion's default at first)."""
-        if self.selection is None:
+        """o: the next rope after the one in use (the criterion's default at first), among 0, 0.5,
+        1, 2 and 5 units of the criterion's scale and the rope in use (:func:`rope_cycle`)."""
+        known = self._rope_in_use()
+        if known is None:
             return
-        current = self.selection.rope
-        if current is None:
-            current = self.model.default_rope(self.selection.criterion) if self.model is not None else -1.0
-        rope = next((r for r in ROPES if r > current + 1e-12), ROPES[0])
+        current, unit, kept = known
+        rope = next_rope(unit, current, kept)
+        if unit is None and rope == current:  # 0, and nothing else to cycle to
+            self.notify(f"rope {rope:g}: {self._unknown_scale()}; O types a rope in its units", severity="warning")
+            return
         self._change(rope=rope)
+        more = f"; {self._unknown_scale()}: O types one" if unit is None else "; O types any"
+        self.notify(f"rope {rope:g} (Bayesian tests of the folds view{more})")
+
+    def action_type_rope(self) -> None:
+        """O: a dialog asks for any rope (a finite number >= 0, in the criterion's units)."""
+        known = self._rope_in_use()
+        if known is None:
+            return
+        current, unit, _ = known
+        criterion = self.selection.criterion if self.selection is not None else ""
+        scale = (
+            f"; {self._unknown_scale()}"
+            if unit is None
+            else f" (its values lie in [0, {1 if unit < 1 else 100}]: the default is {unit:g})"
+        )
+        prompt = f"Rope of the Bayesian tests: a number >= 0, in {criterion}'s units{scale}"
+        self.push_screen(AskScreen(plain_number(current), prompt), self._typed_rope)
+
+    def _typed_rope(self, text: str | None) -> None:
+        """The rope typed in the dialog: set when it is a finite number >= 0, else a notice and no change."""
+        if text is None or self.selection is None:  # (esc)
+            return
+        try:
+            rope = float(text)
+        except ValueError:
+            rope = math.nan
+        if not (math.isfinite(rope) and rope >= 0.0):
+            was = self.selection.rope
+            if was is None and self.model is not None:
+                was = self.model.default_rope(self.selection.criterion)
+            self.notify(
+                f"rope {text!r} refused: a rope is a finite number >= 0, in the criterion's units; "
+                f"it stays {plain_number(float(was or 0.0))}",
+                severity="error",
+                markup=False,
+            )
+            return
+        rope += 0.0  # (-0 is 0)
+        self._change(rope=rope)  # (the next o keeps it in its cycle: _rope_in_use)
         self.notify(f"rope {rope:g} (Bayesian tests of the folds view)")
 
     def table_under_cursor(self) -> VimTable | None:

@@ -27,11 +27,21 @@ class FoldParts:
     _lock: threading.Lock
     _cache: dict[str, OrderedDict[Any, Any]]
 
-    def default_rope(self, criterion: str) -> float:
-        """``stats.default_rope`` of the criterion's values, from the aggregate's per-cell min and max
-        (every value lies in [0, 1] exactly when every cell's min and max do): no pass over the results."""
+    def _extremes(self, criterion: str) -> np.ndarray:
+        """The criterion's per-cell min and max from the aggregate: every value lies in [0, 1] (or
+        [0, 100]) exactly when every cell's min and max do, so ``stats.rope_unit`` and
+        ``stats.default_rope`` of these are those of all the values, without a pass over the results."""
         sub = self._part(criterion)[0]
-        return stats.default_rope(np.concatenate([sub["min"].to_numpy(float), sub["max"].to_numpy(float)]))
+        return np.concatenate([sub["min"].to_numpy(float), sub["max"].to_numpy(float)])
+
+    def rope_unit(self, criterion: str) -> float | None:
+        """``stats.rope_unit`` of the criterion's values: 0.01 on [0, 1], 1 on [0, 100], None when
+        the scale is unknown (the unit of the ropes ``o`` cycles through)."""
+        return stats.rope_unit(self._extremes(criterion))
+
+    def default_rope(self, criterion: str) -> float:
+        """``stats.default_rope`` of the criterion's values (the rope of a selection whose rope is None)."""
+        return stats.default_rope(self._extremes(criterion))
 
     def _results(self, criterion: str) -> pd.DataFrame:
         """Every fold-level result of ``criterion`` (``CellValues.results``), cached."""
@@ -130,9 +140,17 @@ class FoldParts:
         )
 
 
+#: Added to the first note of a folds view whose default rope is 0 because the scale is unknown.
+SET_A_ROPE = ": O types one in the explorer (o cycles), --rope R in a report, rope = R in a view spec"
+
+
 def folds_view(sel: Selection, result: stats.FoldComparison, *, pending: bool = False) -> FoldsView:
     """The :class:`FoldsView` of ``result`` (``pending``: its signed-rank probabilities are NaN,
-    still to come)."""
+    still to come). When the rope is the default and the criterion's scale is unknown, the first
+    note (``stats.fold_comparison``'s, "rope 0: the scale of ... is unknown") says how to set one."""
+    notes = result.notes
+    if sel.rope is None and result.rope == 0.0 and notes and notes[0].startswith("rope 0: the scale of "):
+        notes = (notes[0] + SET_A_ROPE, *notes[1:])
     return FoldsView(
         criterion=sel.criterion,
         higher_is_better=sel.higher_is_better,
@@ -142,6 +160,6 @@ def folds_view(sel: Selection, result: stats.FoldComparison, *, pending: bool = 
         table=result.table,
         totals=result.totals,
         sentences=tuple(result.sentence().splitlines()),
-        notes=result.notes,
+        notes=notes,
         pending=pending,
     )

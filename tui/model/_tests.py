@@ -87,7 +87,10 @@ def tests_view(
     """Verdict, omnibus tests, CD and the control table (``stats.control_test``).
 
     The verdict follows ``sel.procedure``: Nemenyi's CD rule, or the procedure's APVs from
-    ``pairwise()`` (the very table of the pairs view), so that it agrees with that view.
+    ``pairwise()`` (the very table of the pairs view), so that it agrees with that view. Its
+    winners and losers come only from that procedure's rejected pairs (``stats.verdict``): when
+    the omnibus test rejects and the procedure rejects no pair, the sentence says so and both
+    lists are empty. Every report format and the panel print ``verdict`` as it is.
     """
     higher, alpha = sel.higher_is_better, sel.alpha
     n, k = scores.shape
@@ -181,19 +184,25 @@ def pairs_view(
 
 def cd_view(average: pd.Series, n: int, sel: Selection, pairwise: Callable[[], stats.PairwiseTest]) -> CDView:
     """Average ranks best first, Nemenyi's CD (``stats.critical_difference``, the tests view's
-    CD), the bars of ``sel.procedure`` (:mod:`stats.groupings.groups`) and the drawn diagram."""
+    CD), the bars of ``sel.procedure`` (:mod:`stats.groupings.groups`) and the drawn diagram.
+
+    ``basis`` says what a bar means, never that nothing is rejected: a bar joins learners among
+    which no pair is rejected (Demsar 2006, Sec. 3.2.2, for Nemenyi's CD; Garcia & Herrera 2008
+    for the all-pairs APVs; Benavoli, Corani & Mangili 2016 for Wilcoxon-Holm), while pairs
+    across bars may be, which is where the verdict's losers come from."""
     ordered = average.sort_values(kind="stable")
     cd = float(stats.critical_difference(len(ordered), n, alpha=sel.alpha))
     replaced = None
     if sel.procedure == "nemenyi":
         cliques = stats.cd_groups(ordered, cd)
-        basis = "bars: average ranks closer than CD (Nemenyi)"
+        basis = "bars join learners whose average ranks are closer than the CD (Nemenyi)"
     else:
         table = pairwise()
         cliques = stats.apv_groups(ordered, table, sel.procedure, alpha=sel.alpha)
         plain = sel.test == "friedman" or sel.procedure in TWO_SAMPLE  # two-sample APVs use no ranks
         ranks = "" if plain else f", {stats.RANKS_NAMES[sel.test]} ranks"
-        basis = f"bars: no pair rejected by {stats.PROCEDURE_NAMES[sel.procedure]} (alpha = {sel.alpha:g}{ranks})"
+        name = stats.PROCEDURE_NAMES[sel.procedure]
+        basis = f"bars join learners that {name} does not separate (alpha = {sel.alpha:g}{ranks})"
         if sel.procedure in TWO_SAMPLE:
             basis += "; axis: average ranks"
         replaced = replaced_note(table, sel.procedure)

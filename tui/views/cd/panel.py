@@ -3,6 +3,7 @@ sideways only when even cut names do not fit."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from rich.text import Text
@@ -18,10 +19,13 @@ from tui.widgets import ViewPanel, literal, num
 
 
 def diagram_text(view: CDView, width: int | None = None) -> Text:
-    """The diagram drawn ``width`` columns wide (78 when None)."""
-    out = Text(f"CD = {num(view.cd)} (Nemenyi)\n{view.basis}\n", no_wrap=True)
+    """The diagram drawn ``width`` columns wide (78 when None); the sentences above it wrap to
+    that width (the diagram's lines do not: they scroll sideways when they must)."""
+    fold = textwrap.TextWrapper(width or 78, break_long_words=False, break_on_hyphens=False)
+    basis = "".join(f"{line}\n" for line in fold.wrap(view.basis))
+    out = Text(f"CD = {num(view.cd)} (Nemenyi)\n{basis}", no_wrap=True)
     if view.replaced:
-        out.append(f"{view.replaced}\n", style="bold yellow")
+        out.append("".join(f"{line}\n" for line in fold.wrap(view.replaced)), style="bold yellow")
     out.append("\n")
     if width is None:
         lines = draw_cd(view.ranks, view.cd, cliques=view.cliques)

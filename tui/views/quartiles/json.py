@@ -22,7 +22,9 @@ SCHEMA: dict[str, Any] = {
                     "rank": {
                         "type": ["integer", "null"],
                         "description": "the learner's Scott-Knott group in the scope (1 = best; the variant in "
-                        "scott_knott); absent from the charts of deltas, null where it could not be computed",
+                        "scott_knott); absent from the charts of deltas, null where it could not be computed. "
+                        "The overall scope pools every fold of every data set: its groups compare the pooled "
+                        "values, not the per-data-set ranks the tests (and the verdict) use",
                     },
                 },
             },

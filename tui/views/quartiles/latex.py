@@ -13,7 +13,14 @@ from tui.formats.latex import (
 )
 from tui.model import Analysis
 from tui.registry import RenderOptions
-from tui.views.quartiles.shared import chart_decimals, deltas_title, scope_rows, sk_legend, sk_rank
+from tui.views.quartiles.shared import (
+    chart_decimals,
+    deltas_title,
+    overall_note,
+    scope_rows,
+    sk_legend,
+    sk_rank,
+)
 
 
 def render(analysis: Analysis, options: RenderOptions) -> list[str]:
@@ -52,6 +59,9 @@ def render(analysis: Analysis, options: RenderOptions) -> list[str]:
                 ]
             )
         out += tabular("c r @{} c r", ["Rank", "Learner", r"q1, median, q3", "median"], body, tex_escape(scope))
+        note = overall_note(view, scope)  # why the pooled chart's groups may differ from the verdict
+        if note:
+            out.append(f"% {tex_escape(note)}")
         out.append("")
     out.append("}")
     return out

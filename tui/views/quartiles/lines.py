@@ -26,7 +26,7 @@ from textual.strip import Strip
 from stats import scale_position
 from tui.formats.names import distinct_cuts
 from tui.model import GROUPING_NAMES, QuartileRow, QuartilesView
-from tui.views.quartiles.shared import chart_decimals
+from tui.views.quartiles.shared import chart_decimals, overall_note
 from tui.widgets import literal, num
 
 #: The bar's cells when no width is given; the narrowest and the widest bar when one is.
@@ -223,6 +223,10 @@ def _head(view: QuartilesView, width: int | None) -> list[list[Run]]:
         lines = [[*head, ("   ", ""), legend]]
     if view.groups is not None and view.grouping is not None:
         lines.append([(f"SK: {GROUPING_NAMES[view.grouping]} rank (group), 1 = best  (g: next)", "dim")])
+        note = overall_note(view)  # above the overall chart, the first: why its SK may differ from the verdict
+        if note:
+            for part in [note] if width is None else textwrap.wrap(note, max(width, 20)):
+                lines.append([(part, "dim")])
     if view.warning:
         warning = _literal(view.warning)
         for part in [warning] if width is None else textwrap.wrap(warning, max(width, 20)):

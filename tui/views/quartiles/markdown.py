@@ -5,7 +5,7 @@ from __future__ import annotations
 from tui.formats.markdown import md_escape, table
 from tui.model import Analysis
 from tui.registry import RenderOptions
-from tui.views.quartiles.shared import chart_decimals, deltas_title, scope_rows, sk_legend, sk_rank
+from tui.views.quartiles.shared import chart_decimals, deltas_title, overall_note, scope_rows, sk_legend, sk_rank
 
 
 def render(analysis: Analysis, options: RenderOptions) -> list[str]:
@@ -30,6 +30,9 @@ def render(analysis: Analysis, options: RenderOptions) -> list[str]:
         if legend:  # Scott-Knott's group rank first, as in Menzies' lecture notes' tables
             rows = [[str(sk_rank(view, scope, r.learner) or "-"), *x] for r, x in zip(scope_rows(view, scope), rows)]
             out += table(["rank", "learner", "n", "min", "q1", "median", "q3", "max"], "rlrrrrrr", rows)
+            pooled = overall_note(view, scope)  # why the pooled chart's groups may differ from the verdict
+            if pooled:
+                out += ["", md_escape(pooled) + "."]
         else:
             out += table(["learner", "n", "min", "q1", "median", "q3", "max"], "lrrrrrr", rows)
     return out

@@ -35,6 +35,24 @@ def sk_legend(view: QuartilesView) -> str | None:
     return f"rank: {GROUPING_NAMES[view.grouping]} group of the charted values (1 = best)"
 
 
+#: The pooled chart's scope (:mod:`tui.model`'s first chart of values).
+OVERALL = "overall"
+#: Why the overall chart's Scott-Knott groups can differ from the tests' verdict: the overall chart
+#: pools the results (every repeat and fold) of every data set into one sample per learner, while
+#: the Friedman-type tests and their post-hoc procedures rank the learners within each data set and
+#: compare the average ranks (Demsar 2006; Garcia & Herrera 2008).
+OVERALL_NOTE = (
+    "overall pools every fold of every data set: its groups compare the pooled values, "
+    "not the per-data-set ranks the tests use"
+)
+
+
+def overall_note(view: QuartilesView, scope: str = OVERALL) -> str | None:
+    """:data:`OVERALL_NOTE` for the overall chart of a view with Scott-Knott ranks; None for any
+    other chart and for the charts of deltas (no ranks)."""
+    return OVERALL_NOTE if scope == OVERALL and sk_legend(view) is not None and OVERALL in view.scopes else None
+
+
 def _quartiles(r: QuartileRow) -> Quartiles:
     # the chart of Menzies' notes on comparing learners prints min, q1, median, q3, max only: without
     # a mean and sd (rows of raw values), they are placeholders; the rows of deltas carry both (the

@@ -5,7 +5,15 @@ from __future__ import annotations
 from stats import quartile_chart
 from tui.model import Analysis, QuartilesView
 from tui.registry import RenderOptions
-from tui.views.quartiles.shared import _quartiles, chart_decimals, deltas_title, scope_rows, sk_legend, sk_rank
+from tui.views.quartiles.shared import (
+    _quartiles,
+    chart_decimals,
+    deltas_title,
+    overall_note,
+    scope_rows,
+    sk_legend,
+    sk_rank,
+)
 
 
 def deltas_text(view: QuartilesView) -> list[str]:
@@ -47,6 +55,9 @@ def quartiles_text(view: QuartilesView) -> list[str]:
                 if rank is not None:
                     groups.setdefault(rank, []).append(r.learner)
             out += [f"rank {k}: {', '.join(groups[k])}" for k in sorted(groups)]
+            note = overall_note(view, scope)  # why the pooled chart's groups may differ from the verdict
+            if note:
+                out.append(note)
     return out
 
 
