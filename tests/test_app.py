@@ -439,6 +439,47 @@ async def test_esc_cancels_a_slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
     await main()
 
 
+@pytest.mark.parametrize("paused_by", ["esc", "p"])
+async def test_r_after_esc_resumes_the_live_updates_esc_paused(monkeypatch: pytest.MonkeyPatch, paused_by: str) -> None:
+    """Issue 28: after esc (which pauses live updates, else the next tick would start the load
+    again) r reloaded but live updates stayed paused. Now r resumes them, unless p paused them."""
+    import threading
+
+    import tui.model._loader
+
+    release = threading.Event()
+    real = tui.model._loader.Aggregator
+
+    class SlowAggregator(real):
+        def __init__(self, log, **options) -> None:  # noqa: ANN001, ANN003
+            release.wait(120)  # the test sets it; 120 s only turn a hang into a failure
+            super().__init__(log, **options)
+
+    monkeypatch.setattr(tui.model._loader, "Aggregator", SlowAggregator)
+    app = make_app(live=True, interval=None)  # live, no timer: the test drives the app itself
+
+    async def main() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            deadline = time.monotonic() + 120  # a guard: the reading reaches the held step
+            while not app.query_one(LoadBar).label.startswith("summarising") and time.monotonic() < deadline:
+                await pilot.pause(0.02)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not app.live and "| paused" in status(app)
+            assert any("r reloads (and resumes them)" in n.message for n in app._notifications)
+            release.set()
+            await settle(pilot)
+            monkeypatch.setattr(tui.model._loader, "Aggregator", real)
+            if paused_by == "p":
+                await press(pilot, "p", "p")  # resumed, paused again: the user's choice
+                assert not app.live
+            await press(pilot, "r")
+            assert app.model is not None and app.live == (paused_by == "esc")
+            assert ("| live" in status(app)) == (paused_by == "esc")
+
+    await main()
+
+
 class _Held:
     """A LogWatcher whose poll reports ``first`` bytes read of 4 MB, then waits for ``go_on``,
     then reports 2 MB (which raises once the load is cancelled); ``outcome`` records that."""

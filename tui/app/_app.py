@@ -110,6 +110,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._problem: str | None = None  # the analysis's problem line (see _show_problem)
         self._stopped: str | None = None  # why the views do not show the logs as they are (Esc)
         self._stopped_by_esc: Token | None = None  # the load Esc stopped (LoadStopped)
+        self._resume_live = False  # Esc paused live updates: r resumes them
         self._imported_all = False  # whether the other views' modules are being imported (on_analyzed)
         self._painted = threading.Event()  # set once the first view is painted (or the app closes)
         self.set_reactive(RankboardApp.live, live)

@@ -75,6 +75,7 @@ class LoadActions(_Base):
     _problem: str | None
     _stopped: str | None
     _stopped_by_esc: Token | None
+    _resume_live: bool
     tokens: Tokens
     # the app's state this mixin reads and changes (set in RankboardApp.__init__ or as reactives)
     loader: Loader
@@ -231,8 +232,10 @@ class LoadActions(_Base):
             self._stopped_by_esc = self.tokens.cancel("load")
             self.workers.cancel_group(self, "load")
             self._load_worker, self.loading = None, None
+            self._resume_live = self.live  # r resumes them (unless p is pressed meanwhile)
             self.live = False
-            self.notify("loading cancelled, live updates paused; r reloads")
+            resume = " (and resumes them)" if self._resume_live else ""
+            self.notify(f"loading cancelled, live updates paused; r reloads{resume}")
 
     def on_load_stopped(self, message: LoadStopped) -> None:
         """Esc stopped a load: what it read is dropped, and a line above the views says so, where
@@ -263,9 +266,12 @@ class LoadActions(_Base):
         self._show_problem(self._problem)
 
     def action_reload(self) -> None:
+        if self._resume_live:  # live updates Esc paused go on with the reload
+            self._resume_live, self.live = False, True
         self.start_load(reload=True)
 
     def action_pause(self) -> None:
+        self._resume_live = False  # the user's choice from now on
         self.live = not self.live
 
     def watch_live(self, live: bool) -> None:
