@@ -199,7 +199,7 @@ def test_errors_name_the_problem() -> None:
 
 
 def test_snap_at_shared_digits_equals_snap() -> None:
-    """paired_folds snaps both results and their difference at the pair's scale with the digits
+    """stats.folds.cube snaps both results and their difference at the pair's scale with the digits
     found once (stats.core._table.snap_digits / snap_at): the same values as snap, NaN, infinities,
     zeros, subnormal and huge scales included."""
     from stats.core._table import snap, snap_at, snap_digits

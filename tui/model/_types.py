@@ -198,7 +198,7 @@ class CDView:
     cd: float
     cliques: tuple[tuple[str, ...], ...]
     procedure: str = "nemenyi"
-    basis: str = "bars: average ranks closer than CD (Nemenyi)"
+    basis: str = "bars join learners whose average ranks are closer than the CD (Nemenyi)"
     replaced: str | None = None
 
 

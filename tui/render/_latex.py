@@ -10,7 +10,7 @@
     Scott-Knott group in the scope (``stats.scott_knott``, the selection's
     variant; 1 = best); in the charts of deltas, which have no groups, its rank
     of medians within the scope (1 = best, ties averaged). Shaded rows:
-    overall, the verdict's winners (not significantly worse than the best);
+    overall, the verdict's winners (none when the procedure rejects no pair);
     per data set, the first Scott-Knott group (deltas: the best median).
 ``ranks``
     medians with ranks in parentheses, the best of each row in bold, and the
