@@ -77,9 +77,6 @@ class View:
             refs = refs.get(fmt)
         return resolve(refs)
 
-    def part_names(self) -> tuple[str, ...]:
-        return tuple(self.parts)
-
 
 _resolved: dict[str, Any] = {}
 

@@ -220,7 +220,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         """With a large view on screen whose panel asks for it (the folds view), make that view
         for the other controls while idle."""
         name = self.view
-        warms = getattr(registry.view(name).ref("panel"), "warms_other_controls", None)
+        warms = getattr(self._panel_class(name), "warms_other_controls", None)
         if warms is None or not analysis.ready(name) or self.model is None:
             return
         if warms(analysis.part(name)):
@@ -235,7 +235,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         toggle of the control shows its view at once. Any new selection cancels this (between two
         controls)."""
         worker = get_current_worker()
-        panel = registry.view(name).ref("panel")
+        panel = self._panel_class(name)
         learners = list(selection.learners)
         start = learners.index(control) + 1 if control in learners else 0
         for other in learners[start:] + learners[:start]:

@@ -35,10 +35,6 @@ class Ahead:
             kept = self._data.get(id(part))
         return kept[1] if kept is not None and kept[0] is part else None
 
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-
 
 @dataclass
 class Rendered:

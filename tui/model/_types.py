@@ -242,10 +242,9 @@ class ViewParts:
         self._lock = threading.RLock()
         self.failure: str | None = None
 
-    def made(self) -> set[str]:
-        """The parts computed so far."""
-        with self._lock:
-            return set(self._values)
+    def computed(self, name: str) -> bool:
+        """Whether part ``name`` is computed (not merely without a maker)."""
+        return name in self._values
 
     def done(self, name: str) -> bool:
         """Whether view ``name`` needs no computation any more (computed, or nothing to compute)."""
@@ -357,7 +356,7 @@ class Analysis:
     def early_ready(self, view: str) -> bool:
         """Whether ``view`` is not made yet but its part shown first is (show that, finish the rest)."""
         early = _early(view)
-        return early is not None and not self.ready(view) and early in self.parts.made()
+        return early is not None and not self.ready(view) and self.parts.computed(early)
 
     def prepare(self, *views: str) -> Analysis:
         """Compute ``views`` now (e.g. off the event loop); returns self."""
