@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from stats.core.criteria import bookkeeping_criteria, measured_criteria
+
 #: Rows per chunk of the passes over a log (its work space: a few int64 arrays of this length).
 ROWS = 1 << 18
 #: Rows -> (pair, repeat, fold) of rows ``s:e``: the (dataset, learner) pair is
@@ -173,6 +175,22 @@ def reason(criterion: object, learner: object, count: int, expected: int) -> str
     return f"learner {learner} has {int(count)} of {int(expected)} results"
 
 
+def criteria_text(criteria: Sequence[object]) -> str:
+    """The criteria of a log in words, its bookkeeping lines apart (:mod:`stats.core.criteria`): a
+    sequence study's ``train`` lines are its training sizes, not one more criterion to rank by.
+
+    >>> criteria_text(["pd", "train", "runtime"])
+    '2 criteria (pd, runtime) and the training sizes of a sequence study (train)'
+    >>> criteria_text(["acc"])
+    '1 criterion (acc)'
+    """
+    measured, sizes = measured_criteria(criteria), bookkeeping_criteria(criteria)
+    text = f"{len(measured)} criteri{'on' if len(measured) == 1 else 'a'} ({', '.join(measured)})"
+    if sizes:
+        text += f" and the training sizes of a sequence study ({', '.join(sizes)})"
+    return text
+
+
 def summary_text(
     *,
     criteria: Sequence[object],
@@ -194,7 +212,7 @@ def summary_text(
     order, of which ``n_missing`` are missing. Lists are cut after ``max_lines`` entries.
     """
     nd, nl = len(datasets), len(learners)
-    names = f"{len(criteria)} criteri{'on' if len(criteria) == 1 else 'a'} ({', '.join(map(str, criteria))})"
+    names = criteria_text(criteria)
     size = f"{lines} lines"
     if file_lines is not None and file_lines != lines:  # wide lines: a result per criterion
         size = f"{file_lines} lines, {lines} results"

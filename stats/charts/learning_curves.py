@@ -19,6 +19,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from stats.core import exact_decimal, snap
+from stats.core.criteria import TRAINING_SIZE
 from stats.posthoc import adjust
 
 __all__ = ["Plateau", "learning_curve", "plateau"]
@@ -171,7 +172,7 @@ def learning_curve(log: pd.DataFrame, *, dataset: Any, learner: Any, criterion: 
     """
     keys = ["repeat", "fold"]
     mine = log[(log["dataset"] == dataset) & (log["learner"] == learner)]
-    train = mine[mine["criterion"] == "train"][[*keys, "value"]]
+    train = mine[mine["criterion"] == TRAINING_SIZE][[*keys, "value"]]
     scores = mine[mine["criterion"] == criterion][[*keys, "value"]]
     both = scores.merge(train, on=keys, suffixes=("", "_train"), validate="one_to_one")
     if both.empty:

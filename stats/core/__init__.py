@@ -8,7 +8,8 @@
 * :mod:`stats.core._pairs`: the k(k-1)/2 pairs of learners in the library's order.
 * :mod:`stats.core._order_statistics`: a few order statistics of a large array.
 * :mod:`stats.core.names`: names from logs made safe to show; :mod:`stats.core.labels`: the
-  printed names of the tests and procedures.
+  printed names of the tests and procedures; :mod:`stats.core.criteria`: which criterion lines are
+  criteria and which are bookkeeping (a sequence study's training size).
 * :mod:`stats.core.import_ahead`: modules imported in a thread, waited for where needed.
 * :mod:`stats.core._lazy`: the lazy package attributes (PEP 562) of :mod:`stats` and its
   subpackages (:func:`lazy`).

@@ -8,6 +8,11 @@ sorting. Otherwise each row's previous occurrence is found chunk by chunk agains
 last row seen per key, so the work space is one chunk plus that table whatever the number of
 duplicates: 20 million copies of one line cost no more memory than 20 million distinct lines
 (issue 13, item 5).
+
+Two files whose keys coincide because they are two studies, not a rerun -- a sequence study of
+Menzies' lecture notes (:func:`stats.run_sequence`: ``fold`` = the test bucket I = 2..N, with
+``train`` lines) and a cross-validation of the same data set (folds 1..N) -- get one warning for
+the pair of files that says so, not one per run of lines (opening ``sample_logs/`` whole gave 100).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from stats.core import pack_radix, radix_dtype, radix_space
+from stats.core.criteria import is_bookkeeping
 from stats.core.import_ahead import wait
 from stats.logs._formats import LogProblem
 
@@ -149,13 +155,27 @@ class DuplicateReport:
     lines (``lines 2-9 repeat the results of lines 1-8``); a wide line repeats all its criteria
     at once (one pair of lines, several rows). Chunks must not split a line (see
     :func:`duplicate_chunks`' ``locate``).
+
+    ``sequences``: the indices of the files that hold a sequence study (``train`` lines), asked
+    once, when two files first share a key. Lines of one file repeating another's where exactly
+    one of the two is a sequence study are counted, and said in one warning per pair of files
+    (:func:`study_clash`), at the first such line.
     """
 
-    def __init__(self, describe: Callable[[int, int], str], locate: Locate, files: list[str]) -> None:
+    def __init__(
+        self,
+        describe: Callable[[int, int], str],
+        locate: Locate,
+        files: list[str],
+        sequences: Callable[[], frozenset[int]] | None = None,
+    ) -> None:
         self._describe, self._locate, self._files = describe, locate, files
+        self._sequences = sequences
+        self._known: frozenset[int] | None = None
         # The run being built: [file, first line, earlier file, first earlier line, last line, last earlier line]
         self._run: list[int] | None = None
         self._single = ""  # the words of a run of one pair
+        self._clashes: dict[tuple[int, int], list[int]] = {}  # (file, earlier file) -> [first line, lines]
         self.problems: list[LogProblem] = []
 
     def add(self, earlier: np.ndarray, later: np.ndarray) -> None:
@@ -182,10 +202,20 @@ class DuplicateReport:
             self._run = [f, l1, g, e1, l2, e2]
             self._single = self._describe(int(later[first[start]]), int(count[start])) if start == stop else ""
 
+    def _is_sequence(self, f: int) -> bool:
+        if self._known is None:
+            self._known = self._sequences() if self._sequences is not None else frozenset()
+        return f in self._known
+
     def _flush(self) -> None:
         if self._run is None:
             return
         f, l1, g, e1, l2, e2 = self._run
+        if f != g and self._is_sequence(f) != self._is_sequence(g):
+            clash = self._clashes.setdefault((f, g), [l1, 0])
+            clash[0], clash[1] = min(clash[0], l1), clash[1] + l2 - l1 + 1
+            self._run = None
+            return
         where = "" if f == g else f"{self._files[g]}:"
         if l1 == l2:
             reason = f"duplicate of {where or 'line '}{e1} ({self._single}): the later line wins"
@@ -196,7 +226,33 @@ class DuplicateReport:
 
     def finish(self) -> list[LogProblem]:
         self._flush()
+        for (f, g), (first, lines) in self._clashes.items():
+            reason = study_clash(lines, self._is_sequence(f), self._files[g])
+            self.problems.append(LogProblem(self._files[f], first, reason, "warning"))
+        self._clashes = {}
         return self.problems
+
+
+def study_clash(lines: int, sequence: bool, other: str) -> str:
+    """Why ``lines`` lines of a file repeat keys of the file ``other`` when one of the two is a
+    sequence study (``sequence``: this file is) and the other is not: two studies, not a rerun.
+
+    >>> study_clash(2, True, "cv/a.dat").split(" have ")[0]
+    "2 lines of this sequence study (stats.run_sequence, with its 'train' lines; fold = the test bucket)"
+    >>> study_clash(1, False, "seq/a.dat").split(" has ")[0]
+    "1 line of this log without 'train' lines (e.g. a cross-validation)"
+    """
+    seq = "sequence study (stats.run_sequence, with its 'train' lines; fold = the test bucket)"
+    plain = "log without 'train' lines (e.g. a cross-validation)"
+    these, have = f"{lines} line{'s' * (lines != 1)} of this", "has" if lines == 1 else "have"
+    if sequence:
+        who = f"{these} {seq} {have} the keys of results in {other}, a {plain}"
+    else:
+        who = f"{these} {plain} {have} the keys of results in the {seq} {other}"
+    return (
+        f"{who}: two studies of one data set, not a rerun, whose keys (dataset, repeat, fold, learner, "
+        "criterion) coincide; the later lines win, so this file's results replace that file's: open the two apart"
+    )
 
 
 def describer(names: dict[str, list[str]], columns: dict[str, np.ndarray]) -> Callable[[int, int], str]:
@@ -210,12 +266,20 @@ def describer(names: dict[str, list[str]], columns: dict[str, np.ndarray]) -> Ca
     return describe
 
 
+def sequence_files(columns: dict[str, np.ndarray], names: dict[str, list[str]], locate: Locate) -> frozenset[int]:
+    """The indices of the files with a row of a bookkeeping criterion (:mod:`stats.core.criteria`:
+    a sequence study's ``train`` lines) among the rows ``columns``."""
+    codes = [i for i, name in enumerate(names["criterion"]) if is_bookkeeping(name)]
+    rows = np.flatnonzero(np.isin(columns["criterion"], codes)) if codes else np.empty(0, np.int64)
+    return frozenset(np.unique(locate(rows)[0]).tolist()) if len(rows) else frozenset()
+
+
 def resolve(
     columns: dict[str, np.ndarray], names: dict[str, list[str]], locate: Locate, files: list[str]
 ) -> tuple[np.ndarray | None, list[LogProblem]]:
     """Mask of the rows kept (None when no row is replaced) and the duplicate warnings."""
     keep: np.ndarray | None = None
-    report = DuplicateReport(describer(names, columns), locate, files)
+    report = DuplicateReport(describer(names, columns), locate, files, lambda: sequence_files(columns, names, locate))
     for earlier, later in duplicate_chunks(columns, locate):
         if keep is None:
             keep = np.ones(len(columns[KEY[0]]), bool)

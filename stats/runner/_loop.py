@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from stats.core.criteria import TRAINING_SIZE
 from stats.runner._folds import fold_seed
 from stats.runner._log import Appender, Key, repair, scan, unit_bytes
 from stats.runner.metrics import CLASSIFIER_CRITERIA, CRITERIA, balance, evaluate
@@ -121,7 +122,7 @@ def resolve_task(task: str, learners: Mapping[str, Any]) -> str:
 def unit_lines(task: str, *, train_line: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(the lines a unit writes, in order; the lines that make a unit complete when resuming)."""
     criteria = CLASSIFIER_CRITERIA if task == "classification" else REGRESSOR_CRITERIA
-    lines = (*criteria, *(("train",) if train_line else ()), "runtime")
+    lines = (*criteria, *((TRAINING_SIZE,) if train_line else ()), "runtime")
     if task == "classification" and not train_line:
         # A cross-validation log written before ``balance`` existed resumes: its units are complete.
         return lines, (*CRITERIA, "runtime")
@@ -234,7 +235,7 @@ def execute(
                 after = time.perf_counter()
                 lines = _scores(task, t[test], np.asarray(model.predict(x[test])), labels)
                 if train_line:
-                    lines.append(("train", float(np.count_nonzero(train))))
+                    lines.append((TRAINING_SIZE, float(np.count_nonzero(train))))
                 log.write(unit_bytes(key, [*lines, ("runtime", after - before)]))
                 done += 1
                 if progress is not None:

@@ -58,7 +58,10 @@ def run_sequence(
         As :func:`stats.run_cv`.
     out_dir : str or Path
         Directory of the logs (created if missing). Use another directory than the
-        cross-validation logs of the same data sets: the file names are the same.
+        cross-validation logs of the same data sets: the file names are the same, and so are
+        the keys of folds 2..min(N, folds) (dataset, repeat, fold, learner, criterion). Read
+        apart from them: read together, the later lines replace the other study's results (the
+        readers warn so, once per pair of files).
     repeats : int, default 10
         M, at least 1: each repeat reshuffles the data into new buckets.
     buckets : int, default 10
@@ -89,8 +92,10 @@ def run_sequence(
     instances (written as a float, e.g. ``120.0``; the same for every repeat, since bucket
     sizes depend only on the data size), then ``runtime``. ``fold`` runs from 2 to N: there
     is no fold 1 (bucket 1 is never a test set). Every line is a valid long-format line, so
-    :func:`stats.read_logs` and ``rankboard check`` read the log; ``train`` then appears as
-    one more criterion (constant per fold, so it ranks nothing). A unit is complete with
+    :func:`stats.read_logs` and ``rankboard check`` read the log. ``train`` is bookkeeping, not a
+    criterion (:mod:`stats.core.criteria`): ``rankboard check`` counts it apart, as training sizes,
+    the app and ``rankboard report`` do not offer it as a criterion, and their learning curves
+    read it. A unit is complete with
     every one of those lines; resume, repair and refusal are those of run_cv.
 
     Examples

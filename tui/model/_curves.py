@@ -16,9 +16,11 @@ import numpy as np
 import pandas as pd
 
 import stats
+from stats.core.criteria import TRAINING_SIZE
 
-#: The criterion that holds the training size (stats.run_sequence's encoding).
-TRAIN = "train"
+#: The criterion that holds the training size (stats.run_sequence's encoding): bookkeeping, not a
+#: criterion (stats.core.criteria), so the model's criteria leave it out and only this view reads it.
+TRAIN = TRAINING_SIZE
 
 #: The one line shown for a log without a sequence study.
 NO_SEQUENCE = "this log holds no sequence study (no 'train' lines, which stats.run_sequence writes)"

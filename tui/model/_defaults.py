@@ -1,4 +1,5 @@
-"""Defaults that follow from a log alone: which direction a criterion goes, the first selection."""
+"""Defaults that follow from a log alone: which direction a criterion goes, the first selection,
+which of a log's criterion lines are criteria (a sequence study's training sizes are not)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from stats.core.criteria import TRAINING_SIZE, is_bookkeeping, measured_criteria
 from tui.choices import LOWER_IS_BETTER
 from tui.model._types import Selection
 
@@ -34,13 +36,21 @@ def labels_in_index(index: pd.MultiIndex, level: str) -> tuple[str, ...]:
     return tuple(str(index.levels[i][j]) for j in np.flatnonzero(used).tolist())
 
 
+def criteria_of(labels: tuple[str, ...]) -> tuple[str, ...]:
+    """The criteria among a log's criterion ``labels``, in their order: every label but the
+    bookkeeping ones (:func:`stats.core.criteria.measured_criteria`: a sequence study's ``train``
+    lines, its training sizes, which the learning curves read and nothing ranks by). What the
+    sidebar lists, ``report --criterion`` and a view spec accept, and the first one the default."""
+    return measured_criteria(labels)
+
+
 def default_selection(log: pd.DataFrame, criterion: str | None = None) -> Selection:
     """Every data set and every learner with a result for ``criterion`` (default: the log's first).
 
     The direction is :func:`default_higher_is_better`; ``ValueError`` when the
-    log is empty or lacks ``criterion``.
+    log is empty or lacks ``criterion``. The criteria are :func:`criteria_of` the log's.
     """
-    criteria = labels_present(log["criterion"])
+    criteria = criteria_of(labels_present(log["criterion"]))
     if not criteria:
         raise ValueError("the log holds no results")
     criterion = check_criterion(criteria, criterion)
@@ -63,5 +73,16 @@ def check_criterion(criteria: tuple[str, ...], criterion: str | None) -> str:
     """``criterion`` (default: the first of ``criteria``); ValueError naming them if it is not one."""
     criterion = criteria[0] if criterion is None else str(criterion)
     if criterion not in criteria:
-        raise ValueError(f"criterion {criterion!r} is not in the log; criteria are: {', '.join(criteria)}")
+        raise ValueError(f"{not_a_criterion(criterion)}; criteria are: {', '.join(criteria)}")
     return criterion
+
+
+def not_a_criterion(criterion: str) -> str:
+    """Why ``criterion`` is not one of the log's criteria: absent, or bookkeeping (a training size)."""
+    if is_bookkeeping(criterion):
+        return (
+            f"{criterion!r} is not a criterion: it is the training size of a sequence study "
+            f"(stats.run_sequence's {TRAINING_SIZE!r} lines), which the learning curves (view curves) "
+            "use as their x axis and nothing ranks by"
+        )
+    return f"criterion {criterion!r} is not in the log"

@@ -21,6 +21,7 @@ from tui import registry
 from tui.model._basis import Basis
 from tui.model._defaults import (
     check_criterion,
+    criteria_of,
     default_higher_is_better,
     labels_in_index,
     labels_present,
@@ -136,7 +137,7 @@ class Model(FoldParts):
     def _setup(self, agg: pd.DataFrame, raw: Any, names: tuple[tuple[str, ...], ...]) -> None:
         self._agg = agg
         self._raw = raw  # stats' CellValues: .gather(criterion, learner, datasets)
-        self._criteria, self._datasets, self._learners = names
+        self._criteria, self._datasets, self._learners = criteria_of(names[0]), names[1], names[2]
         self._by_criterion: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
         self._by_measured: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self._lock = threading.Lock()
