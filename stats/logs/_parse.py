@@ -95,18 +95,37 @@ class _Lines:
         return np.unique(np.searchsorted(self.spans[1], positions))
 
     def suspects(self) -> np.ndarray:
-        """Lines pyarrow must not see: NUL bytes, or a carriage return not followed by a newline."""
+        """Lines pyarrow must not see: NUL bytes, a carriage return not followed by a newline, or
+        bytes that are not UTF-8 (pyarrow decodes a line of the wrong width before handing it to
+        the invalid-row handler: on such bytes it fails the whole block)."""
         data, start, end = self.data, self.start, self.end
         nul = data.find(b"\x00", start, end) >= 0
         lone_cr = data.find(b"\r", start, end) >= 0 and data.count(b"\r", start, end) != data.count(b"\r\n", start, end)
+        high = self.bytes_.size > 0 and int(self.bytes_.max()) >= 0x80  # numpy: no GIL, ~0.2 ms for 4 MB
+        not_utf8 = self.not_utf8() if high else np.empty(0, np.int64)
         if not (nul or lone_cr):
-            return np.empty(0, np.int64)
+            return not_utf8
         a = self.bytes_
         bad = np.flatnonzero(a == 0) if nul else np.empty(0, np.int64)
         if lone_cr:
             cr = np.flatnonzero(a[:-1] == 13)
             bad = np.concatenate([bad, cr[a[cr + 1] != 10]])
-        return self.holding(bad)
+        return np.union1d(self.holding(bad), not_utf8)
+
+    def not_utf8(self) -> np.ndarray:
+        """The lines that are not UTF-8 (one decoding of the block when it is; only blocks with
+        bytes above 0x7f get here)."""
+        data = memoryview(self.data)[self.start : self.end]
+        bad, at = [], 0
+        while at < len(data):
+            try:
+                str(data[at:], "utf-8")
+                break
+            except UnicodeDecodeError as exc:
+                bad.append(at + exc.start)
+                newline = self.data.find(b"\n", self.start + at + exc.start, self.end)
+                at = len(data) if newline < 0 else newline - self.start + 1
+        return self.holding(np.array(bad, np.int64))
 
     def quoted(self) -> np.ndarray:
         return self.holding(np.flatnonzero(self.bytes_ == ord('"')))

@@ -25,6 +25,7 @@ import pyarrow as pa
 
 from stats.core import check_files, pack_row, unpack_location
 from stats.logs._duplicates import KEY, resolve
+from stats.logs._file_end import file_end, standing_update, why_read_again
 from stats.logs._file_window import _head, _is_gzip, _last_newline, _tail, _Window
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels
@@ -50,6 +51,8 @@ class _File:
     seen: bytes = b""  # the bytes just before ``offset``: a rewrite in place changes them
     mtime: int = 0
     head: bytes = b""  # the first bytes read (up to HEAD): a rewrite in place changes them too
+    rows: int = 0  # results read since the file was read from its start (counted as check counts them)
+    errors: int = 0  # errors found since then
 
 
 @dataclass
@@ -70,11 +73,25 @@ def _fresh(plan: _Plan) -> int | None:
     return None if plan.gz or state.offset or state.spec is not None or state.next_line != 1 else plan.stop
 
 
+def _ending(plan: _Plan) -> tuple[LogProblem, ...]:
+    """:func:`stats.logs._file_end.file_end` of a plan's text file (nothing of a gzip file: read
+    whole, as check reads it)."""
+    state = plan.state
+    if plan.gz:
+        return ()
+    header = state.spec is not None
+    return file_end(
+        plan.source.name, state.offset, rows=state.rows, errors=state.errors, header=header, next_line=state.next_line
+    )
+
+
 def _follow(plan: _Plan, got: FileRead) -> None:
     """``plan.state`` after reading its bytes: the spec, next line and offset, and the bytes that
     tell a rewrite."""
     state, path = plan.state, Path(plan.source.name)
     state.spec, state.next_line, state.offset = got.spec, got.next_line, plan.stop
+    state.rows += got.rows
+    state.errors += sum(p.severity == "error" for p in got.problems)
     state.seen, state.mtime = (b"" if plan.gz else _tail(path, plan.stop)), plan.mtime
     state.head = b"" if plan.gz else _head(path, plan.stop)
 
@@ -90,6 +107,13 @@ class LogWatcher:
         ``"raise"`` raises :class:`LogError` for the first error of a poll, after the poll's
         rows were taken in (so the next poll goes on from there); the poll's update is the
         error's ``update``: apply it as any other.
+    standing : bool
+        Also report what ``rankboard check`` (:func:`stats.check_logs`) says of each file's end
+        as the file is now: an empty file or one without results (a warning), a last line
+        without its newline that is binary data (an error), and whatever a gzip or columnar
+        file's whole read says. Each such problem is reported while it holds and taken back
+        (in ``resolved``) when it no longer does: when the file grows, is read again or goes.
+        Off by default: a watcher alone need not call a log that a run has just opened empty.
 
     Notes
     -----
@@ -135,13 +159,15 @@ class LogWatcher:
     [{'learner': 'tree', 'value': 0.8, 'line': 2}]
     """
 
-    def __init__(self, paths: Any, *, on_error: OnError = "skip") -> None:
+    def __init__(self, paths: Any, *, on_error: OnError = "skip", standing: bool = False) -> None:
         if on_error not in ("raise", "skip"):
             raise ValueError(f"on_error must be 'raise' or 'skip', got {on_error!r}")
         self.paths = tuple(paths) if isinstance(paths, (list, tuple)) else (paths,)
         if any(os.fspath(p) == "-" for p in self.paths):
             raise ValueError("standard input ('-') cannot be watched")
         self.on_error = on_error
+        self.standing = standing
+        self._standing: dict[str, tuple[LogProblem, ...]] = {}  # per file, its standing problems reported
         self.labels = Labels()
         self._files: dict[str, _File] = {}
         self._names: list[str] = []  # file index -> name; a name keeps its index
@@ -185,9 +211,10 @@ class LogWatcher:
         removed = [name for name in self._files if name not in current]
         added: list[str] = []
         reloaded: list[str] = []
+        reasons: dict[str, str] = {}
         plans: list[_Plan] = []
         for source in sources:
-            problems.extend(self._plan(source, plans, added, reloaded))
+            problems.extend(self._plan(source, plans, added, reloaded, reasons))
         unnamed = [plan.state for plan in plans if plan.state.index < 0]
         check_files(len(self._names) + len(unnamed))  # each file's index fits a location
         for index, state in enumerate(unnamed, start=len(self._names)):
@@ -223,7 +250,8 @@ class LogWatcher:
                             if read is not None:
                                 problems.extend(self._take(plan, table, read, meter.source(size), size))
                             else:
-                                problems.extend(self._read(plan, table, meter.source(size)))
+                                final = self.standing and plan.gz  # read whole: at rest, as check reads it
+                                problems.extend(self._read(plan, table, meter.source(size), final=final))
                         except FileNotFoundError:  # gone between the plan and the read: as if not listed
                             vanished.append(plan)
                         meter.next(size)
@@ -250,10 +278,14 @@ class LogWatcher:
         self._held.drop_files([self._files.pop(name).index for name in removed + reloaded])
         for plan in plans:
             self._files[plan.source.name] = plan.state
+        if self.standing:
+            standing, withdrawn = self._ends(plans, reloaded)
+            problems.extend(standing)
+            resolved.extend(withdrawn)
         problems.extend(LogProblem(self._names[f], line, reason, "warning") for f, line, reason in table.notes)
         new, superseded, duplicates = self._resolve(new, locs)
         problems = in_file_order(problems + duplicates, self._names)
-        update = WatchUpdate(self._frame(new), tuple(problems), added, reloaded, removed, superseded, resolved)
+        update = WatchUpdate(self._frame(new), tuple(problems), added, reloaded, removed, superseded, resolved, reasons)
         errors = [p for p in problems if p.severity == "error"]
         if self.on_error == "raise" and errors:
             raise LogError(errors[0], update)
@@ -261,8 +293,11 @@ class LogWatcher:
 
     # -- reading -------------------------------------------------------------------------------
 
-    def _plan(self, source: Source, plans: list[_Plan], added: list[str], reloaded: list[str]) -> list[LogProblem]:
-        """What to read of one file (nothing is changed): appended lines, or all of it."""
+    def _plan(
+        self, source: Source, plans: list[_Plan], added: list[str], reloaded: list[str], reasons: dict[str, str]
+    ) -> list[LogProblem]:
+        """What to read of one file (nothing is changed): appended lines, or all of it (and why,
+        in ``reasons``, when it was read before)."""
         path = Path(source.name)
         try:
             st = os.stat(path)
@@ -292,13 +327,17 @@ class LogWatcher:
             added.append(source.name)
         elif fresh:
             reloaded.append(source.name)
+            reasons[source.name] = why_read_again(state.identity, state.offset, st.st_size, identity)
         state = replace(state) if state is not None and not fresh else _File(self._index.get(source.name, -1), identity)
         plans.append(_Plan(source, state, stop, gz, st.st_mtime_ns))
         return []
 
     @staticmethod
-    def _read(plan: _Plan, table: Columns, progress: Callable[[int], None] | None) -> list[LogProblem]:
-        """Read the planned bytes of one file into ``table``; ``plan.state`` follows."""
+    def _read(
+        plan: _Plan, table: Columns, progress: Callable[[int], None] | None, *, final: bool = False
+    ) -> list[LogProblem]:
+        """Read the planned bytes of one file into ``table``; ``plan.state`` follows (``final``: as
+        :func:`stats.read_logs` reads a file, its last line and an empty file said)."""
         state, path = plan.state, Path(plan.source.name)
         index = state.index
 
@@ -315,7 +354,7 @@ class LogWatcher:
                 stop_at_error=False,
                 spec=state.spec,
                 first_line=state.next_line,
-                final=False,
+                final=final,
                 stream=stream,
                 size=plan.stop - state.offset,
                 progress=progress,
@@ -341,6 +380,12 @@ class LogWatcher:
         columns = dict(table.finish())
         columns["file"], columns["line"] = table.locations(narrow=True)
         return columns
+
+    def _ends(self, plans: list[_Plan], reloaded: list[str]) -> tuple[list[LogProblem], list[LogProblem]]:
+        """The standing problems (:func:`_ending`) this poll finds, and those it takes back
+        (:func:`stats.logs._file_end.standing_update`)."""
+        ends = [(plan.source.name, _ending(plan)) for plan in plans if plan.source.name in self._files]
+        return standing_update(self._standing, self._files, ends, set(reloaded))
 
     # -- duplicates ----------------------------------------------------------------------------
 

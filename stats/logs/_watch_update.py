@@ -42,7 +42,12 @@ class WatchUpdate:
         learner and criterion: the later line wins), in file and line order. Drop them.
     resolved : list of LogProblem
         Problems of whole paths reported by an earlier poll that hold no more (the directory
-        has ``*.dat`` files again, the file is back): take them off your list.
+        has ``*.dat`` files again, the file is back), and standing problems taken back (see
+        :class:`~stats.logs._watch.LogWatcher`'s ``standing``): take them off your list.
+    reasons : dict of str to str
+        Why each file of ``reloaded`` was read again: ``"replaced"`` (another inode: renamed
+        over, rotated), ``"emptied"``, ``"truncated"`` or ``"rewritten"`` (in place; or a gzip or
+        columnar file that changed).
     """
 
     rows: pd.DataFrame
@@ -52,6 +57,7 @@ class WatchUpdate:
     removed: list[str] = field(default_factory=list)
     superseded: list[tuple[str, int]] = field(default_factory=list)
     resolved: list[LogProblem] = field(default_factory=list)
+    reasons: dict[str, str] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:

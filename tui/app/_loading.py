@@ -17,6 +17,7 @@ from textual.worker import get_current_worker
 from stats import LoadCancelled
 from tui.app._tokens import Token, Tokens
 from tui.model import LoadResult, selection_from_spec, spec_view
+from tui.problems import change_notice, first_problem, no_results
 from tui.widgets import LoadBar, ProblemsPanel, Sidebar, StatusLine, stopped_label
 
 if TYPE_CHECKING:
@@ -190,10 +191,14 @@ class LoadActions(_Base):
             )
         old = self.model
         model = self.loader.show(result)  # the loader owns the model shown: self.model is it from now on
-        # A problem a poll finds again (a FIFO, a bad line still there) is listed once.
-        kept = [] if message.reload else [p for p in self.problems if p not in result.resolved]
+        # A problem a poll finds again (a FIFO, a bad line still there) is listed once; those of a
+        # file read again whole or gone hold no more (the loader says which: result.resolved).
+        resolved = set(result.resolved)
+        kept = [] if message.reload else [p for p in self.problems if p not in resolved]
         self.problems = list(dict.fromkeys(kept + list(result.problems)))
         self.query_one(ProblemsPanel).problems = tuple(self.problems)
+        if old is not None:
+            self._notice_changes(result.changes, old, model)
         status = self.query_one(StatusLine)
         status.loading, status.files, status.lines = False, result.files, result.lines
         status.updated = self.clock().strftime("%H:%M:%S")
@@ -202,10 +207,14 @@ class LoadActions(_Base):
         self.query_one(Sidebar).names = (model.criteria, model.datasets, model.learners)
         sel = self.selection
         if not model.criteria:  # the logs shrank to nothing or vanished: no old result stays on screen
+            # the load ends here, and says why: the status line never waits on an analysis
+            status.no_results, status.shape = no_results(self.problems), (0, 0)
             self.selection = None
             self.analysis = None
-            self._show_problem("no results in the logs")
+            why = f": {first_problem(self.problems)}" if self.problems else ""
+            self._show_problem(f"no results in the logs{why}")
             return
+        status.no_results = None
         if sel is None and self.spec is not None:
             spec, self.spec = self.spec, None
             try:
@@ -222,6 +231,22 @@ class LoadActions(_Base):
         new_d = [d for d in model.datasets if d in sel.datasets or (old is None or d not in old.datasets)]
         new_l = [x for x in model.learners if x in sel.learners or (old is None or x not in old.learners)]
         self.selection = replace(sel, datasets=tuple(new_d), learners=tuple(new_l))
+
+    def _notice_changes(self, changes: tuple[tuple[str, str], ...], old: Model, new: Model) -> None:
+        """A notice of the files a poll found emptied, truncated, replaced or gone, and of what left
+        the view with them (the data sets, learners and criteria no longer in the logs), or that
+        nothing did. A file rewritten whole (a gzip or columnar log that changed) is said only
+        when something left the view: that is how such a log grows."""
+        if not changes:
+            return  # (names leave the logs only with the rows of a file read again or gone)
+        left = [_left(before, after) for before, after in _names(old, new)]
+        if not any(left) and all(how == "rewritten" for _, how in changes):
+            return
+        notice = change_notice(changes, left)
+        if any(left):
+            self.notify(notice, severity="warning", timeout=10, markup=False)
+        else:
+            self.notify(notice, severity="information", timeout=10, markup=False)
 
     def action_cancel_load(self) -> None:
         """Esc: stop the load at its next block; live updates pause (else the next tick would
@@ -277,3 +302,14 @@ class LoadActions(_Base):
     def watch_live(self, live: bool) -> None:
         for status in self.query(StatusLine):  # none before the app is composed
             status.live = live
+
+
+def _names(old: Model, new: Model) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The data sets, learners and criteria of two models, each kind a pair (old, new)."""
+    return [(old.datasets, new.datasets), (old.learners, new.learners), (old.criteria, new.criteria)]
+
+
+def _left(before: tuple[str, ...], after: tuple[str, ...]) -> list[str]:
+    """The names of ``before`` not in ``after``, in their order."""
+    kept = set(after)
+    return [name for name in before if name not in kept]

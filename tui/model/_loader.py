@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from stats import Aggregator, LogWatcher, aggregate_logs
 from stats.logs import Progress
@@ -18,6 +19,9 @@ from tui.model._early import EarlyLoad
 from tui.model._model import Model
 from tui.model._types import Selection
 from tui.problems import format_problem
+
+if TYPE_CHECKING:
+    from stats.logs import WatchUpdate
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,9 @@ class LoadResult:
     lines: int  # results in the model
     resolved: tuple[str, ...] = ()  # problems of earlier polls that hold no more
     bounded: str | None = None  # the logs exceed the memory budget: aggregated by blocks (why, in words)
+    #: (file, how) of each file read before that was read again whole or is gone: "emptied",
+    #: "truncated", "replaced", "rewritten" (stats.WatchUpdate.reasons) or "gone"
+    changes: tuple[tuple[str, str], ...] = ()
 
 
 class Loader:
@@ -52,6 +59,9 @@ class Loader:
         self.aggregator: Aggregator | None = None  # the rows of the logs, following each poll
         self.model: Model | None = None  # the last Model built (its caches carry over to the next)
         self._lock = threading.Lock()
+        # per file, the problems listed of it (LoadResult.problems' strings: the caller's list holds
+        # the same objects): they hold no more once the file is read again whole or is gone
+        self._listed: dict[str, list[str]] = {}
         self._early: EarlyLoad | None = None  # the first load, begun by start() and not yet asked for
 
     def show(self, result: LoadResult) -> Model:
@@ -102,13 +112,18 @@ class Loader:
                     return self._load_bounded(budget, progress, phase)
             elif self.bounded is not None:
                 return None  # no live updates in bounded mode: r reads the logs again
+            before = self.files
             if reload or self.watcher is None:
-                self.watcher = LogWatcher(self.paths)
+                # standing: an empty file and a binary last line are problems, as check says
+                self.watcher = LogWatcher(self.paths, standing=True)
                 self.files = set()
                 self.aggregator = self.model = None  # they follow one watcher: its first poll builds them
             update = self.watcher.poll(progress=progress)
-            self.files |= set(update.added)
-            self.files -= set(update.removed)
+            self.files = (self.files | set(update.added)) - set(update.removed)
+            changes = [(name, update.reasons.get(name, "rewritten")) for name in update.reloaded]
+            changes += [(name, "gone") for name in update.removed]
+            if reload:  # a fresh watcher: the files read before and not now are gone
+                changes += [(name, "gone") for name in sorted(before - self.files)]
             if not (update.changed or reload or self.model is not self.shown):
                 return None  # nothing new, and the caller shows the last Model built
             files = len(self.files)
@@ -135,10 +150,26 @@ class Loader:
                 raise
             self.model = model
             lines = int(self.aggregator.table["count"].sum())
+            problems, resolved = self._problems(update, [name for name, _ in changes], reload)
         default = model.default_selection() if model.criteria else None
+        return LoadResult(model, default, problems, files, lines, resolved, changes=tuple(changes))
+
+    def _problems(self, update: WatchUpdate, void: list[str], reload: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The poll's problems and those of earlier polls that hold no more: the watcher's
+        ``resolved``, and every problem of a file read again whole or gone (``void``)."""
+        if reload:
+            self._listed = {}
+        resolved = [format_problem(p) for p in update.resolved]
+        for problem, text in zip(update.resolved, resolved):  # a few whole-file problems
+            listed = self._listed.get(problem.file, [])
+            if text in listed:
+                listed.remove(text)
+        for name in void:
+            resolved.extend(self._listed.pop(name, ()))
         problems = tuple(format_problem(p) for p in update.problems)
-        resolved = tuple(format_problem(p) for p in update.resolved)
-        return LoadResult(model, default, problems, files, lines, resolved)
+        for problem, text in zip(update.problems, problems):
+            self._listed.setdefault(problem.file, []).append(text)
+        return problems, tuple(dict.fromkeys(resolved))
 
     def _load_bounded(self, budget: int, progress: Progress | None, phase: Callable[[str], None] | None) -> LoadResult:
         """Read and aggregate the logs by blocks (``stats.aggregate_logs``), the model from the
