@@ -43,7 +43,10 @@ def test_ranks_frame(analysis: Analysis) -> None:
     f = export_frame(analysis, "ranks")
     learners = list(analysis.ranks.medians.columns)
     letters = [f"{n} letters" for n in learners]
-    assert list(f.columns) == ["dataset", *[f"{n} {w}" for n in learners for w in ("median", "rank")], *letters]
+    by = ["letters_procedure", "letters_alpha", "letters_basis"]  # what made the letters (issue 28 item 5)
+    assert list(f.columns) == ["dataset", *[f"{n} {w}" for n in learners for w in ("median", "rank")], *letters, *by]
+    assert (f["letters_procedure"] == "holm").all() and (f["letters_alpha"] == 0.05).all()
+    assert f["letters_basis"].str.contains("Holm, alpha = 0.05", regex=False).all()
     scores = stats.scores_table(stats.read_logs(SAMPLES / "c45_demsar.dat"), "accuracy")
     assert f["C4.5 median"].iloc[:-1].tolist() == scores["C4.5"].tolist()
     assert f["C4.5 rank"].iloc[:-1].tolist() == stats.ranks(scores)["C4.5"].tolist()
@@ -55,6 +58,15 @@ def test_ranks_frame(analysis: Analysis) -> None:
     holm = stats.pairwise_test(scores)["holm"]
     assert holm.min() > 0.05
     assert last[letters].tolist() == ["a"] * 4 and (f[letters].iloc[:-1] == "").all().all()
+
+
+def test_folds_frame_names_the_test_and_alpha_of_its_marks() -> None:
+    """Issue 28 item 5: the marks' test and level, in columns of fixed names after the others."""
+    log = stats.read_logs(SAMPLES / "cv")
+    sel = default_selection(log, "pd")
+    f = export_frame(Model(log).analyze(sel.__class__(**{**sel.__dict__, "alpha": 0.01})), "folds")
+    assert list(f.columns[-2:]) == ["mark_test", "mark_alpha"] and list(f.columns[:9])[-1] == "mark"
+    assert f["mark_test"].str.startswith("corrected resampled t").all() and (f["mark_alpha"] == 0.01).all()
 
 
 def test_tests_frame(analysis: Analysis) -> None:

@@ -81,4 +81,6 @@ async def test_export_follows_the_sort_and_the_filter(tmp_path, monkeypatch) -> 
     assert frame["dataset"].tolist() == [*shown, "average rank"]
     assert frame.loc[0, "GaussianNB median"] == medians.loc[shown[0], "GaussianNB"]
     kinds = ("median", "rank", "letters")
-    assert set(frame.columns) == {"dataset"} | {f"{n} {k}" for n in medians.columns for k in kinds}
+    by = ["letters_procedure", "letters_alpha", "letters_basis"]  # what made the letters, last (issue 28 item 5)
+    assert set(frame.columns) == {"dataset", *by} | {f"{n} {k}" for n in medians.columns for k in kinds}
+    assert list(frame.columns[-3:]) == by

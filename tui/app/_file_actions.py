@@ -4,6 +4,8 @@ spec (``s``). Ask for a path, confirm before overwriting, write atomically, say 
 
 from __future__ import annotations
 
+import os
+import shlex
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -23,8 +25,10 @@ else:
 
 
 class FileActions(_Base):
-    """Mixed into the app: needs ``analysis``, ``selection``, ``view`` and ``clock``."""
+    """Mixed into the app: needs ``analysis``, ``selection``, ``view``, ``clock`` and ``paths`` (the logs
+    as given on the command line)."""
 
+    paths: list[str]
     analysis: Analysis | None
     selection: Selection | None
     view: str
@@ -67,11 +71,12 @@ class FileActions(_Base):
 
         def save(target: Path, _overwrite: bool, _raw: bool) -> None:
             try:
-                written = save_spec(selection, target, self.view)
+                written = save_spec(selection, target, self.view, logs=self.paths)
             except OSError as exc:
                 self.notify(f"saving the view spec failed: {exc}", severity="error", markup=False)
                 return
-            self.notify(f"saved {written} (rankboard report --spec {written.name})", markup=False)
+            # the spec names its logs: the command needs no path, and works as printed from here
+            self.notify(f"saved {written} (rankboard report --spec {shell_path(target)})", markup=False)
 
         self._ask_path(name, "Save the current selection as a view spec (TOML)", save)
 
@@ -105,3 +110,19 @@ class FileActions(_Base):
             self.notify(f"export failed: {exc}", severity="error", markup=False)
             return
         self.notify(f"exported {Path(written).resolve()}", markup=False)
+
+
+def shell_path(path: Path) -> str:
+    """``path`` as a shell argument that names it from the current directory: ``./`` and the path
+    below it when it lies there (``./`` also keeps a name beginning with ``-`` from reading as an
+    option), else absolute; quoted (``shlex.quote``) when the shell would split or expand it.
+
+    >>> shell_path(Path(os.getcwd()) / "a b.toml")
+    "'./a b.toml'"
+    """
+    full, here = os.path.abspath(path), os.getcwd()
+    try:
+        inside = os.path.commonpath([full, here]) == here
+    except ValueError:  # another drive (Windows)
+        inside = False
+    return shlex.quote("./" + Path(os.path.relpath(full, here)).as_posix() if inside else full)

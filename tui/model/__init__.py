@@ -19,7 +19,7 @@ from tui.model._imports import FIRST_VIEW, OTHER_VIEWS, import_modules
 from tui.model._loader import Loader, LoadResult, format_problem
 from tui.model._model import BOUNDED, Model
 from tui.model._quartiles import quartiles_view, with_control
-from tui.model._spec import load_spec, save_spec, selection_from_spec, spec_view
+from tui.model._spec import load_spec, save_spec, selection_from_spec, spec_logs, spec_view
 from tui.model._tests import cd_view, pairs_view, ranks_view, safety_message, tests_view
 from tui.model._types import (
     GROUPINGS,
@@ -74,6 +74,7 @@ __all__ = [
     "save_spec",
     "Selection",
     "selection_from_spec",
+    "spec_logs",
     "spec_view",
     "tests_view",
     "TestsView",

@@ -4,7 +4,9 @@ The file (written by hand: ``tomli_w`` is not a dependency; read with
 ``tomllib``)::
 
     # rankboard view spec
-    version = 1
+    version = 2
+    logs = ["runs/cv", "/data/extra.dat"]  # optional: the logs the app was opened on (files,
+                              # folders, globs), relative to the spec's folder when inside it
     criterion = "accuracy"
     direction = "higher"
     datasets = ["iris", "wine"]
@@ -16,17 +18,31 @@ The file (written by hand: ``tomli_w`` is not a dependency; read with
     pair = ["nb", "tree"]     # optional: default the best versus the second best
     rope = 0.01               # optional: default stats.default_rope of the criterion's values
     deltas = true             # optional: quartile charts of deltas against the control
-    scott_knott = "a12"       # optional: the quartile ranks' Scott-Knott variant: "esd" (2.x,
-                              # the default), "esd-v1" (1.x), "np" (3.0 non-parametric), "a12"
+    scott_knott = "a12"       # the quartile ranks' Scott-Knott variant: "esd" (2.x, the
+                              # default), "esd-v1" (1.x), "np" (3.0 non-parametric), "a12"
     view = "folds"            # optional: the view the app opens on (a view of tui.registry)
 
 Only ``criterion`` is required: a missing ``direction`` is the criterion's
 default, missing ``datasets``/``learners`` mean all of the log's.
+
+``logs`` (version 2) makes a spec reopen on its own: ``rankboard report --spec FILE`` and
+``rankboard --spec FILE`` read them when no log is given on the command line (paths given there
+win). An entry is relative to the spec's folder, or absolute (:func:`logs_entries` writes a log
+inside the spec's folder tree relative to it, so that the folder can be moved or shared whole, and
+any other absolute). A spec saved from the app opened on the bundled sample logs records none: a
+command without paths reads those. A version 1 spec (no ``logs``) is still read, with the logs given
+on the command line. :func:`spec_text` writes every option of the selection, defaults included
+(``scott_knott`` too), so that a later default changes nothing a spec shows; only ``control``,
+``pair`` and ``rope`` are left out when the selection leaves them to the data (None).
 """
 
 from __future__ import annotations
 
+import glob
 import math
+import os
+from collections.abc import Sequence
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +54,9 @@ from tui.model._defaults import default_higher_is_better
 from tui.model._model import Model
 from tui.model._types import GROUPINGS, PROCEDURES, TESTS, Selection
 
-VERSION = 1
+VERSION = 2
+#: The versions read: 1 (no ``logs``) and 2.
+VERSIONS = (1, 2)
 KEYS = (
     "version",
     "criterion",
@@ -54,6 +72,7 @@ KEYS = (
     "deltas",
     "scott_knott",
     "view",
+    "logs",
 )
 DIRECTIONS = ("higher", "lower")
 
@@ -92,12 +111,80 @@ def _toml_value(value: Any) -> str:
     raise TypeError(f"cannot write {type(value).__name__} to TOML")
 
 
-def spec_text(selection: Selection, view: str | None = None) -> str:
-    """The TOML text of ``selection`` (what :func:`save_spec` writes), and of ``view``, the view on
-    screen, when given."""
+def _bundled_logs() -> str:
+    """The bundled sample logs' folder (what ``rankboard`` and ``rankboard report`` read without a
+    path: ``tui.cli.bundled_cv``, which this layer may not import)."""
+    return os.path.abspath(str(files("rankboard_sample_logs").joinpath("cv")))
+
+
+def logs_entries(paths: Sequence[str], spec_path: str | Path) -> list[str] | None:
+    """The ``logs`` a spec saved at ``spec_path`` records for the logs ``paths`` (as given on the
+    command line: files, folders or globs, relative to the current directory).
+
+    A log inside the spec's folder tree is written relative to that folder (POSIX separators): the
+    folder can be moved, copied or shared with its logs and the spec still reopens. Any other log is
+    written absolute: a relative path climbing out (``../``) would break as soon as the spec moved
+    alone. ``-`` (standard input) cannot be read again and is left out. None when ``paths`` are the
+    bundled sample logs (nothing to record: a command without paths reads them) or name nothing.
+
+    >>> logs_entries(["/runs/a.dat", "/elsewhere/b.dat", "/runs/cv/*.dat"], "/runs/view.toml")
+    ['a.dat', '/elsewhere/b.dat', 'cv/*.dat']
+    """
+    full = [os.path.abspath(os.path.expanduser(os.fspath(p))) for p in paths if os.fspath(p) != "-"]
+    if not full or full == [_bundled_logs()]:
+        return None
+    folder = os.path.dirname(os.path.abspath(os.fspath(spec_path)))
+    return [_entry(p, folder) for p in full]
+
+
+def _entry(path: str, folder: str) -> str:
+    """``path`` (absolute) relative to ``folder`` when inside it, else as it is."""
+    try:
+        inside = os.path.commonpath([path, folder]) == folder
+    except ValueError:  # another drive (Windows)
+        inside = False
+    return Path(os.path.relpath(path, folder)).as_posix() if inside else path
+
+
+def spec_logs(spec: dict[str, Any], spec_path: str | Path) -> list[str] | None:
+    """The logs a spec read from ``spec_path`` records (its ``logs``, relative entries taken from
+    the spec's folder), as paths from the current directory; None when it records none.
+
+    Raises ``FileNotFoundError`` naming the spec and each log that is missing (a path that does not
+    exist, a glob that matches nothing): a spec that reads only part of its logs would show another
+    view than the one saved, without saying so.
+    """
+    entries = spec.get("logs")
+    if entries is None:
+        return None
+    folder = os.path.dirname(os.fspath(spec_path))
+    paths = [os.path.join(folder, os.path.expanduser(e)) for e in _strings("logs", entries)]
+    missing = [(e, p) for e, p in zip(entries, paths, strict=True) if not _found(p)]
+    if missing:
+        said = "; ".join(e if e == p else f"{e} (looked for as {p})" for e, p in missing)
+        raise FileNotFoundError(
+            f"{os.fspath(spec_path)}: the log(s) this spec names are not found: {said}; give the logs on the "
+            "command line (paths given there win over the spec's)"
+        )
+    return paths
+
+
+def _found(path: str) -> bool:
+    """Whether ``path`` names something to read, as ``stats.read_logs`` takes it (an existing path,
+    else a glob that matches)."""
+    if os.path.exists(path):
+        return True
+    return any(ch in path for ch in "*?[") and bool(glob.glob(path, recursive=True))
+
+
+def spec_text(selection: Selection, view: str | None = None, logs: Sequence[str] | None = None) -> str:
+    """The TOML text of ``selection`` (what :func:`save_spec` writes), of ``view``, the view on
+    screen, and of ``logs``, the entries of the logs (:func:`logs_entries`), when given."""
     sel = selection
-    items: list[tuple[str, Any]] = [
-        ("version", VERSION),
+    items: list[tuple[str, Any]] = [("version", VERSION)]
+    if logs:
+        items.append(("logs", list(logs)))
+    items += [
         ("criterion", sel.criterion),
         ("direction", "higher" if sel.higher_is_better else "lower"),
         ("datasets", list(sel.datasets)),
@@ -114,17 +201,20 @@ def spec_text(selection: Selection, view: str | None = None) -> str:
         items.append(("rope", float(sel.rope)))
     if sel.deltas:
         items.append(("deltas", True))
-    if sel.scott_knott != GROUPINGS[0]:
-        items.append(("scott_knott", sel.scott_knott))
+    items.append(("scott_knott", sel.scott_knott))
     if view is not None:
         items.append(("view", spec_view({"view": view})))
     return "# rankboard view spec\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in items)
 
 
-def save_spec(selection: Selection, path: str | Path, view: str | None = None) -> Path:
-    """Write ``selection`` (and ``view``) to ``path`` atomically (:func:`tui.atomic.write_text_atomic`);
-    return the path."""
-    return write_text_atomic(spec_text(selection, view), path)
+def save_spec(
+    selection: Selection, path: str | Path, view: str | None = None, logs: Sequence[str] | None = None
+) -> Path:
+    """Write ``selection`` (and ``view``, and ``logs``: the log paths as given to the app, recorded
+    relative to ``path``'s folder by :func:`logs_entries`) to ``path`` atomically
+    (:func:`tui.atomic.write_text_atomic`); return the path."""
+    entries = None if logs is None else logs_entries(logs, path)
+    return write_text_atomic(spec_text(selection, view, entries), path)
 
 
 def spec_view(spec: dict[str, Any]) -> str | None:
@@ -145,9 +235,18 @@ def load_spec(path: str | Path) -> dict[str, Any]:
         raise ValueError(f"{path}: unknown key(s) {', '.join(map(repr, unknown))}; valid keys are: {', '.join(KEYS)}")
     try:
         spec_view(spec)
+        if "logs" in spec:
+            _strings("logs", spec["logs"])
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
     return spec
+
+
+def _strings(key: str, value: Any) -> list[str]:
+    """``value``, a non-empty array of non-empty strings (``ValueError`` naming ``key`` else)."""
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+        raise ValueError(f"{key} must be a non-empty array of paths (strings), got {value!r}")
+    return value
 
 
 def _one_of(key: str, value: Any, valid: tuple[str, ...]) -> str:
@@ -175,8 +274,9 @@ def selection_from_spec(model: Model, spec: dict[str, Any]) -> Selection:
     unknown = [k for k in spec if k not in KEYS]
     if unknown:
         raise ValueError(f"unknown key(s) {', '.join(map(repr, unknown))}; valid keys are: {', '.join(KEYS)}")
-    if spec.get("version", VERSION) != VERSION:
-        raise ValueError(f"version = {spec['version']!r} is not supported; valid values are: {VERSION}")
+    version = spec.get("version", VERSION)
+    if isinstance(version, bool) or version not in VERSIONS:
+        raise ValueError(f"version = {version!r} is not supported; valid values are: {', '.join(map(str, VERSIONS))}")
     if "criterion" not in spec:
         raise ValueError(f"criterion is missing; valid values are: {', '.join(model.criteria)}")
     criterion = _one_of("criterion", spec["criterion"], model.criteria)

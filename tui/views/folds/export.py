@@ -1,7 +1,11 @@
 """The folds view's CSV: one row per data set and learner against the control: dataset, learner,
 control, runs, folds, mean_difference, statistic, pvalue, mark, p_better, p_equivalent, p_worse;
 then one row per learner with dataset "all data sets": wins, ties, losses, datasets and the
-Bayesian signed-rank test's probabilities."""
+Bayesian signed-rank test's probabilities; last, on every row, what made the marks (``v`` better,
+``*`` worse than the control) and the wins/ties/losses that count them: ``mark_test`` (the corrected
+resampled t-test of Nadeau & Bengio 2003, one data set at a time, no multiplicity correction) and
+``mark_alpha``. Fixed names in the last columns: a program finds them by name, the columns before
+them keep their places."""
 
 from __future__ import annotations
 
@@ -11,6 +15,8 @@ from tui.model import Analysis
 
 #: The dataset of the rows across data sets (one per learner: the totals).
 TOTALS = "all data sets"
+#: What makes the marks (``mark_test``): the test's name, as the text report's intro gives it.
+MARK_TEST = "corrected resampled t (Nadeau & Bengio 2003)"
 
 
 def frame(analysis: Analysis) -> pd.DataFrame:
@@ -25,7 +31,7 @@ def frame(analysis: Analysis) -> pd.DataFrame:
         out[c] = out[c].astype("Int64")  # counts stay integers; blank where they do not apply
     out[["dataset", "learner", "control"]] = out[["dataset", "learner", "control"]].astype(str)
     out["mark"] = out["mark"].fillna("").astype(str)
-    return out
+    return out.assign(mark_test=MARK_TEST, mark_alpha=float(part.alpha))
 
 
 def shown(frame: pd.DataFrame, needle: str, datasets: list[str] | None, learners: list[str] | None) -> pd.DataFrame:

@@ -1,7 +1,12 @@
 """The ranks view's CSV: dataset, then per learner ``<learner> median`` and ``<learner> rank``; a
 last row with dataset = "average rank", the average ranks in the rank columns and empty (NaN)
 medians; then per learner ``<learner> letters``, the compact letters of the pairs procedure
-(Piepho 2004) on the average-rank row, empty on the others."""
+(Piepho 2004) on the average-rank row, empty on the others; then, on every row, what made the
+letters: ``letters_procedure`` (the procedure's key, as ``--procedure`` and a view spec name it:
+holm, nemenyi, ...), ``letters_alpha`` and ``letters_basis`` (the sentence the reports print, which
+also names the ranks behind a rank procedure's APVs). Fixed names, in the last columns, as the
+JSON report's ``letters`` (procedure, alpha, basis): a program finds them by name, a spreadsheet
+shows them beside the letters; without letters, none of these columns."""
 
 from __future__ import annotations
 
@@ -14,6 +19,8 @@ from tui.model import Analysis
 
 #: The dataset of the last row, the average ranks.
 AVERAGE = "average rank"
+#: The columns saying what made the letters (after them; the same on every row).
+LETTERS_BY = ("letters_procedure", "letters_alpha", "letters_basis")
 
 
 def frame(analysis: Analysis) -> pd.DataFrame:
@@ -23,15 +30,21 @@ def frame(analysis: Analysis) -> pd.DataFrame:
     for name in part.medians.columns:
         out[f"{name} median"] = [*part.medians[name].to_numpy(np.float64), np.nan]
         out[f"{name} rank"] = [*part.ranks[name].to_numpy(np.float64), float(part.average[name])]
-    if analysis.letters is not None:
+    letters = analysis.letters
+    if letters is not None:
         blank = [""] * len(part.medians.index)
         for name in part.medians.columns:
-            out[f"{name} letters"] = [*blank, analysis.letters.letters[str(name)]]
+            out[f"{name} letters"] = [*blank, letters.letters[str(name)]]
+        rows = len(out["dataset"])
+        by = (letters.procedure, float(letters.alpha), letters.basis)
+        out.update({column: [value] * rows for column, value in zip(LETTERS_BY, by, strict=True)})
     return pd.DataFrame(out)
 
 
 def _kind(column: str) -> str:
-    """A column's block: medians and ranks go together, the letters after them."""
+    """A column's block: medians and ranks go together, the letters after them, what made them last."""
+    if column in LETTERS_BY:
+        return "letters by"
     return "letters" if column.endswith(" letters") else "values"
 
 
@@ -51,6 +64,11 @@ def shown(frame: pd.DataFrame, needle: str, datasets: list[str] | None, learners
         rank = {name: i for i, name in enumerate(learners)}
         cols = [c for c in out.columns if c != "dataset"]
         kinds = {c: i for i, c in enumerate(dict.fromkeys(_kind(c) for c in cols))}
-        cols.sort(key=lambda c: (kinds[_kind(c)], rank.get(c.rsplit(" ", 1)[0], len(rank))))
+        cols.sort(key=lambda c: (kinds[_kind(c)], _learner_rank(c, rank)))
         out = out[["dataset", *cols]]
     return out
+
+
+def _learner_rank(column: str, rank: dict[str, int]) -> int:
+    """Where ``column``'s learner is shown (``rank``); the columns of no learner keep their order."""
+    return 0 if column in LETTERS_BY else rank.get(column.rsplit(" ", 1)[0], len(rank))
