@@ -2,7 +2,8 @@
 
 Names longer than a list is wide are cut in the middle (the end, where names of a family differ,
 stays), and the whole name under the cursor is shown on a line below the lists. ``[x]`` marks an
-included name, ``[ ]`` an excluded one, ``[c]`` the control.
+included name, ``[ ]`` an excluded one, ``[c]`` the control: the one chosen with ``c``, else the
+best-ranked learner the analysis made the control (the default control, marked the same way).
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ class Sidebar(VerticalScroll, can_focus=False):
 
     names: reactive[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = reactive(((), (), ()))
     selection = reactive(None)
+    #: The control the analysis used (the selection's, else the best-ranked learner), set by the app.
+    control: reactive[str | None] = reactive(None)
     filter_text: reactive[str] = reactive("")
 
     def compose(self) -> ComposeResult:
@@ -156,6 +159,17 @@ class Sidebar(VerticalScroll, can_focus=False):
     def watch_selection(self) -> None:
         self.refresh_lists()
 
+    def watch_control(self) -> None:
+        self.refresh_lists()
+
+    def control_in_use(self) -> str | None:
+        """The learner marked ``[c]``: the selection's control while it is included (at once, before
+        its analysis comes), else the analysis's (the best-ranked learner, until ``c`` chooses one)."""
+        sel = self.selection
+        if sel is not None and sel.control is not None and sel.control in sel.learners:
+            return str(sel.control)
+        return self.control
+
     def watch_filter_text(self, text: str) -> None:
         self.refresh_lists()
         self.post_message(self.Filtered(text))
@@ -167,6 +181,7 @@ class Sidebar(VerticalScroll, can_focus=False):
 
         criteria, datasets, learners = self.names
         sel = self.selection
+        in_use = self.control_in_use()
         crit_opts = []
         for c in criteria:
             current = sel is not None and c == sel.criterion
@@ -189,8 +204,8 @@ class Sidebar(VerticalScroll, can_focus=False):
             for name in names:
                 if not matches(needle, name):
                     continue
-                control = list_id == "learners" and sel is not None and name == sel.control
-                mark = "[c] " if control and name in chosen else "[x] " if name in chosen else "[ ] "
+                control = list_id == "learners" and name == in_use and name in chosen
+                mark = "[c] " if control else "[x] " if name in chosen else "[ ] "
                 text = Text(mark, style="" if name in chosen else "dim", no_wrap=True, overflow="ellipsis")
                 shown = literal(name)
                 suffix = " (control)" if control and room - shown.cell_len >= len(" (control)") else ""
