@@ -37,15 +37,29 @@ Bars
     4: appended lines on screen within a second.
     Figures are printed, never asserted.
 
+Before and after (``--before REV``)
+    Parts 1 and 2 also on the tree of git revision REV (its ``stats/`` and ``tui/`` extracted with
+    ``_trees.export``, no worktree touched), in the same run: ``--rounds`` rounds (default 4), each
+    a fresh interpreter per tree (this script with a hidden ``--tree-child TREE``, that tree first
+    on ``sys.path``, printing its figures as JSON), the order of the two trees alternating from
+    round to round (REV first in odd rounds, this tree first in even ones), so that a change of the
+    machine's load during the run falls on both. The presses of all rounds are pooled per tree;
+    printed: per kind of toggle, the median in this tree and in REV's and their ratio (this / REV:
+    above 1 is slower now), against the bar; the same for ``Model.analyze`` alone; the event-loop
+    gaps of each tree. The machine may be shared: read the ratios, not the absolute figures.
+    ``--only-toggles`` leaves out parts 3 and 4 (with or without ``--before``).
+
 Run from the repository root::
 
-    python benchmarks/bench_app.py [--toggles 12] [--loads 3] [--skip-5m]
+    python benchmarks/bench_app.py [--toggles 12] [--loads 3] [--skip-5m] [--only-toggles]
+                                   [--before REV [--rounds 4]]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import shutil
 import statistics
@@ -53,17 +67,22 @@ import sys
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]  # this checkout's stats/tui, not another install's
+# --tree-child TREE: this file run by --before in another tree's stats/ and tui/ (that tree first)
+if "--tree-child" in sys.argv:
+    sys.path.insert(0, sys.argv[sys.argv.index("--tree-child") + 1])
 
+import _trees  # noqa: E402
 import bench_load  # noqa: E402
 
 import stats  # noqa: E402
+import tui  # noqa: E402
 from stats import LogWatcher  # noqa: E402
-from tests.test_app import settle as settle_test  # noqa: E402
 from tui.app import RankboardApp  # noqa: E402
 from tui.model import Model  # noqa: E402
 from tui.widgets import LoadBar, NameList, StatusLine  # noqa: E402
@@ -161,9 +180,24 @@ async def wait_shown(app: BenchApp, before, timeout: float = 30.0) -> float:  # 
     raise RuntimeError(f"no new analysis shown within {timeout} s (selection {app.selection})")
 
 
-async def settle(pilot) -> None:  # noqa: ANN001
-    """tests/test_app.py's wait for the workers and their messages, with time for large logs."""
-    await settle_test(pilot, guard=600.0)
+async def settle(pilot, guard: float = 600.0) -> None:  # noqa: ANN001
+    """Wait until the workers (loading, analysis) are done and their messages handled.
+
+    The same wait as ``tests/test_app.py``'s ``settle``, with time for large logs; a copy, so that
+    a ``--before`` tree's app needs nothing of the tests (which follow this tree's app).
+    """
+    app = pilot.app
+    deadline = time.monotonic() + guard
+    while time.monotonic() < deadline:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        busy = app.loading is not None or any(not w.is_finished for w in app.workers)
+        current = app.selection is None or (app.analysis is not None and app.analysis.selection == app.selection)
+        if not busy and current:
+            await pilot.pause()
+            return
+        await pilot.pause(0.02)
+    raise RuntimeError("the app did not settle")
 
 
 async def focus(pilot, list_id: str) -> NameList:  # noqa: ANN001
@@ -331,14 +365,175 @@ async def first_paint(path: Path) -> dict:
     }
 
 
+def measure_toggles(path: Path, n: int) -> dict[str, Any]:
+    """Parts 1 and 2 in the tree on ``sys.path``, as plain data (seconds; JSON for ``--tree-child``).
+
+    ``times`` and ``analyze``: per kind of toggle, the app's latency of each press and
+    ``Model.analyze`` alone for the same selection (the baseline's replay of the app's sequence);
+    ``gaps``: the event-loop gaps (ms) during the toggles; ``tui``: the folder ``tui`` came from.
+    """
+    times, sequence, gaps, info = asyncio.run(toggles(path, n))
+    build, per = baseline(path, sequence)
+    analyze, i = {}, 1  # sequence[0] is the first selection, before any toggle
+    for kind, ts in times.items():
+        analyze[kind] = [per[j] for j in range(i, i + len(ts))]
+        i += len(ts)
+    n_datasets, n_learners, problem = info["final"]
+    return {
+        "times": times,
+        "analyze": analyze,
+        "gaps": gaps,
+        "build": build,
+        "shape": [int(x) for x in info["shape"]],
+        "final": [int(n_datasets), int(n_learners), None if problem is None else str(problem)],
+        "tui": str(Path(tui.__file__).resolve().parent),
+    }
+
+
+def print_toggles(res: dict[str, Any], n: int) -> None:
+    """Parts 1 and 2 of one tree (``measure_toggles``'s figures), with the bars."""
+    print(
+        f"initial table {res['shape'][0]} data sets x {res['shape'][1]} learners; "
+        f"after the toggles {tuple(res['final'])}; baseline Model(log) built in {res['build']:.2f} s"
+    )
+    print(
+        f"\n1. toggle latency, key press -> new analysis painted (median over {n} each; bar {1000 * TOGGLE_BAR:.0f} ms)"
+    )
+    print(f"{'toggle':<34}{'app ms':>9}{'max ms':>9}{'analyze ms':>12}{'overhead':>10}{'ratio':>7}  bar")
+    for kind, ts in res["times"].items():
+        app_ms, base_ms = 1000 * statistics.median(ts), 1000 * statistics.median(res["analyze"][kind])
+        print(
+            f"{kind:<34}{app_ms:9.1f}{1000 * max(ts):9.1f}{base_ms:12.1f}{app_ms - base_ms:10.1f}"
+            f"{app_ms / base_ms:7.2f}  {verdict(app_ms, TOGGLE_BAR)}"
+        )
+    print("   (analyze ms = Model.analyze alone on a fresh Model, same selections in the same order)")
+
+    gaps = res["gaps"]
+    print(f"\n2. event-loop gaps during the toggles (5 ms interval tick; bar {1000 * STALL_BAR:.0f} ms)")
+    gmax, g99 = max(gaps), pct(gaps, 99)
+    print(
+        f"   {len(gaps)} gaps: median {statistics.median(gaps):.1f} ms, p99 {g99:.1f} ms, max {gmax:.1f} ms; "
+        f"gaps > 50 ms: {sum(g > 1000 * STALL_BAR for g in gaps)}  "
+        f"{'meets' if gmax <= 1000 * STALL_BAR else f'MISSES (max {gmax - 1000 * STALL_BAR:.0f} ms over)'}"
+    )
+
+
+def verdict(ms: float, bar: float) -> str:
+    return "meets" if ms <= 1000 * bar else f"MISSES by {ms - 1000 * bar:.0f} ms"
+
+
+def run_tree(tree: Path, n: int) -> dict[str, Any]:
+    """``measure_toggles`` in a fresh interpreter with ``tree`` first on ``sys.path``; checks that
+    its app was that tree's."""
+    res = _trees.run_child(tree, [str(Path(__file__).resolve()), "--tree-child", str(tree), "--toggles", str(n)])
+    if not Path(res["tui"]).is_relative_to(tree.resolve()):
+        raise RuntimeError(f"the run for {tree} imported tui from {res['tui']}")
+    return res
+
+
+def pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The presses and gaps of one tree's processes, pooled; each process's median and max kept."""
+    kinds = runs[0]["times"]
+    return {
+        "times": {k: [t for r in runs for t in r["times"][k]] for k in kinds},
+        "analyze": {k: [t for r in runs for t in r["analyze"][k]] for k in kinds},
+        "gaps": [g for r in runs for g in r["gaps"]],
+        "round_median": [1000 * statistics.median([t for ts in r["times"].values() for t in ts]) for r in runs],
+        "round_max_gap": [max(r["gaps"]) for r in runs],
+        "final": {tuple(r["final"]) for r in runs},
+        "tui": runs[0]["tui"],
+    }
+
+
+def compare(rev: str, n: int, rounds: int) -> None:
+    """Parts 1 and 2 in this tree and in ``rev``'s, a fresh process each, the order alternating."""
+    this = "this tree"
+    trees = {rev: _trees.export(rev, "stats", "tui"), this: HERE.parent}
+    got: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
+    load_start = os.getloadavg()[0]
+    try:
+        for r in range(rounds):
+            order = [rev, this] if r % 2 == 0 else [this, rev]
+            for name in order:
+                got[name].append(run_tree(trees[name], n))
+            print(f"round {r + 1} of {rounds} done ({order[0]} first)", file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(trees[rev])
+    new, old = pooled(got[this]), pooled(got[rev])
+    w = max(len(rev), 9) + 2
+    print(
+        f"\n{this} ({new['tui']}) and {rev} (git archive: {old['tui']}):\n"
+        f"{rounds} round(s), a fresh process per tree each, {rev} first in rounds 1, 3, ...; {n} presses of each "
+        f"kind per process; load average {load_start:.2f} at the start, {os.getloadavg()[0]:.2f} at the end"
+    )
+    if new["final"] != old["final"]:
+        print(f"   NOTE: the trees ended on different tables: {sorted(new['final'])} vs {sorted(old['final'])}")
+    print(
+        f"\n1. toggle latency, key press -> new analysis painted: median ms over {rounds} x {n} presses per tree; "
+        f"ratio = {this} / {rev} (above 1: slower now)"
+    )
+    print(f"{'toggle':<34}{this:>{w}}{rev:>{w}}{'ratio':>7}  bar {1000 * TOGGLE_BAR:.0f} ms: {this}; {rev}")
+    for kind in new["times"]:
+        a, b = 1000 * statistics.median(new["times"][kind]), 1000 * statistics.median(old["times"][kind])
+        print(f"{kind:<34}{a:{w}.1f}{b:{w}.1f}{a / b:7.2f}  {verdict(a, TOGGLE_BAR)}; {verdict(b, TOGGLE_BAR)}")
+    print(f"{'  Model.analyze alone (baseline)':<34}{this:>{w}}{rev:>{w}}{'ratio':>7}")
+    for kind in new["analyze"]:
+        a, b = 1000 * statistics.median(new["analyze"][kind]), 1000 * statistics.median(old["analyze"][kind])
+        print(f"{kind:<34}{a:{w}.2f}{b:{w}.2f}{a / b:7.2f}")
+    print(
+        "   (Model.analyze on a fresh Model of the tree, the app's selections in the same order)\n"
+        f"   per process, median of all its presses (ms): {this} "
+        + ", ".join(f"{x:.1f}" for x in new["round_median"])
+        + f"; {rev} "
+        + ", ".join(f"{x:.1f}" for x in old["round_median"])
+    )
+
+    print(f"\n2. event-loop gaps during the toggles (5 ms interval tick; bar {1000 * STALL_BAR:.0f} ms)")
+    print(f"{'':<34}{this:>{w}}{rev:>{w}}{'ratio':>7}")
+    rows = (
+        ("gaps (count)", len(new["gaps"]), len(old["gaps"]), False),
+        ("median gap ms", statistics.median(new["gaps"]), statistics.median(old["gaps"]), True),
+        ("p99 gap ms", pct(new["gaps"], 99), pct(old["gaps"], 99), True),
+        (
+            "max gap ms, median of processes",
+            statistics.median(new["round_max_gap"]),
+            statistics.median(old["round_max_gap"]),
+            True,
+        ),
+        ("max gap ms, all processes", max(new["gaps"]), max(old["gaps"]), True),
+        (
+            "gaps > 50 ms",
+            sum(g > 1000 * STALL_BAR for g in new["gaps"]),
+            sum(g > 1000 * STALL_BAR for g in old["gaps"]),
+            False,
+        ),
+    )
+    for label, a, b, ratio in rows:
+        cells = f"{a:{w}.1f}{b:{w}.1f}{a / b:7.2f}" if ratio else f"{a:{w}d}{b:{w}d}"
+        print(f"{label:<34}{cells}")
+    gmax, omax = max(new["gaps"]), max(old["gaps"])
+    print(
+        f"   bar (no gap > {1000 * STALL_BAR:.0f} ms): {this} "
+        f"{'meets' if gmax <= 1000 * STALL_BAR else f'MISSES (max {gmax - 1000 * STALL_BAR:.0f} ms over)'}; {rev} "
+        f"{'meets' if omax <= 1000 * STALL_BAR else f'MISSES (max {omax - 1000 * STALL_BAR:.0f} ms over)'}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--toggles", type=int, default=12, help="timed presses of each kind (>= 10)")
     parser.add_argument("--loads", type=int, default=3, help="app starts on the 5M log")
     parser.add_argument("--appends", type=int, default=5, help="live appends timed (1M log; 5M too)")
     parser.add_argument("--skip-5m", action="store_true")
+    parser.add_argument("--only-toggles", action="store_true", help="parts 1 and 2 only (no live updates, no 5M)")
+    parser.add_argument("--before", metavar="REV", help="parts 1 and 2 also in git revision REV's tree, same run")
+    parser.add_argument("--rounds", type=int, default=4, help="processes per tree with --before, alternating")
+    parser.add_argument("--tree-child", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args()
     warnings.simplefilter("ignore", stats.BergmannLimitWarning)
+    if args.tree_child:  # parts 1 and 2 in that tree, as JSON on the last line (_trees.run_child)
+        print(json.dumps(measure_toggles(GRID, args.toggles)))
+        return
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; Python {sys.version.split()[0]}")
 
     # -- 1 and 2: toggles ----------------------------------------------------------------------
@@ -347,38 +542,12 @@ def main() -> None:
         generate_grid()
         print(f"generated {GRID} in {time.perf_counter() - t:.1f} s")
     print(f"log: {GRID}, {GRID_LINES:,} lines, {GRID.stat().st_size / 1e6:.1f} MB; app size {SIZE}")
-    times, sequence, gaps, info = asyncio.run(toggles(GRID, args.toggles))
-    build, per = baseline(GRID, sequence)
-    print(
-        f"initial table {info['shape'][0]} data sets x {info['shape'][1]} learners; "
-        f"after the toggles {info['final']}; baseline Model(log) built in {build:.2f} s"
-    )
-    print(
-        f"\n1. toggle latency, key press -> new analysis painted "
-        f"(median over {args.toggles} each; bar {1000 * TOGGLE_BAR:.0f} ms)"
-    )
-    print(f"{'toggle':<34}{'app ms':>9}{'max ms':>9}{'analyze ms':>12}{'overhead':>10}{'ratio':>7}  bar")
-    i = 1
-    worst = []
-    for kind, ts in times.items():
-        base = [per[j] for j in range(i, i + len(ts))]
-        i += len(ts)
-        app_ms, base_ms = 1000 * statistics.median(ts), 1000 * statistics.median(base)
-        ok = app_ms <= 1000 * TOGGLE_BAR
-        worst.append((kind, app_ms, base_ms, ok))
-        print(
-            f"{kind:<34}{app_ms:9.1f}{1000 * max(ts):9.1f}{base_ms:12.1f}{app_ms - base_ms:10.1f}"
-            f"{app_ms / base_ms:7.2f}  {'meets' if ok else f'MISSES by {app_ms - 1000 * TOGGLE_BAR:.0f} ms'}"
-        )
-    print("   (analyze ms = Model.analyze alone on a fresh Model, same selections in the same order)")
-
-    print(f"\n2. event-loop gaps during the toggles (5 ms interval tick; bar {1000 * STALL_BAR:.0f} ms)")
-    gmax, g99 = max(gaps), pct(gaps, 99)
-    print(
-        f"   {len(gaps)} gaps: median {statistics.median(gaps):.1f} ms, p99 {g99:.1f} ms, max {gmax:.1f} ms; "
-        f"gaps > 50 ms: {sum(g > 1000 * STALL_BAR for g in gaps)}  "
-        f"{'meets' if gmax <= 1000 * STALL_BAR else f'MISSES (max {gmax - 1000 * STALL_BAR:.0f} ms over)'}"
-    )
+    if args.before:
+        compare(args.before, args.toggles, max(args.rounds, 1))
+    else:
+        print_toggles(measure_toggles(GRID, args.toggles), args.toggles)
+    if args.only_toggles:
+        return
 
     # -- 4 (printed before 3): live updates -----------------------------------------------------
     print(f"\n4. live: 1,000 results appended to a copy of {GRID.name} while the app runs (polls every 0.25 s)")

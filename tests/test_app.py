@@ -894,7 +894,8 @@ async def test_the_app_opens_on_a_saved_spec_and_says_when_it_does_not_fit(tmp_p
 
 
 async def test_the_ranks_table_gives_the_exact_value_under_the_cursor_and_y_copies_it() -> None:
-    """Issue 11 item 7: full precision of the value under the cursor, and y copies it (OSC 52)."""
+    """Issue 11 item 7: full precision of the value under the cursor, and y copies it (OSC 52):
+    the bare value (issue 28), the sentence staying on the line under the table."""
 
     async def scenario(app: RankboardApp, pilot) -> None:  # noqa: ANN001
         await press(pilot, "2", "right")
@@ -905,7 +906,8 @@ async def test_the_ranks_table_gives_the_exact_value_under_the_cursor_and_y_copi
         copied: list[str] = []
         app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
         await press(pilot, "y")
-        assert copied and exact in copied[0]
+        assert copied == [repr(float(medians.iloc[0, 0]))]
+        assert str(app.query_one("#ranks-exact").render()).startswith(f"{medians.index[0]}, ")
 
     await drive(scenario)
 

@@ -65,6 +65,12 @@ def test_names_are_literal_and_small_inputs() -> None:
     assert render_cd(pd.Series({"solo": 1.0}), 1.0)[-1].startswith("solo")
 
 
+def _cut_of(shown: str, name: str) -> bool:
+    """Whether ``shown`` is ``name`` or ``name`` cut in the middle (its start, an ellipsis, its end)."""
+    head, cut, tail = shown.partition("\N{HORIZONTAL ELLIPSIS}")
+    return shown == name or bool(cut) and name.startswith(head) and name.endswith(tail)
+
+
 def test_names_are_cut_in_the_middle_so_that_20_long_names_fit_the_width() -> None:
     """At 64 columns (80 less the sidebar) 20 names of 20 characters drew 99 columns, which the
     app folded in two. Now the names are cut in the middle, distinct, the axis takes one cell per
@@ -76,9 +82,13 @@ def test_names_are_cut_in_the_middle_so_that_20_long_names_fit_the_width() -> No
     for width in (64, 80):
         lines = render_cd(ranks, 12.1, width=width)
         assert max(len(line) for line in lines) <= width
-        rows = lines[-10:]  # the learner rows: a name left, a name right
+        # issue 28: the prefix all share is dropped and said once, under the diagram
+        assert lines[-1].startswith("learners: 'classifier_' before each")
+        rows = lines[-11:-1]  # the learner rows: a name left, a name right
         shown = [row.split(" (")[0] for row in rows] + [row.rsplit(") ", 1)[1] for row in rows]
-        assert len(set(shown)) == 20 and all(len(n) >= MIN_NAME and "\N{HORIZONTAL ELLIPSIS}" in n for n in shown)
+        rests = {n[len("classifier_") :] for n in names}
+        assert len(set(shown)) == 20 and all(len(n) >= MIN_NAME for n in shown)
+        assert all(_cut_of(n, rest) for n in shown for rest in rests if n[-3:] == rest[-3:])
         assert {n[-3:] for n in shown} == {n[-3:] for n in names}
     wide = render_cd(ranks, 12.1, width=120)
     assert all(n in "\n".join(wide) for n in names)  # whole names when there is room

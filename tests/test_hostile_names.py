@@ -114,7 +114,8 @@ async def test_the_app_shows_hostile_names_literally(tmp_path: Path) -> None:
     app = make_app([str(HOSTILE)])
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(pilot)
-        await press(pilot, "2")
+        await press(pilot, "2", "n")  # whole names (n): 14 learners' columns do not fit 200 columns
+        await settle(pilot)
         table = app.query_one("#ranks-table")
         headers = [str(c.label) for c in table.columns.values()]
         assert "[@click=app.quit]q[/]" in headers and "[red]x[/red]" in headers  # markup shown, not run

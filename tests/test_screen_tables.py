@@ -127,50 +127,59 @@ async def test_the_lines_around_the_tables_wrap_at_80_columns() -> None:
 
 
 async def test_y_copies_the_value_under_the_cursor_in_every_table_view() -> None:
-    """Before: y copied only in the ranks view ("move the cursor to a cell of the ranks table")."""
+    """Before: y copied only in the ranks view ("move the cursor to a cell of the ranks table").
+    Issue 28: y copies the bare value at full precision; the sentence saying what it is stays on
+    the line under the table (before, y copied the sentence)."""
     app = make_app()
     async with app.run_test(size=SMALL, notifications=True) as pilot:
         await settle(pilot)
         copied: list[str] = []
         app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
 
-        async def copy(line: str | None) -> str:
+        async def copy(line: str) -> tuple[str, str]:
+            """(what y copied, the line under the table)."""
             await press(pilot, "y")
-            text = copied[-1]
-            if line is not None:  # the line under the table shows what y copies
-                assert app.query_one(line).plain == text + "   (y copies)"
-            return text
+            return copied[-1], app.query_one(line).plain
 
         await press(pilot, "3", "right", "right", "right", "right")  # KNN's holm APV
         tests = app.analysis.tests
         learner = str(tests.control_table.index[0])
         holm = float(tests.control_table.loc[learner, "holm"])
-        assert await copy("#control-exact") == f"{learner} vs {tests.control}: holm APV {holm!r}"
+        sentence = f"{learner} vs {tests.control}: holm APV {holm!r}"
+        assert await copy("#control-exact") == (repr(holm), sentence + "   (y copies the value)")
         await press(pilot, "left", "left", "left")  # z: a statistic, named as such
         z = float(tests.control_table.loc[learner, "z"])
-        assert await copy("#control-exact") == f"{learner} vs {tests.control}: z {z!r}"
+        sentence = f"{learner} vs {tests.control}: z {z!r}"
+        assert await copy("#control-exact") == (repr(z), sentence + "   (y copies the value)")
 
         await press(pilot, "4", "j", "right")  # the matrix: row 2, column 1
         pairs = app.analysis.pairs
         a, b = (str(x) for x in pairs.matrix.index[:2])
         apv = float(pairs.matrix.iloc[1, 0])
-        assert await copy("#pairs-exact") == f"{b} vs {a}: Holm APV {apv!r}"
+        value, line = await copy("#pairs-exact")
+        assert (value, line) == (repr(apv), f"{b} vs {a}: Holm APV {apv!r}   (y copies the value)")
         await press(pilot, "tab", "right")  # the contrast table, row 1, column 1
         assert app.focused is app.query_one("#contrast-table")
         contrast = float(pairs.contrast.iloc[0, 0])
-        assert await copy("#contrast-exact") == f"{a} - {a}: contrast (median of differences) {contrast!r}"
+        value, line = await copy("#contrast-exact")
+        assert value == repr(contrast) and line.startswith(f"{a} - {a}: contrast (median of differences) {contrast!r}")
 
-        await press(pilot, "6")  # the folds totals: a learner's row
+        await press(pilot, "6")  # the folds totals: a learner's row, its numbers tab-separated
         folds = app.analysis.folds
         first = folds.totals.iloc[0]
-        text = await copy(None)
-        assert text.startswith(f"{folds.totals.index[0]} vs {folds.control}: w/t/l ")
-        assert f"P(better) {float(first['p_better'])!r}" in text and text in app.query_one("#folds-detail").plain
+        value, line = await copy("#folds-detail")
+        assert value.split("\t") == [
+            *(str(int(first[c])) for c in ("wins", "ties", "losses", "datasets")),
+            *(repr(float(first[c])) for c in ("p_better", "p_equivalent", "p_worse")),
+        ]
+        assert line.startswith(f"{folds.totals.index[0]} vs {folds.control}: w/t/l ")
+        assert f"P(better) {float(first['p_better'])!r}" in line
         await press(pilot, "tab")  # the per-data-set table: every number of the row
         row = folds.table.iloc[0]
-        text = await copy(None)
-        assert f"mean diff {float(row['mean_difference'])!r}" in text and f"p {float(row['pvalue'])!r}" in text
-        assert text in app.query_one("#folds-detail").plain
+        value, line = await copy("#folds-detail")
+        assert value.split("\t")[0] == repr(float(row["mean_difference"]))
+        assert value.split("\t")[2] == repr(float(row["pvalue"]))
+        assert f"mean diff {float(row['mean_difference'])!r}" in line and f"p {float(row['pvalue'])!r}" in line
 
         await press(pilot, "1")  # no table here: it says so
         before = len(copied)
@@ -227,6 +236,12 @@ async def test_row_tables_scroll_a_whole_column_at_a_time_with_their_names_froze
             assert seen == {label for label in labels if label}, (labels, seen)
 
 
+def _cut_of(shown: str, name: str) -> bool:
+    """Whether ``shown`` is ``name`` or ``name`` cut in the middle (its start, an ellipsis, its end)."""
+    head, cut, tail = shown.partition("\N{HORIZONTAL ELLIPSIS}")
+    return shown == name or bool(cut) and name.startswith(head) and name.endswith(tail) and len(shown) < len(name)
+
+
 async def test_the_cd_diagram_and_quartile_names_of_20_long_names_fit_80_columns(tmp_path) -> None:  # noqa: ANN001
     """20 learners with 20-character names sharing a prefix, at 80x24 with the sidebar open: the
     CD diagram was drawn 99 columns wide, so each of its lines folded in two ("12.104" alone on a
@@ -236,7 +251,6 @@ async def test_the_cd_diagram_and_quartile_names_of_20_long_names_fit_80_columns
     import re
 
     from tests.test_app import _long_names_log
-    from tui.formats.names import distinct_cuts
     from tui.views.cd.panel import CDPanel
 
     app = make_app([str(_long_names_log(tmp_path))])
@@ -252,10 +266,11 @@ async def test_the_cd_diagram_and_quartile_names_of_20_long_names_fit_80_columns
         shown = re.findall(rf"{name} \(\d+\.\d\d\)|\(\d+\.\d\d\) {name}", "\n".join(lines))
         names = [a or b for a, b in shown]
         assert len(names) == 20 and len(set(names)) == 20, names  # one row per learner, none folded
-        assert all("\N{HORIZONTAL ELLIPSIS}" in n for n in names)
-        assert set(names) <= set(distinct_cuts(learners, 6).values()) | {  # the same cut for every width
-            c for w in range(6, 21) for c in distinct_cuts(learners, w).values()
-        }
+        # issue 28: the prefix all share ("classifier_") is dropped and said once, the rest cut in
+        # the middle when it must be: each shown name is the start and the end of its name's rest
+        stripped = {n[len("classifier_") :] for n in learners}
+        assert all(any(_cut_of(shown, rest) for rest in stripped) for shown in names), names
+        assert "learners: 'classifier_' before each" in panel.plain
         screen = "\n".join(screen_lines(app))
         assert all(n in screen for n in names)  # what the panel draws is what the screen shows
         await press(pilot, "1")
@@ -264,5 +279,5 @@ async def test_the_cd_diagram_and_quartile_names_of_20_long_names_fit_80_columns
         lines = app.query_one(QuartilesPanel).plain.splitlines()
         start = next(i for i, line in enumerate(lines) if line.split()[:3] == ["SK", "learner", "n"]) + 1
         first = [line.lstrip("\u25b8 ").split()[1] for line in lines[start : start + 20]]  # after the SK rank
-        assert len(set(first)) == 20 and all("\N{HORIZONTAL ELLIPSIS}" in n for n in first), first
+        assert len(set(first)) == 20 and all(any(_cut_of(n, rest) for rest in stripped) for n in first), first
         assert {n[-4:] for n in first} == {name[-4:] for name in learners}  # the ends that differ are kept

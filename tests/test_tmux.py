@@ -121,6 +121,9 @@ def test_hostile_names_neither_retitle_nor_clear_the_terminal(tmp_path: Path) ->
         term.wait(lambda: any(t in term.screen() for t in ("4 data sets x 14 learners", "4x14 |")), "the table size")
         term.keys("2")
         term.wait_text("average rank")
+        term.keys("n")  # whole names: 14 learners' columns do not fit 200 columns
+        names = ("\\x1b]0;pwned\\x07", "[bold]wine[/bold]")  # (the notice's "full names" is also in the legend)
+        term.wait(lambda: all(name in term.screen() for name in names), "the names whole")
         screen = term.screen()
         assert "\\x1b]0;pwned\\x07" in screen  # the names, escaped, on screen
         assert "[bold]wine[/bold]" in screen  # markup shown literally

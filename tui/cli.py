@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from importlib.resources import files
 from pathlib import Path
@@ -59,17 +60,19 @@ def build_app_parser() -> argparse.ArgumentParser:
     parser.add_argument("--paused", action="store_true", help="start with live updates paused (p resumes)")
     parser.add_argument("--memory", metavar="SIZE", help=MEMORY_HELP + "; live updates off")
     parser.add_argument(
-        "--spec", metavar="FILE", help="open on a saved selection (a view spec: the file the s key writes)"
+        "--spec",
+        metavar="FILE",
+        help="open on a saved selection (a view spec: the file the s key writes), on the logs it names unless PATHS "
+        "are given",
     )
     return parser
 
 
 def run_app(argv: list[str]) -> int:
     args = build_app_parser().parse_args(argv)
-    from tui.model import Loader, load_spec
+    from tui.model import Loader, load_spec, spec_logs
 
-    paths = args.paths or [str(bundled_cv())]
-    spec = None
+    spec, spec_paths = None, None
     if args.memory is not None:
         from tui.memory import parse_size
 
@@ -81,9 +84,12 @@ def run_app(argv: list[str]) -> int:
     if args.spec:
         try:
             spec = load_spec(args.spec)  # a bad file is said now, before the screen is taken
+            # the spec's logs, unless paths are given (they win); missing ones are said now too
+            spec_paths = None if args.paths else spec_logs(spec, args.spec)
         except (OSError, ValueError) as exc:
             say(f"rankboard: {exc}", file=sys.stderr)
             return 2
+    paths = args.paths or spec_paths or [str(bundled_cv())]
     # The reading begins now, in a thread, and overlaps the import of Textual and the app's
     # start (tui.model._early): before, it began once the app was mounted, ~0.5 s later.
     loader = Loader(paths, args.memory)
@@ -178,12 +184,25 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--ascii", action="store_true", help="draw the CD diagram with ASCII characters")
     report.add_argument("--standalone", action="store_true", help="LaTeX: a whole document with its preamble")
     report.add_argument(
+        "--width",
+        type=int,
+        metavar="N",
+        help="text: fit names (what all share dropped, cut in the middle, kept distinct) and wide tables to N "
+        "columns (default: the terminal's, or COLUMNS, when printing to one; to a file or a pipe, and with 0: "
+        "whole names)",
+    )
+    report.add_argument(
         "--raw-csv",
         action="store_true",
         help="CSV: write cells a spreadsheet would evaluate (=, +, -, @) as they are, for programs "
         "(by default they get a leading ' so that a spreadsheet shows them as text)",
     )
-    report.add_argument("--spec", metavar="FILE", help="a view spec saved by the app (s); options given here win")
+    report.add_argument(
+        "--spec",
+        metavar="FILE",
+        help="a view spec saved by the app (s): its selection, and its logs unless PATHS are given; options given "
+        "here win",
+    )
     report.add_argument(
         "-o",
         "--output",
@@ -282,11 +301,9 @@ def _say_check(files: Any, problems: list[LogProblem], found: Any) -> int:
     return 1 if errors else 0
 
 
-def _report_spec(args: argparse.Namespace, model: Model) -> dict[str, object]:
-    """The view spec of a report: the defaults, then ``--spec``, then the options given."""
-    from tui.model import load_spec
-
-    spec: dict[str, object] = dict(load_spec(args.spec)) if args.spec else {}
+def _report_spec(args: argparse.Namespace, model: Model, saved: dict[str, object]) -> dict[str, object]:
+    """The view spec of a report: the defaults, then ``saved`` (the ``--spec`` file's), then the options given."""
+    spec = dict(saved)
     if args.criterion:
         spec["criterion"] = args.criterion
     base = model.default_selection(spec.get("criterion"))  # type: ignore[arg-type]
@@ -346,7 +363,6 @@ def _report_model(paths: list[str], args: argparse.Namespace) -> Model | None:
 def run_report(args: argparse.Namespace) -> int:
     from tui.output import OutputRefused, check_output, write_output  # no pandas: a refusal comes at once
 
-    paths = args.paths or [str(bundled_cv())]
     if args.force and not args.output:
         say("rankboard: --force applies to -o FILE only; give -o FILE or drop --force", file=sys.stderr)
         return 2
@@ -356,14 +372,25 @@ def run_report(args: argparse.Namespace) -> int:
         except OutputRefused as exc:
             say(f"rankboard: {exc}", file=sys.stderr)
             return 1
+    from tui.model import load_spec, selection_from_spec, spec_logs, spec_view
+
+    saved: dict[str, object] = {}
+    if args.spec:  # read before the logs: a bad spec, or its logs missing, is said at once
+        try:
+            saved = dict(load_spec(args.spec))
+        except ValueError as exc:
+            say(f"rankboard: {exc}", file=sys.stderr)
+            return 2
+    # the logs given, else the spec's (relative to its folder), else the bundled ones; a spec's
+    # missing log raises FileNotFoundError (said by main, exit 1, as a missing spec file)
+    paths = args.paths or (spec_logs(saved, args.spec) if args.spec else None) or [str(bundled_cv())]
     model = _report_model(paths, args)
     if model is None:
         return 1
-    from tui.model import selection_from_spec, spec_view
     from tui.render import render_report
 
     try:
-        spec = _report_spec(args, model)
+        spec = _report_spec(args, model, saved)
         selection = selection_from_spec(model, spec)
         text = render_report(
             model,
@@ -374,6 +401,7 @@ def run_report(args: argparse.Namespace) -> int:
             source=", ".join(paths),
             standalone=args.standalone,
             raw_csv=args.raw_csv,
+            width=_report_width(args),
         )
     except ValueError as exc:
         say(f"rankboard: {exc}", file=sys.stderr)
@@ -387,6 +415,17 @@ def run_report(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _report_width(args: argparse.Namespace) -> int | None:
+    """The columns a text report fits its names and tables to: ``--width`` (0: none), else the
+    terminal's when printing to one (COLUMNS overrides it), else none (a file or a pipe keeps whole
+    names, as the exports do)."""
+    if args.width is not None:
+        return args.width if args.width > 0 else None
+    if args.output or not sys.stdout.isatty():
+        return None
+    return shutil.get_terminal_size().columns
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -44,6 +44,7 @@ class RenderOptions:
     ascii: bool = False  # text and Markdown: draw the CD diagram with ASCII instead of box drawing
     source: str = ""  # where the log came from (the header)
     standalone: bool = False  # LaTeX: a whole document
+    width: int | None = None  # text: the terminal's columns, names and tables fitted to (None: whole)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.message import Message
 from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -36,6 +37,7 @@ from tui.model import FIRST_VIEW, OTHER_VIEWS, Analysis, Loader, Model, Selectio
 from tui.widgets import LoadBar, ProblemsPanel, SelectionWanted, Sidebar, StatusLine, ViewPanel, literal
 
 NARROW = 100  # below this many columns the sidebar collapses
+SHORT = 30  # below this many lines the views tighten (the folds view's totals take fewer lines)
 
 
 @dataclass
@@ -137,7 +139,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
 
     def on_mount(self) -> None:
         self._gc.start()  # full collections only when idle (see tui.app._gc)
-        self._narrow(self.size.width)
+        self._narrow(self.size.width, self.size.height)
         self.query_one(StatusLine).live = self.live
         self.start_load(reload=True)
         self.import_statistics(FIRST_VIEW)
@@ -301,6 +303,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         status = self.query_one(StatusLine)
         status.shape = (analysis.n_datasets, analysis.n_learners)
         status.selection, status.control = analysis.selection, analysis.control
+        self.query_one(Sidebar).control = analysis.control  # (the default control is marked too)
         self._show_problem(_problem_line(analysis))
         # Only the view on screen is filled now; a hidden one is filled when it is shown
         # (watch_view), so a toggle costs the event loop one view, not five.
@@ -313,6 +316,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._rendered = None
         status = self.query_one(StatusLine)
         status.shape, status.selection, status.control = (0, 0), None, None
+        self.query_one(Sidebar).control = None
         for view in self._views:
             self._panel(view.name).show(None)
 
@@ -413,18 +417,87 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         """A panel asks for another selection (Enter on a cell of the pairs matrix: that pair)."""
         self._change(**message.changes)
 
+    def action_names(self) -> None:
+        """``n``: every view's names whole, or fitted to its width again; the views drawn anew."""
+        full = not self._panel(self.view).full_names
+        for view in self._views:
+            self._panel(view.name).full_names = full
+        self.workers.cancel_group(self, "warm")
+        self._rendered, self._ahead = None, Ahead()  # (drawn for the other names)
+        self._stale_views = {view.name for view in self._views}
+        self._fill_view(self.view)
+        self.notify("full names (n: fitted to the screen)" if full else "names fitted to the screen (n: full names)")
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
+
+    def action_problems(self) -> None:
+        """``w``: open or fold the problems panel (folded it is one line, so that the views keep their rows)."""
+        panel = self.query_one(ProblemsPanel)
+        if not panel.problems:
+            self.notify("no problems in the logs")
+            return
+        panel.opened = not panel.opened
+
+    # -- focus: Tab and shift+Tab --------------------------------------------------------------
+
+    def action_focus_next(self) -> None:
+        """Tab (the screen's binding calls this): the next pane, see :meth:`_focus_pane`."""
+        self._focus_pane(1)
+
+    def action_focus_previous(self) -> None:
+        """shift+Tab: the previous pane, see :meth:`_focus_pane`."""
+        self._focus_pane(-1)
+
+    def _panes(self) -> tuple[list[Widget], list[Widget]]:
+        """What Tab cycles through, in the screen's focus order: the sidebar's lists (and the
+        filter while it is open), and the focusable widgets of the view on screen (its tables, or
+        the panel itself), top to bottom. Nothing else (a dialog has its own focus order)."""
+        sidebar, panel = self.query_one(Sidebar), self._panel(self.view)
+        chain = self.screen.focus_chain
+        return (
+            [w for w in chain if sidebar in w.ancestors],
+            [w for w in chain if w is panel or panel in w.ancestors],
+        )
+
+    def _focus_pane(self, step: int) -> None:
+        """Move the focus ``step`` panes along the one cycle of every view (issue 28: Tab moved
+        between tables in the tests view but to the sidebar elsewhere, and came back to the tests
+        view's first table with the verdict above it scrolled away): the sidebar's lists, then the
+        view's tables top to bottom, then round again. The view's first table shows the view from
+        its top, as the view's key does; another table is scrolled into view (a view that is one
+        pane, the quartile charts or the CD diagram, stays where it was)."""
+        if self.screen is not self.screen_stack[0]:  # a dialog: Textual's focus order
+            (self.screen.focus_next if step > 0 else self.screen.focus_previous)()
+            return
+        lists, tables = self._panes()
+        panes = lists + tables
+        if not panes:
+            return
+        focused = self.focused
+        if focused in panes:
+            target = panes[(panes.index(focused) + step) % len(panes)]
+        else:  # (nothing, or a widget outside the cycle): from the start, or from the end
+            target = panes[0] if step > 0 else panes[-1]
+        # At once, not `target.focus()` (which waits for the keys already queued): Tabs typed fast
+        # each move on from where the one before moved the focus.
+        panel = self.query_one(f"#{self.view}")
+        if tables and target is tables[0] and target is not panel:
+            panel.scroll_home(animate=False, immediate=True, x_axis=False)
+            self.screen.set_focus(target, scroll_visible=False)
+        else:
+            self.screen.set_focus(target)
 
     # -- layout ------------------------------------------------------------------------------
 
     def on_resize(self, event: Resize) -> None:
-        self._narrow(event.size.width)
+        self._narrow(event.size.width, event.size.height)
 
-    def _narrow(self, width: int) -> None:
+    def _narrow(self, width: int, height: int) -> None:
         # (App.is_mounted is a method, always true as a condition: query, which finds nothing early.)
         for body in self.query("#body"):
             body.set_class(width < NARROW, "-narrow")
+            body.set_class(height < SHORT, "-short")
 
 
 def create_app(paths: Sequence[str], **options: Any) -> RankboardApp:

@@ -110,6 +110,13 @@ OTHER_COMMANDS: tuple[Command, ...] = (
         "rope",
         show=False,
     ),
+    Command(
+        "names",
+        "n",
+        "names fitted to the screen (what all share dropped, cut in the middle) or whole; tables scroll sideways",
+        "names",
+        show=False,
+    ),
     Command("rope_input", "O", "type the rope of the Bayesian tests (any number >= 0)", "type_rope", show=False),
     Command("export", "e", "export the current view to CSV", "export", show=False),
     Command(
@@ -120,6 +127,13 @@ OTHER_COMMANDS: tuple[Command, ...] = (
         "s",
         "save the current selection as a view spec (TOML) for rankboard report --spec",
         "save_spec",
+        show=False,
+    ),
+    Command(
+        "problems",
+        "w",
+        "open or fold the problems found in the logs (folded: one line, how many and the last)",
+        "problems",
         show=False,
     ),
     Command("reload", "r", "reload the logs from disk", "reload", show=False),
@@ -139,7 +153,11 @@ def commands() -> tuple[Command, ...]:
 
 NAVIGATION = (
     ("arrows, j/k", "move the cursor"),
-    ("tab, shift+tab", "move between the sidebar lists and the view"),
+    (
+        "tab, shift+tab",
+        "next/previous pane, the same in every view: the sidebar's lists, then the view's tables top "
+        "to bottom, then round again (the view's first table shows the view from its top)",
+    ),
     ("enter", "choose the criterion under the cursor"),
 )
 

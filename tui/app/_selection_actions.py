@@ -88,6 +88,13 @@ class SelectionActions(_Base):
         # the rope is the criterion's: a new criterion starts from its own default
         self._change(criterion=criterion, higher_is_better=default_higher_is_better(criterion), rope=None)
 
+    def choose_criterion(self, criterion: str) -> None:
+        """The palette's "criterion: NAME": as Enter on it in the sidebar, and a notice says so."""
+        self._choose_criterion(criterion)
+        if self.selection is not None:
+            better = "higher" if self.selection.higher_is_better else "lower"
+            self.notify(f"criterion {criterion} ({better} is better; d flips)")
+
     def _cursor(self) -> tuple[str, str] | None:
         """The sidebar's name under the cursor, else the learner under the cursor of the view on
         screen (the row's learner in the quartiles, tests, pairs and folds views; the column's in
@@ -103,8 +110,23 @@ class SelectionActions(_Base):
         if current is None or current[0] != "learners":
             self.notify("move the cursor to a learner (the sidebar, or a view's rows) first", severity="warning")
             return
-        self._change(control=current[1])
-        self.notify(f"control {current[1]}")
+        self.choose_control(current[1])
+
+    def choose_control(self, name: str) -> None:
+        """Make learner ``name`` the control (``c``, the palette's "control: NAME"); an excluded
+        learner is included again: the analysis takes its control among the included learners only
+        (an excluded one would be ignored, the best-ranked learner staying the control)."""
+        if self.selection is None or self.model is None:
+            self.notify("nothing loaded yet", severity="warning")
+            return
+        changes: dict[str, Any] = {"control": name}
+        message = f"control {name}"
+        if name not in self.selection.learners:
+            chosen = {*self.selection.learners, name}
+            changes["learners"] = tuple(n for n in self.model.learners if n in chosen)
+            message += " (included again)"
+        self._change(**changes)
+        self.notify(message)
 
     def action_direction(self) -> None:
         if self.selection is not None:
@@ -128,6 +150,14 @@ class SelectionActions(_Base):
         kind, name = current
         if kind == "criteria":
             self._choose_criterion(name)
+            return
+        self.toggle_name(kind, name)
+
+    def toggle_name(self, kind: str, name: str) -> None:
+        """Include or exclude ``name`` of ``kind`` ("datasets" or "learners"), with a notice saying
+        which (space, and the palette's "data set: NAME")."""
+        if self.selection is None or self.model is None:
+            self.notify("nothing loaded yet", severity="warning")
             return
         chosen = set(getattr(self.selection, kind))
         chosen ^= {name}
@@ -252,15 +282,16 @@ class SelectionActions(_Base):
         return self.query_one(f"#{name}", VimTable) if name else None
 
     def action_copy(self) -> None:
-        """y: the value under the cursor at full precision to the clipboard (Textual's OSC 52)."""
+        """y: the bare value under the cursor at full precision to the clipboard (Textual's OSC 52);
+        the line under the table keeps the sentence that says what it is."""
         table = self.table_under_cursor()
-        text = table.exact_under_cursor() if table is not None else None
+        text = table.value_under_cursor() if table is not None else None
         if text is None:
             where = "a number in a table" if table is not None else "a table (views 2, 3, 4 and 6)"
             self.notify(f"nothing to copy here: move the cursor to {where} first", severity="warning")
             return
         self.copy_to_clipboard(text)
-        self.notify(f"copied: {text}")
+        self.notify(f"copied: {text}", markup=False)  # (the line under the table says what it is)
 
     def action_filter(self) -> None:
         # a priority binding (the keys typed after `/` reach the filter): on a dialog, or typed

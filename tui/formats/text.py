@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from tui.formats.names import MIN_NAME, fit_names
 from tui.model import Analysis
 
 
@@ -61,3 +62,52 @@ def grid(header: tuple[str, ...] | list[str], rows: list[list[str]], left: int =
 
 def finite(x: float) -> bool:
     return isinstance(x, (int, float)) and math.isfinite(x)
+
+
+def wrapped_grid(header: list[str], rows: list[list[str]], width: int | None, left: int = 1) -> list[str]:
+    """:func:`grid`, its columns after the first ``left`` split into blocks no wider than ``width``
+    (each block repeating the first ``left`` columns, blocks apart by a blank line), as R prints a
+    wide matrix; one block when there is no ``width`` or it fits."""
+    if width is None:
+        return grid(header, rows, left)
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    fixed = sum(w + 2 for w in widths[:left])
+    out: list[str] = []
+    start = left
+    while start < len(header):
+        end = start + 1  # at least one column a block, however narrow the width
+        while end < len(header) and fixed + sum(w + 2 for w in widths[start : end + 1]) - 2 <= width:
+            end += 1
+        keep = [*range(left), *range(start, end)]
+        out += ([""] if out else []) + grid([header[c] for c in keep], [[r[c] for c in keep] for r in rows], left)
+        start = end
+    return out
+
+
+#: How a text report's reader sees names whole (a report to a file or a pipe is not fitted).
+WHOLE_NAMES = "a wider terminal or a pipe: whole names"
+
+
+def fitted_grid(
+    header: list[str], rows: list[list[str]], width: int | None, *, left: int = 1, names: tuple[int, ...] = (0,),
+    keep: int = 2,
+    what: tuple[str, ...] = ("learners",),
+) -> list[str]:
+    """:func:`grid` fitted to ``width`` columns (a terminal's; None: :func:`grid` itself): the name
+    columns ``names`` (of the first ``left``) fitted by the rule of every view (:func:`fit_names`)
+    so that they and the first ``keep`` other columns fit, the other columns wrapped into blocks
+    (:func:`wrapped_grid`), and a legend line per kind of name shortened (``what``: each name
+    column's, e.g. "data sets", "learners")."""
+    if width is None:
+        return grid(header, rows, left)
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    others = sum(w + 2 for i, w in enumerate(widths[:left]) if i not in names) + sum(
+        w + 2 for w in widths[left : left + keep]
+    )
+    cap = max(MIN_NAME, (width - others) // max(len(names), 1) - 2)
+    kinds = dict(zip(names, (*what, *[what[-1]] * len(names))))  # columns of one kind: one fit
+    by_kind = {k: fit_names([r[i] for r in rows for i in names if kinds[i] == k], cap) for k in kinds.values()}
+    rows = [[by_kind[kinds[i]][c] if i in kinds else c for i, c in enumerate(r)] for r in rows]
+    legends = [fitted.legend(kind, WHOLE_NAMES) for kind, fitted in by_kind.items()]
+    return wrapped_grid(header, rows, width, left) + [legend for legend in legends if legend]
+

@@ -35,6 +35,7 @@ def render_report(
     source: str = "",
     standalone: bool = False,
     raw_csv: bool = False,
+    width: int | None = None,
 ) -> str:
     """Render ``view`` (a registered view's name, :mod:`tui.registry`, or "all") as ``fmt``.
 
@@ -54,6 +55,9 @@ def render_report(
         LaTeX only: a whole document (packages and the ``\\boxplot`` macro) instead of a fragment.
     raw_csv : bool, default False
         CSV only: cells a spreadsheet would evaluate written as they are (not ``'``-prefixed).
+    width : int, optional
+        Text only: the terminal's columns; names are fitted and wide tables wrapped to it (the
+        rule of the app's views, :func:`tui.formats.names.fit_names`). None: names whole.
 
     Raises
     ------
@@ -83,7 +87,7 @@ def render_report(
     elif fmt == "markdown":
         text = render_markdown(analysis, view, ascii=ascii, source=source)
     else:
-        text = render_text(analysis, view, ascii=ascii, source=source)
+        text = render_text(analysis, view, ascii=ascii, source=source, width=width)
     # Names are escaped where they are written; this last pass guarantees that no control
     # character or bidi override from a log reaches the terminal (stats.core.names).
     return printable_lines(text)

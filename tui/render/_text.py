@@ -24,8 +24,12 @@ def sections(analysis: Analysis, view: str, fmt: str, options: RenderOptions) ->
     ]
 
 
-def render_text(analysis: Analysis, view: str = "all", *, ascii: bool = False, source: str = "") -> str:
-    """The report as plain text (box-drawing CD diagram; ``ascii=True`` for plain terminals)."""
-    options = RenderOptions(ascii=ascii, source=source)
+def render_text(
+    analysis: Analysis, view: str = "all", *, ascii: bool = False, source: str = "", width: int | None = None
+) -> str:
+    """The report as plain text (box-drawing CD diagram; ``ascii=True`` for plain terminals);
+    ``width``: the columns of the terminal it is printed to (names and wide tables fitted to it,
+    :func:`tui.formats.names.fit_names`), None for whole names (a file, a pipe)."""
+    options = RenderOptions(ascii=ascii, source=source, width=width)
     blocks = [header_lines(analysis, source), *sections(analysis, view, "text", options)]
     return "\n\n".join("\n".join(b) for b in blocks) + "\n"

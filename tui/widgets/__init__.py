@@ -5,7 +5,7 @@ panel is in its folder (``tui/views/<name>/panel.py``)."""
 from tui.widgets._base import Note, Plain, cell, literal, matches, num, text_table
 from tui.widgets._frames import apv_cell, fill_table, frame_text
 from tui.widgets._loading import LoadBar, stopped_label
-from tui.widgets._panel import SelectionWanted, ViewPanel, learner_in_row
+from tui.widgets._panel import SelectionWanted, ViewPanel, learner_in_row, panel_room
 from tui.widgets._problems import ProblemsPanel
 from tui.widgets._sidebar import NameList, Sidebar
 from tui.widgets._status import StatusLine
@@ -19,6 +19,7 @@ __all__ = [
     "fill_table",
     "frame_text",
     "learner_in_row",
+    "panel_room",
     "literal",
     "LoadBar",
     "matches",

@@ -33,6 +33,9 @@ class ViewPanel:
     PANEL_CLASSES: ClassVar[str] = ""
     #: Whether :meth:`prepare` is worth running in a worker before the view is shown (it builds rows).
     PREPARED_AHEAD: ClassVar[bool] = False
+    #: Names whole (``n``), else fitted to the panel (:func:`tui.formats.names.fit_names`): the app
+    #: sets it on every panel, then shows each its view again.
+    full_names: bool = False
 
     @classmethod
     def prepare(cls, analysis: Any, part: str, width: int | None, made: Sequence[tuple[Any, Any]]) -> Any:
@@ -65,6 +68,17 @@ class ViewPanel:
         """The data sets and learners in the order shown, when the panel sorts them (the export
         follows it), else None."""
         return None
+
+
+def panel_room(panel: Widget, *scrolling: Widget) -> int | None:
+    """The cells ``panel`` can give its content: inside its padding, less the vertical scrollbar of
+    the ``scrolling`` widgets (shown or not: the panel itself, its tables). Known while the panel
+    is hidden (its container's width: the rows a worker makes then are fitted to the width they
+    show at); None before the first layout."""
+    container = panel.parent if isinstance(panel.parent, Widget) else panel
+    inner = container.content_region.width - panel.styles.gutter.width
+    inner -= sum(w.styles.scrollbar_size_vertical for w in scrolling)
+    return inner if inner > 0 else None
 
 
 def learner_in_row(panel: Widget, first: str) -> str | None:

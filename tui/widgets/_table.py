@@ -21,7 +21,7 @@ from textual.widgets.data_table import CellDoesNotExist
 from tui.widgets._base import Plain, literal
 
 #: What a table's exact line adds after the value.
-COPY_HINT = "   (y copies)"
+COPY_HINT = "   (y copies the value)"
 
 
 class ExactLine(Plain, Static):
@@ -46,9 +46,11 @@ class VimTable(DataTable):
 
     MORE_LEFT, MORE_RIGHT = "\u2039", "\u203a"  # ‹ ›
     _whole: tuple[int, int, int, bool, bool] | None = None
-    #: The panel's rule for the value under the cursor: (row key, column key) -> its text at full
-    #: precision, or None (a name, a blank cell); row-cursor tables give the row's numbers.
-    exact: Callable[[str, str], str | None] | None = None
+    #: The panel's rule for the value under the cursor: (row key, column key) -> ``(value,
+    #: sentence)``: the bare value at full precision (what ``y`` copies) and the sentence that says
+    #: what it is (the line under the table), or None (a name, a blank cell); row-cursor tables
+    #: give the row's numbers (tab-separated: a spreadsheet's row when pasted).
+    exact: Callable[[str, str], tuple[str, str] | None] | None = None
     #: The line under the table that follows the cursor (None: the panel shows it itself).
     exact_line: ExactLine | None = None
 
@@ -71,8 +73,7 @@ class VimTable(DataTable):
         else:
             self.refresh()
 
-    def exact_under_cursor(self) -> str | None:
-        """The value under the cursor at full precision (what ``y`` copies), or None."""
+    def _under_cursor(self) -> tuple[str, str] | None:
         if self.exact is None or not self.row_count or not self.columns:
             return None
         try:
@@ -80,6 +81,17 @@ class VimTable(DataTable):
         except CellDoesNotExist:
             return None
         return self.exact(str(row_key.value), str(column_key.value))
+
+    def exact_under_cursor(self) -> str | None:
+        """The sentence on the value under the cursor at full precision (the line under the
+        table), or None."""
+        under = self._under_cursor()
+        return under[1] if under is not None else None
+
+    def value_under_cursor(self) -> str | None:
+        """The bare value under the cursor at full precision (what ``y`` copies), or None."""
+        under = self._under_cursor()
+        return under[0] if under is not None else None
 
     def show_exact(self) -> None:
         """Bring the exact line up to date (the panels call it after filling the table)."""

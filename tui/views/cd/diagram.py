@@ -23,7 +23,7 @@ import math
 import pandas as pd
 
 import stats
-from tui.formats.names import distinct_cuts
+from tui.formats.names import Fitted, fit_names
 
 _BOX = {
     frozenset("LR"): "─",
@@ -57,36 +57,37 @@ def _sorted(ranks: pd.Series) -> pd.Series:
     return r.sort_values(kind="stable")
 
 
-#: Names are cut (in the middle, :func:`middle_ellipsis`) to no fewer characters than this.
+#: Names are cut (in the middle, :func:`tui.formats.names.fit_names`) to no fewer characters than this.
 MIN_NAME = 6
 
 
-def _fit_names(names: list[str], values, left_n: int, width: int) -> tuple[dict[str, str], int]:
+def _fit_names(names: list[str], values, left_n: int, width: int, whole: bool = False) -> tuple[Fitted, int]:
     """The names as drawn and the narrowest axis, so that the diagram fits ``width`` if it can.
 
-    Whole names and two cells per rank when they fit; else names cut in the middle (kept
-    distinct, :func:`distinct_cuts`), first with two cells per rank, then with one (the tick
-    labels then skip numbers that would touch). A name is never cut below :data:`MIN_NAME`.
+    Whole names and two cells per rank when they fit; else names fitted by the rule of every
+    view (:func:`tui.formats.names.fit_names`: what all share dropped, cut in the middle, kept
+    distinct), first with two cells per rank, then with one (the tick labels then skip numbers
+    that would touch). A name is never cut below :data:`MIN_NAME`; none is cut when ``whole``.
     """
     k = len(names)
     tags = [len(f" ({v:.2f})") + 3 for v in values]  # " (1.25)" and the line to the axis
-    whole = {n: n for n in names}
+    kept = Fitted({n: n for n in names})
 
-    def total(shown: dict[str, str], axis: int) -> int:
+    def total(shown: Fitted, axis: int) -> int:
         sides = [len(shown[n]) + t for n, t in zip(names, tags)]
         return max(sides[:left_n]) + max(sides[left_n:], default=0) + axis
 
     label = max(tags)
     wide, narrow = max(2 * (k - 1) + 1, 11), max(k, 11)
-    if total(whole, wide) <= width:
-        return whole, wide
+    if total(kept, wide) <= width or whole:
+        return kept, wide
     for axis in (wide, narrow):
         room = (width - axis) // 2 - label
         if room >= MIN_NAME:
-            shown = distinct_cuts(names, room)
+            shown = fit_names(names, room)
             if total(shown, axis) <= width:
                 return shown, axis
-    return distinct_cuts(names, MIN_NAME), narrow
+    return fit_names(names, MIN_NAME), narrow
 
 
 def render_cd(
@@ -96,6 +97,8 @@ def render_cd(
     width: int = 78,
     ascii: bool = False,
     cliques: tuple[tuple[str, ...], ...] | None = None,
+    hint: str = "",
+    whole: bool = False,
 ) -> list[str]:
     """Draw the critical-difference diagram as lines of text.
 
@@ -115,6 +118,11 @@ def render_cd(
     cliques : tuple of tuples of str, optional
         The groups to join with bars (:func:`stats.apv_groups` for an all-pairs
         procedure); Nemenyi's, :func:`stats.cd_groups`, when omitted.
+    hint : str, default ""
+        Said after the legend line (under the diagram) when names were shortened: how to see
+        them whole ("n: full names" in the app).
+    whole : bool, default False
+        Names whole, the lines as wide as they make them (the app's full names, a report to a file).
 
     Returns
     -------
@@ -129,7 +137,7 @@ def render_cd(
     if k == 0:
         return []
     left_n = (k + 1) // 2
-    shown, min_axis = _fit_names(names, values, left_n, width)
+    shown, min_axis = _fit_names(names, values, left_n, width, whole)
     left = [f"{shown[n]} ({v:.2f})" for n, v in zip(names[:left_n], values[:left_n])]
     right = [f"({v:.2f}) {shown[n]}" for n, v in zip(names[left_n:], values[left_n:])]
     m_left = max(len(s) for s in left) + 3
@@ -207,4 +215,5 @@ def render_cd(
             s = total - m_right + 3
             text[s : s + len(right[j - left_n])] = right[j - left_n]
         lines[row] = "".join(text)
-    return [line.rstrip() for line in lines]
+    legend = shown.legend("learners", hint)
+    return [line.rstrip() for line in lines] + ([legend] if legend else [])

@@ -18,19 +18,17 @@ from tui.views.cd.diagram import render_cd as draw_cd
 from tui.widgets import ViewPanel, literal, num
 
 
-def diagram_text(view: CDView, width: int | None = None) -> Text:
-    """The diagram drawn ``width`` columns wide (78 when None); the sentences above it wrap to
-    that width (the diagram's lines do not: they scroll sideways when they must)."""
+def diagram_text(view: CDView, width: int | None = None, full: bool = False) -> Text:
+    """The diagram drawn ``width`` columns wide (78 when None; with ``full`` names, wider when
+    they make it); the sentences above it wrap to ``width`` (the diagram's lines do not: they
+    scroll sideways when they must)."""
     fold = textwrap.TextWrapper(width or 78, break_long_words=False, break_on_hyphens=False)
     basis = "".join(f"{line}\n" for line in fold.wrap(view.basis))
     out = Text(f"CD = {num(view.cd)} (Nemenyi)\n{basis}", no_wrap=True)
     if view.replaced:
         out.append("".join(f"{line}\n" for line in fold.wrap(view.replaced)), style="bold yellow")
     out.append("\n")
-    if width is None:
-        lines = draw_cd(view.ranks, view.cd, cliques=view.cliques)
-    else:
-        lines = draw_cd(view.ranks, view.cd, width=width, cliques=view.cliques)
+    lines = draw_cd(view.ranks, view.cd, width=width or 78, cliques=view.cliques, hint="n: full names", whole=full)
     for line in lines:
         out.append_text(literal(line))
         out.append("\n")
@@ -48,7 +46,8 @@ class CDPanel(Widget):
         """The text as drawn at the current width (tests read it)."""
         return self._text().plain
 
-    _drawn: tuple[CDView, int, Text] | None = None  # the last drawing: layout and paint ask for the same one
+    #: the last drawing (at a width, with full names or not): layout and paint ask for the same one
+    _drawn: tuple[CDView, tuple[int, bool], Text] | None = None
 
     def _text(self, width: int | None = None) -> Text:
         view = self.view
@@ -56,8 +55,10 @@ class CDPanel(Widget):
             return Text("no diagram for this selection")
         width = self.content_size.width if width is None else width
         drawn = self._drawn
-        if drawn is None or drawn[0] is not view or drawn[1] != width:
-            drawn = self._drawn = (view, width, diagram_text(view, width if width >= 40 else None))
+        full = isinstance(self.parent, ViewPanel) and self.parent.full_names
+        if drawn is None or drawn[0] is not view or drawn[1] != (width, full):
+            text = diagram_text(view, width if width >= 40 else None, full)
+            drawn = self._drawn = (view, (width, full), text)
         return drawn[2]
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
@@ -84,7 +85,7 @@ class CDPane(ViewPanel, ScrollableContainer):
         yield CDPanel(classes="body")
 
     def show(self, data: Any) -> None:
-        self.query_one(CDPanel).view = data
+        self.query_one(CDPanel).view = data  # (drawn again: the names may have changed)
 
 
 #: The panel of the registry (:mod:`tui.registry`).

@@ -20,6 +20,9 @@ from textual.widgets import Static
 
 from tui.widgets import Plain, ViewPanel, literal
 
+#: The fewest cells of a chart's axis beside the lecture notes' full rows (fewer: the short rows).
+MIN_AXIS = 20
+
 
 class CurvesBody(Plain, Static):
     pass
@@ -44,12 +47,18 @@ class CurvesPanel(ViewPanel, ScrollableContainer):
             return
         from tui.views.curves.shared import curves_lines  # pandas is loaded by then: the view model made the view
 
-        # At 80 columns the pane is ~65 cells: the numbers of the notes' chart rows take ~60, so the
-        # axis gets what is left (at least 6 cells), and the sentences wrap instead of being cut.
-        pane = self.content_size.width or 80
-        axis = max(6, min(41, pane - 62))
+        # The numbers of the lecture notes' chart rows (mean, sd, n, min .. max) take ~62 cells: a
+        # pane that leaves the axis fewer than MIN_AXIS (80 columns: ~65 cells) shows the rows of
+        # the notes' other chart (min .. max and the bar); the sentences wrap instead of being cut.
+        # (less a vertical scrollbar, shown or not: it comes up after the lines are made)
+        pane = self.content_region.width - self.styles.scrollbar_size_vertical if self.content_region.width else 80
+        style = "seed004" if pane - 62 >= MIN_AXIS else "seed000"
+        axis = min(41, pane - 62)  # (seed000: fitted to the pane by curves_lines)
         out = Text(no_wrap=True)
-        for line in curves_lines(view, width=axis):
+        if style == "seed000" and not view.message:
+            legend = "rows: size, min, q1, median, q3, max (mean, sd and n: a wider pane or report --view curves)"
+            out.append_text(Text(textwrap.fill(legend, max(20, pane - 3)) + "\n", style="dim"))
+        for line in curves_lines(view, width=axis, style=style, fit=pane - 1):
             chart = "," in line and not line.startswith(("learning curves", "plateau:"))
             pieces = [line] if chart or not line else textwrap.wrap(line, max(20, pane - 3))
             for piece in pieces:

@@ -47,12 +47,16 @@ def _each(view: Any) -> list[tuple[str, list[tuple[str, pd.DataFrame, str]]]]:
     return out
 
 
-def curves_lines(view: Any, width: int = DEFAULT_WIDTH) -> list[str]:
+def curves_lines(view: Any, width: int = DEFAULT_WIDTH, style: str = "seed004", fit: int | None = None) -> list[str]:
     """The charts of Menzies' lecture notes, one per data set and learner, the rows labelled by training size (the
     plateau's row ``<size> plateau``); one line when there are no curves (the report and view 7).
-    ``width``: the cells of the charts' axis (view 7 fits it to the pane)."""
+    ``width``: the cells of the charts' axis (view 7 fits it to the pane); ``style``: the chart's
+    (:func:`stats.quartile_chart`: ``seed000`` leaves out mean, sd and n, for a narrow pane);
+    ``fit``: the cells a ``seed000`` row may take (its axis takes what the numbers leave)."""
     if view.message:
         return [f"learning curves: {view.message}"]
+    labels = [_label(r.train, r.plateau) for r in view.rows.itertuples(index=False)]
+    label_w = max(map(len, labels), default=0)  # (seed000 rows aligned as seed004's are)
     out = ["=====", _title(view), view.definition]
     for dataset, learners in _each(view):
         rows = view.rows[view.rows["dataset"] == dataset]
@@ -61,9 +65,15 @@ def curves_lines(view: Any, width: int = DEFAULT_WIDTH) -> list[str]:
         for learner, curve, words in learners:
             out += ["", f"----| {dataset} / {learner} |----- {words}", ""]
             charts = {
-                _label(r.train, r.plateau): Quartiles(r.n, r.min, r.q1, r.median, r.q3, r.max, r.mean, r.sd)
+                _label(r.train, r.plateau).rjust(label_w if style == "seed000" else 0): Quartiles(
+                    r.n, r.min, r.q1, r.median, r.q3, r.max, r.mean, r.sd
+                )
                 for r in curve.itertuples(index=False)
             }
-            out += quartile_chart(charts, style="seed004", width=width, lo=lo, hi=hi, decimals=decimals)
+            axis = width
+            if fit is not None and style == "seed000":  # the label, five numbers, their gaps, brackets
+                numbers = 5 * (2 + max(len(f"{v:.{decimals}f}") for v in (lo, hi)))
+                axis = max(8, min(DEFAULT_WIDTH, fit - label_w - numbers - 4))
+            out += quartile_chart(charts, style=style, width=axis, lo=lo, hi=hi, decimals=decimals)
     out += [f"note: {n}" for n in view.notes]
     return out

@@ -72,6 +72,17 @@ def detail(view: FoldsView, dataset: str, learner: str) -> str:
     )
 
 
+#: What ``y`` copies of a row of the per-data-set table and of the totals, tab-separated (pasted
+#: into a spreadsheet: one row of numbers at full precision, in this order).
+ROW_VALUES = ("mean_difference", "statistic", "pvalue", "p_better", "p_equivalent", "p_worse")
+TOTALS_VALUES = ("wins", "ties", "losses", "datasets", "p_better", "p_equivalent", "p_worse")
+
+
+def _values(row: Any, columns: tuple[str, ...]) -> str:
+    """``row``'s ``columns`` at full precision, tab-separated (counts as integers)."""
+    return "\t".join(repr(float(row[c])) if c.startswith(("p", "mean", "stat")) else str(int(row[c])) for c in columns)
+
+
 def totals_detail(view: FoldsView, learner: str) -> str:
     """A learner's totals against the control at full precision, in one line."""
     r = view.totals.loc[learner]
@@ -134,7 +145,8 @@ class FoldsRows:
 MIN_NAME = 6
 #: The cells DataTable adds to each column (a cell's padding on either side).
 PADDING = 2
-#: The totals' rows shown without scrolling (``#folds-totals`` is at most 7 lines high, with its header).
+#: The totals' rows shown without scrolling when ``#folds-totals`` has no cap of its own (app.tcss:
+#: at most 7 lines high with its header, 4 on a short screen).
 TOTALS_SHOWN = 6
 
 
@@ -301,18 +313,24 @@ class FoldsPanel(ViewPanel, Vertical):
         yield table
         yield Body(id="folds-detail")  # the focused table's row at full precision (y copies it)
 
-    def _exact_totals(self, learner: str, _column: str) -> str | None:
+    def _exact_totals(self, learner: str, _column: str) -> tuple[str, str] | None:
+        """A learner's totals: their numbers tab-separated (:data:`TOTALS_VALUES`), the sentence."""
         view = self.view
         names = {str(x): x for x in view.totals.index} if view is not None else {}
-        return totals_detail(view, names[learner]) if view is not None and learner in names else None
+        if view is None or learner not in names:
+            return None
+        return _values(view.totals.loc[names[learner]], TOTALS_VALUES), totals_detail(view, names[learner])
 
-    def _exact_row(self, key: str, _column: str) -> str | None:
+    def _exact_row(self, key: str, _column: str) -> tuple[str, str] | None:
+        """A row: its numbers tab-separated (:data:`ROW_VALUES`), the sentence."""
         dataset, _, learner = key.partition("\0")
         view = self.view
         if view is None:
             return None
         index = {(str(d), str(x)): (d, x) for d, x in view.table.index}
-        return detail(view, *index.get((dataset, learner), (dataset, learner)))
+        at = index.get((dataset, learner), (dataset, learner))
+        sentence = detail(view, *at)
+        return (_values(view.table.loc[at], ROW_VALUES), sentence) if at in view.table.index else (sentence, sentence)
 
     @property
     def plain(self) -> str:
@@ -338,6 +356,8 @@ class FoldsPanel(ViewPanel, Vertical):
         return self._room(True)
 
     def _room(self, scrollbar: bool) -> int | None:
+        if self.full_names:
+            return None  # names whole (n): the tables scroll sideways
         # the container's width less this panel's padding: known while the panel is hidden (another
         # view on screen), so that the rows a worker makes then are made for the width they show at
         container = self.parent if isinstance(self.parent, Widget) else self
@@ -400,7 +420,9 @@ class FoldsPanel(ViewPanel, Vertical):
             max([len(label), *(row[i].cell_len for row in numbers)]) + PADDING for i, label in enumerate(labels[1:])
         )
         texts = [printable(r.Index) for r in shown]
-        scrolls = len(shown) > TOTALS_SHOWN  # (its height is capped: app.tcss)
+        cap = totals.styles.max_height  # (its height is capped: app.tcss; less on a short screen)
+        rows_shown = int(cap.value) - 1 if cap is not None and cap.is_cells else TOTALS_SHOWN
+        scrolls = len(shown) > rows_shown
         cut = _fitted(texts, name_cap([max(map(cell_len, texts), default=0)], others, self._room(scrolls)))
         totals_rows = [(Text(cut[t], no_wrap=True), *row) for t, row in zip(texts, numbers)]
         # Columns as wide as their widest cell, given before the rows: with automatic widths the

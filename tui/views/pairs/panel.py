@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable
 
 from stats import PROCEDURE_NAMES
+from tui.formats.names import fit_table
 from tui.model import PairsView
 from tui.widgets import (
     ExactLine,
@@ -24,6 +25,7 @@ from tui.widgets import (
     learner_in_row,
     literal,
     matches,
+    panel_room,
 )
 
 
@@ -67,20 +69,22 @@ class PairsPanel(ViewPanel, VerticalScroll):
         yield contrast
         yield contrast.exact_line
 
-    def _exact_apv(self, a: str, b: str) -> str | None:
-        """A cell of the matrix at full precision ("KNN vs NB: Holm APV 0.0288..., rejected at ...")."""
+    def _exact_apv(self, a: str, b: str) -> tuple[str, str] | None:
+        """A cell of the matrix at full precision and its sentence ("KNN vs NB: Holm APV
+        0.0288..., rejected at ...")."""
         view = self.view
         if view is None or b == "" or a == b:
             return None
         value = _cell(view.matrix, a, b)
         rejected = f", rejected at alpha = {view.alpha:g}" if value <= view.alpha else ""
-        return f"{a} vs {b}: {PROCEDURE_NAMES[view.procedure]} APV {value!r}{rejected}"
+        return repr(value), f"{a} vs {b}: {PROCEDURE_NAMES[view.procedure]} APV {value!r}{rejected}"
 
-    def _exact_contrast(self, a: str, b: str) -> str | None:
+    def _exact_contrast(self, a: str, b: str) -> tuple[str, str] | None:
         view = self.view
         if view is None or b == "":
             return None
-        return f"{a} - {b}: contrast (median of differences) {_cell(view.contrast, a, b)!r}"
+        value = _cell(view.contrast, a, b)
+        return repr(value), f"{a} - {b}: contrast (median of differences) {value!r}"
 
     def watch_view(self, view: PairsView | None) -> None:
         table, contrast = self.query_one("#pairs-table", VimTable), self.query_one("#contrast-table", VimTable)
@@ -102,19 +106,26 @@ class PairsPanel(ViewPanel, VerticalScroll):
             head_text.append(f"\n{view.replaced}", style="bold yellow")
         head_text.append("\nenter picks the pair, m cycles the procedure")
         head.show(head_text)
+        shown = [(learner, values) for learner, values in view.matrix.iterrows() if matches(self.needle, learner)]
+        cells = {learner: [apv_cell(v, view.alpha) for v in values] for learner, values in shown}
+        widths = [max((row[j].cell_len for row in cells.values()), default=0) for j in range(len(view.matrix.columns))]
+        self._room = panel_room(self, self)
+        names, heads = fit_table(
+            [literal(x).plain for x, _ in shown],
+            [literal(x).plain for x in view.matrix.columns],
+            widths,
+            self._room,
+            full=self.full_names,
+        )
         table.add_column(Text(""), key="")
-        for learner in view.matrix.columns:
-            label = literal(learner)
-            label.justify = "right"  # over its right-aligned numbers, as in the contrast table below
-            table.add_column(label, key=str(learner))
-        for learner, values in view.matrix.iterrows():
-            if not matches(self.needle, learner):
-                continue
-            cells = [literal(learner)]
-            cells.extend(apv_cell(v, view.alpha) for v in values)
-            table.add_row(*cells, key=str(learner))
+        for learner in view.matrix.columns:  # right-aligned over the numbers, as in the contrast table
+            table.add_column(Text(heads[literal(learner).plain], justify="right"), key=str(learner))
+        for learner, _ in shown:
+            table.add_row(Text(names[literal(learner).plain]), *cells[learner], key=str(learner))
         a, b = view.pair
-        text = Text("\npair: ", style="bold")
+        legend = (heads if heads.cut and not names.cut else names).legend("learners")
+        text = Text(f"{legend}\n" if legend else "", style="dim")
+        text.append("\npair: ", style="bold")
         text.append_text(literal(b))
         text.append(" vs ")
         text.append_text(literal(a))
@@ -130,11 +141,24 @@ class PairsPanel(ViewPanel, VerticalScroll):
                 text.append("  " + line + "\n")
         text.append("\ncontrast estimation (row - column, medians of differences)", style="bold")
         detail.show(text)
-        fill_table(contrast, view.contrast[[matches(self.needle, x) for x in view.contrast.index]])
+        fill_table(
+            contrast,
+            view.contrast[[matches(self.needle, x) for x in view.contrast.index]],
+            room=self._room,
+            full=self.full_names,
+            learner_columns=True,
+        )
         # the cursors stay where they were (a new procedure or alpha does not send them home)
         table.move_cursor(row=min(at.row, table.row_count - 1), column=min(at.column, len(table.columns) - 1))
         table.show_exact()
         contrast.show_exact()
+
+    _room: int | None = None  # the width the names were fitted to
+
+    def on_resize(self) -> None:
+        """Names fitted again to the new width."""
+        if self.view is not None and panel_room(self, self) != self._room:
+            self.watch_view(self.view)
 
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
         event.stop()

@@ -24,7 +24,7 @@ from rich.style import Style
 from textual.strip import Strip
 
 from stats import scale_position
-from tui.formats.names import distinct_cuts
+from tui.formats.names import fit_names
 from tui.model import GROUPING_NAMES, QuartileRow, QuartilesView
 from tui.views.quartiles.shared import chart_decimals, overall_note
 from tui.widgets import literal, num
@@ -162,6 +162,7 @@ class _Layout:
     hi: float
     size: int
     names: dict[str, tuple[str, int]]  # learner -> (shown name, its cells)
+    legend: str = ""  # how the names were shortened (tui.formats.names.Fitted.legend), if they were
 
     def pos(self, x: float) -> int:
         """The cell of ``x``: the one mapping of the reports (``stats.scale_position``, half up)."""
@@ -188,19 +189,21 @@ def _layout(view: QuartilesView, width: int | None) -> tuple[_Layout, int]:
         over = name_w + rest + size - width
         if over > 0:
             cut = max(MIN_NAME, name_w - over)
-    if cut is not None:  # cut in the middle, kept distinct (the ends tell a family's names apart)
-        cuts = distinct_cuts(literals.values(), cut)
-        literals = {k: cuts[n] for k, n in literals.items()}
+    legend = ""
+    if cut is not None:  # the rule of every view: what all share dropped, cut in the middle, distinct
+        fitted = fit_names(literals.values(), cut)
+        literals, legend = {k: fitted[n] for k, n in literals.items()}, fitted.legend("learners")
     names = literals
     shown = {k: (n, _width(n)) for k, n in names.items()}
     table_w = max(w for _, w in shown.values()) if shown else 0
     if width is not None:  # names at their shortest and still too wide: a shorter bar, not one cut off
         size = max(TINY_BAR, min(size, width - max(table_w, len(HEADER[0])) - rest))
-    return _Layout(view.lo, view.hi, size, shown), max(table_w, len(HEADER[0])) + rest + size
+    return _Layout(view.lo, view.hi, size, shown, legend), max(table_w, len(HEADER[0])) + rest + size
 
 
-def _head(view: QuartilesView, width: int | None) -> list[list[Run]]:
-    """The title lines: criterion, direction, axis and legend; the warning, wrapped."""
+def _head(view: QuartilesView, width: int | None, names: str = "") -> list[list[Run]]:
+    """The title lines: criterion, direction, axis and legend, how the ``names`` were shortened;
+    the warning, wrapped."""
     arrow = "higher is better -->" if view.higher_is_better else "<-- lower is better"
     head: list[Run] = [
         (_literal(view.criterion), "bold"),
@@ -214,9 +217,10 @@ def _head(view: QuartilesView, width: int | None) -> list[list[Run]]:
             "",
         )
         legend = ("= quartiles  | median  : 0 (no difference)", "dim")
+        named = [[(part, "dim")] for part in textwrap.wrap(_literal(names), max(width or len(names), 20))]
         if width is not None and _width(axis[0]) + 3 + len(legend[0]) > width:
-            return [title, [axis], [legend]]
-        return [title, [axis, ("   ", ""), legend]]
+            return [title, [axis], [legend], *named]
+        return [title, [axis, ("   ", ""), legend], *named]
     if width is not None and sum(_width(t) for t, _ in head) + 3 + len(legend[0]) > width:
         lines: list[list[Run]] = [head, [legend]]
     else:
@@ -227,6 +231,8 @@ def _head(view: QuartilesView, width: int | None) -> list[list[Run]]:
         if note:
             for part in [note] if width is None else textwrap.wrap(note, max(width, 20)):
                 lines.append([(part, "dim")])
+    if names:
+        lines.extend([[(part, "dim")] for part in textwrap.wrap(_literal(names), max(width or len(names), 20))])
     if view.warning:
         warning = _literal(view.warning)
         for part in [warning] if width is None else textwrap.wrap(warning, max(width, 20)):
@@ -268,7 +274,7 @@ def _chart(view: QuartilesView, layout: _Layout, scope: str, rows: Sequence[Quar
 def quartile_runs(view: QuartilesView, width: int | None = None) -> list[list[Run]]:
     """Every line of the view as (text, style) runs (:func:`quartile_lines` makes them lazily)."""
     layout, _ = _layout(view, width)
-    lines = _head(view, width)
+    lines = _head(view, width, layout.legend)
     for scope, rows in _by_scope(view):
         lines.extend(_chart(view, layout, scope, rows))
     return lines
@@ -334,7 +340,7 @@ class QuartileLines:
             table_w = 0
         else:
             self._layout, table_w = _layout(view, fit)
-            self._head = [_Line.of(line) for line in _head(view, fit)]
+            self._head = [_Line.of(line) for line in _head(view, fit, self._layout.legend)]
             self._charts = _by_scope(view)
         # Line numbers where each chart starts (a chart: blank, title, header, one line per row),
         # and the number of learner rows before each chart (the cursor moves over these rows).

@@ -39,6 +39,8 @@ class QuartilesPanel(ViewPanel, ScrollView):
         Binding("pagedown", "page(1)", show=False),
         Binding("home", "cursor(-1000000000)", show=False),
         Binding("end", "cursor(1000000000)", show=False),
+        Binding("right,l", "columns(1)", show=False),
+        Binding("left,h", "columns(-1)", show=False),
     ]
 
     lines: reactive[QuartileLines | None] = reactive(None, always_update=True, layout=False, init=False)
@@ -105,6 +107,26 @@ class QuartilesPanel(ViewPanel, ScrollView):
         self._show_cursor()
         self.refresh()
 
+    def action_columns(self, step: int) -> None:
+        """Right / left: sideways by a column of the charts (a header word's start), not a cell."""
+        stops = self._column_stops()
+        x = int(self.scroll_x)
+        if step > 0:
+            target = next((s for s in stops if s > x), x)
+        else:
+            target = max((s for s in stops if s < x), default=0)
+        self.scroll_to(x=min(target, self.max_scroll_x), animate=False)
+
+    def _column_stops(self) -> list[int]:
+        """Where the columns of the charts' header line start (after the cursor's gutter)."""
+        lines, header = self._lines, ""
+        for i in range(len(lines) if lines is not None else 0):  # (the first chart's: made on demand)
+            text = lines.line(i).text  # type: ignore[union-attr]
+            if text.split()[:1] in (["SK"], ["learner"]):
+                header = text
+                break
+        return [i for i, ch in enumerate(header) if ch != " " and (i == 0 or header[i - 1] == " ")]
+
     def action_page(self, direction: int) -> None:
         """A screen's worth of rows up or down."""
         self.action_cursor(direction * max(self.scrollable_content_region.height - 4, 1))
@@ -145,6 +167,8 @@ class QuartilesPanel(ViewPanel, ScrollView):
         not: the chart is almost always taller than the pane, and the width must not depend on
         whether the scrollbar happens to be up when the chart is built.
         """
+        if self.full_names:
+            return None  # names whole (n): the nominal bar, scrolling sideways
         width = self.content_region.width - self.styles.scrollbar_size_vertical - GUTTER
         return width if self.content_region.width > 0 and width > 0 else None
 

@@ -13,9 +13,10 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 
 from stats import PROCEDURE_NAMES
+from tui.formats.names import Fitted, fit_table
 from tui.formats.text import value_decimals
 from tui.model import Letters, RanksView
-from tui.widgets import ExactLine, Note, ViewPanel, VimTable, literal, matches, num
+from tui.widgets import ExactLine, Note, ViewPanel, VimTable, literal, matches, num, panel_room
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,7 @@ class RanksPanel(ViewPanel, Vertical):
         self.row_order: tuple[str, bool] | None = None  # (column key: "" the names, descending)
         self.column_order: bool | None = None  # the learners by average rank: descending?
         self.needle = ""  # the / filter (case-folded): only the data sets whose name contains it
+        self._room: int | None = None  # the width the names were fitted to
 
     def set_filter(self, needle: str) -> None:
         self.needle = needle
@@ -179,13 +181,17 @@ class RanksPanel(ViewPanel, Vertical):
             note.show(Text("no ranks for this selection"))
             return
         rows, cols = self._order(data)
+        names, heads = self._fitted(data, table)
         for j in cols:
             label, key = data.columns[j]
+            label = Text(heads[label.plain], justify="right") if j else label
             if self.row_order is not None and self.row_order[0] == key:
                 label = label + Text(SORT_MARK[self.row_order[1]])
             table.add_column(label, key=key)
         for i in rows:
             cells = [data.rows[i][j] for j in cols]
+            if not data.keys[i].startswith("\0"):
+                cells[0] = Text(names[cells[0].plain])
             if data.keys[i] == "\0average" and self.column_order is not None:
                 cells[0] = cells[0] + Text(SORT_MARK[self.column_order])
             table.add_row(*cells, key=data.keys[i])
@@ -198,10 +204,27 @@ class RanksPanel(ViewPanel, Vertical):
         table.move_cursor(row=row, column=col)
         table.show_exact()
         text = data.note
+        legends = [legend for legend in (heads.legend("learners"), names.legend("data sets")) if legend]
+        if legends:
+            text = Text("\n".join(legends) + "\n", style="dim") + text
         if self.needle and all(data.keys[i].startswith("\0") for i in rows):  # only the average rows: say why
             text = Text("no data set name contains the / filter (esc in it clears it)\n") + text
         note.show(text)
         note.set_class(not data.excluded and text is data.note, "-empty")
+
+    def _fitted(self, data: RanksRows, table: VimTable) -> tuple[Fitted, Fitted]:
+        """The data sets' and the learners' names as shown (:func:`fit_table`): headers no wider
+        than their numbers, row labels leaving three number columns on screen."""
+        self._room = panel_room(self, table)
+        learners = [label.plain for label, _ in data.columns[1:]]
+        datasets = [data.rows[i][0].plain for i, key in enumerate(data.keys) if not key.startswith("\0")]
+        widths = [max((row[j].cell_len for row in data.rows), default=0) for j in range(1, len(data.columns))]
+        return fit_table(datasets, learners, widths, self._room, full=self.full_names, label=len("average rank") + 2)
+
+    def on_resize(self) -> None:
+        """Names fitted again to the new width."""
+        if self.rows is not None and panel_room(self, self.query_one(VimTable)) != self._room:
+            self._fill(self.rows)
 
     def _keys_under_cursor(self) -> tuple[str, str] | None:
         table = self.query_one(VimTable)
@@ -237,8 +260,12 @@ class RanksPanel(ViewPanel, Vertical):
     def exact_under_cursor(self) -> str | None:
         return self.query_one(VimTable).exact_under_cursor()
 
-    def _exact(self, row_key: str, learner: str) -> str | None:
-        """A cell at full precision ("anneal, nbc: median 96.09340659, rank 5.0")."""
+    def value_under_cursor(self) -> str | None:
+        return self.query_one(VimTable).value_under_cursor()
+
+    def _exact(self, row_key: str, learner: str) -> tuple[str, str] | None:
+        """A cell at full precision: its value (the median; the average rank; the letters) and
+        the sentence ("anneal, nbc: median 96.09340659, rank 5.0")."""
         data = self.rows
         if data is None or not data.exact or learner == "":
             return None
@@ -246,7 +273,15 @@ class RanksPanel(ViewPanel, Vertical):
         if row_key not in data.keys or learner not in learners:
             return None  # (the table is being filled)
         i, j = data.keys.index(row_key), learners.index(learner) - 1
-        return f"{row_key.lstrip(chr(0))}, {learner}: {data.exact[i][j]}" if i < len(data.exact) else None
+        if i >= len(data.exact):
+            return None
+        if i < len(data.values):
+            value = repr(data.values[i][j])
+        elif row_key == "\0average" and data.average:
+            value = repr(data.average[j])
+        else:
+            value = data.rows[i][j + 1].plain.strip()  # the letters
+        return value, f"{row_key.lstrip(chr(0))}, {learner}: {data.exact[i][j]}"
 
     def dataset_under_cursor(self) -> str | None:
         """The data set of the row under the cursor (None on the average-rank row)."""

@@ -29,6 +29,7 @@ from tui.widgets import (
     literal,
     matches,
     num,
+    panel_room,
     text_table,
 )
 
@@ -139,8 +140,9 @@ class TestsPanel(ViewPanel, ScrollableContainer):
         yield Body(id="wlt-head")
         yield VimTable(id="wlt-table", zebra_stripes=True, fixed_columns=1)
 
-    def _exact(self, learner: str, column: str) -> str | None:
-        """A cell of the control table at full precision ("KNN: holm APV 0.0288..., rejected ...")."""
+    def _exact(self, learner: str, column: str) -> tuple[str, str] | None:
+        """A cell of the control table at full precision and its sentence ("KNN vs NB: holm APV
+        0.0288..., rejected ...")."""
         view = self.view
         if view is None or column == "":
             return None
@@ -148,9 +150,9 @@ class TestsPanel(ViewPanel, ScrollableContainer):
         value = float(view.control_table.loc[names[learner], column])
         if column in stats.CONTROL_METHODS:
             rejected = f", rejected at alpha = {view.alpha:g}" if value <= view.alpha else ""
-            return f"{learner} vs {view.control}: {column} APV {value!r}{rejected}"
+            return repr(value), f"{learner} vs {view.control}: {column} APV {value!r}{rejected}"
         what = "raw p (unadjusted)" if column == "p" else column
-        return f"{learner} vs {view.control}: {what} {value!r}"
+        return repr(value), f"{learner} vs {view.control}: {what} {value!r}"
 
     @property
     def plain(self) -> str:
@@ -190,18 +192,28 @@ class TestsPanel(ViewPanel, ScrollableContainer):
         verdict.show(literal(view.verdict, "bold").copy())
         body.show(render_tests(view))
         head.show(control_head(view))
-        fill_table(table, self._frame(view), view.alpha, marked=stats.CONTROL_METHODS)  # the cursor stays
+        self._room = room = panel_room(self, self)
+        full = self.full_names  # names fitted to the room: three number columns on screen
+        names = fill_table(table, self._frame(view), view.alpha, marked=stats.CONTROL_METHODS, room=room, full=full)
         extra = [self.query_one(f"#{name}") for name in ("sign-head", "sign-table", "wlt-head", "wlt-table")]
         for widget in extra:
             widget.display = view.extra is not None
         if view.extra is not None:
             self.query_one("#sign-head", Body).show(sign_head(view))
-            fill_table(self.query_one("#sign-table", VimTable), self._rows(sign_frame(view)))
+            fill_table(self.query_one("#sign-table", VimTable), self._rows(sign_frame(view)), room=room, full=full)
             self.query_one("#wlt-head", Body).show(wlt_head(view))
-            fill_table(self.query_one("#wlt-table", VimTable), self._rows(self._wlt(view)))
-        text = literal(view.safety, "italic")  # stats' sentence may quote names from the logs
+            fill_table(self.query_one("#wlt-table", VimTable), self._rows(self._wlt(view)), room=room, full=full)
+        legend = names.legend("learners")
+        text = literal((legend + "\n" if legend else "") + view.safety, "italic")  # names from the logs
         text.no_wrap = False
         safety.show(text)
+
+    _room: int | None = None  # the width the names were fitted to
+
+    def on_resize(self) -> None:
+        """Names fitted again to the new width."""
+        if self.view is not None and panel_room(self, self) != self._room:
+            self.watch_view(self.view)
 
 
     PANEL_CLASSES = "view-scroll"

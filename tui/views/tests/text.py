@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from stats import fmt_p
-from tui.formats.text import grid
+from tui.formats.text import fitted_grid, grid
 from tui.model import Analysis, TestsView
 from tui.registry import RenderOptions
 from tui.views.tests.extra import extra_text, friedman_ties_text
 from tui.views.tests.shared import apv_columns, omnibus_line
 
 
-def control_text(tests: TestsView, alpha: float, test: str) -> list[str]:
+def control_text(tests: TestsView, alpha: float, test: str, width: int | None = None) -> list[str]:
+    """The control table; with a terminal's ``width``, names fitted and the APVs wrapped."""
     table = tests.control_table
     procs = apv_columns(table)
     out = [f"control {tests.control} ({test} z statistics); adjusted p-values <= {alpha:g} are marked *"]
+    if width is not None:
+        mark = {True: "*", False: " "}
+        rows = [
+            [str(name), f"{row['z']:.3f}", fmt_p(row["p"]), *(fmt_p(q) + mark[bool(q <= alpha)] for q in row[procs])]
+            for name, row in table.iterrows()
+        ]
+        return out + fitted_grid(["learner", "z", "p", *procs], rows, width, keep=3)
     lw = max(len(str(x)) for x in [*map(str, table.index), "learner"])
     out.append("learner".ljust(lw) + "        z         p" + "".join(f"{c:>12}" for c in procs))
     for name, row in table.iterrows():
@@ -22,7 +32,7 @@ def control_text(tests: TestsView, alpha: float, test: str) -> list[str]:
     return out
 
 
-def tests_text(analysis: Analysis) -> list[str]:
+def tests_text(analysis: Analysis, width: int | None = None) -> list[str]:
     tests, sel = analysis.tests, analysis.selection
     assert tests is not None
 
@@ -34,12 +44,12 @@ def tests_text(analysis: Analysis) -> list[str]:
     out.append(f"Nemenyi critical difference (alpha = {sel.alpha:g}): CD = {tests.cd:.3f}")
     out.append(tests.safety)
     out.append("")
-    out += control_text(tests, sel.alpha, sel.test)
+    out += control_text(tests, sel.alpha, sel.test, width)
     if tests.extra is not None:
-        out += extra_text(tests, sel.alpha, grid)
+        out += extra_text(tests, sel.alpha, partial(fitted_grid, width=width) if width is not None else grid)
     return out
 
 
 def render(analysis: Analysis, options: RenderOptions) -> list[str]:
     """The verdict, the omnibus tests and the control table."""
-    return tests_text(analysis)  # type: ignore[arg-type]
+    return tests_text(analysis, options.width)  # type: ignore[arg-type]
