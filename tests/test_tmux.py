@@ -187,3 +187,35 @@ def test_at_80x24_without_colour_names_are_distinct_and_only_rejected_apvs_are_m
         term.wait(lambda: not term.alive(), "rankboard to quit")
     finally:
         term.close()
+
+
+def test_a_sweeps_long_names_leave_the_numbers_on_screen_at_80x24(tmp_path: Path) -> None:
+    """Issue 28: tests/data/sweep.dat (12 learners named as sweeps name them) in a real terminal
+    at 80x24 without colour: the ranks table shows three learners' numbers under cut, distinct
+    headers (before: one column, the whole name over blank cells), the pairs matrix shows APVs
+    (before: none), and ``n`` shows the names whole."""
+    sweep = Path(__file__).resolve().parent / "data" / "sweep.dat"
+    session = f"rankboard-sweep-{uuid.uuid4().hex[:8]}"
+    term = Terminal(session)
+    term.start(tmp_path, 80, 24, f"env NO_COLOR=1 {RANKBOARD} --paused {sweep}")
+    try:
+        term.wait_text("| paused")
+        term.keys("2")
+
+        def rows() -> list[str]:  # the data sets' rows: three medians and ranks each
+            return [line for line in term.screen().splitlines() if line.count("(") >= 3 and "data set" not in line]
+
+        term.wait(lambda: len(rows()) >= 10, "the ranks table's rows")
+        header = next(line for line in term.screen().splitlines() if "data set" in line)
+        heads = header.split("data set", 1)[1].replace("\u203a", " ").split()
+        assert len(heads) >= 3 and all("\u2026" in h for h in heads), header  # cut in the middle
+        term.keys("4")
+        term.wait_text("adjusted p-values")
+        apvs = [line for line in term.screen().splitlines() if line.count("*") >= 3]
+        assert apvs, term.screen()  # rejected APVs, three columns of them, on screen
+        term.keys("2", "n")
+        term.wait_text("RandomForest-n_estimators=100\u203a")  # a whole header (more to the right)
+        term.keys("q")
+        term.wait(lambda: not term.alive(), "rankboard to quit")
+    finally:
+        term.close()
