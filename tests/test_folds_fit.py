@@ -29,8 +29,9 @@ async def test_at_80_columns_every_column_of_both_tables_is_on_screen() -> None:
         for name in ("#folds-totals", "#folds-table"):
             table = app.query_one(name, VimTable)
             assert table.visible_columns()[1] == len(table.columns), name  # the last column on screen
+        # (on a screen under 30 lines the totals scroll in three rows: their scrollbar takes a cell)
         texts = [str(c) for i in range(4) for c in app.query_one("#folds-totals", VimTable).get_row_at(i)[:1]]
-        assert "LogisticRegression" not in texts and any(t.startswith("Logi") and "…" in t for t in texts)
+        assert "LogisticRegression" not in texts and any(t.startswith("Log") and "…" in t for t in texts)
         assert len(set(texts)) == len(texts)
         await press(pilot, "j", "j")  # the line under the tables: the whole name
         assert "LogisticRegression vs GaussianNB: w/t/l" in panel.plain
@@ -39,6 +40,7 @@ async def test_at_80_columns_every_column_of_both_tables_is_on_screen() -> None:
 
     async def wide(app, pilot) -> None:  # noqa: ANN001
         await press(pilot, "6", "c")
+        # (on a screen under 30 lines the totals scroll in three rows: their scrollbar takes a cell)
         texts = [str(c) for i in range(4) for c in app.query_one("#folds-totals", VimTable).get_row_at(i)[:1]]
         assert "LogisticRegression" in texts  # room enough: whole
 
