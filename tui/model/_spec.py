@@ -41,6 +41,7 @@ from __future__ import annotations
 import glob
 import math
 import os
+import stat
 from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
@@ -223,13 +224,34 @@ def spec_view(spec: dict[str, Any]) -> str | None:
     return None if view is None else _one_of("view", view, registry.names())
 
 
+#: The largest spec read (a spec is a few hundred bytes; a longer file is not one).
+MAX_SPEC_BYTES = 1 << 20
+
+
 def load_spec(path: str | Path) -> dict[str, Any]:
-    """Read a spec; ``ValueError`` (naming the file) for invalid TOML or an unknown key."""
+    """Read a spec; ``ValueError`` (naming the file) for invalid TOML or an unknown key, for a
+    file that is not a regular file (a FIFO would block, ``/dev/zero`` never end), one over
+    :data:`MAX_SPEC_BYTES`, or nesting too deep for the TOML reader. A missing file raises
+    ``FileNotFoundError``, as before."""
+    info = os.stat(path)  # before opening: opening a FIFO blocks until a writer comes
+    if stat.S_ISDIR(info.st_mode):
+        raise ValueError(f"{path}: not a spec: a directory")
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"{path}: not a spec: not a regular file (a spec is a TOML file)")
+    if info.st_size > MAX_SPEC_BYTES:
+        raise ValueError(f"{path}: not a spec: {info.st_size:,} bytes (a spec has at most {MAX_SPEC_BYTES:,})")
     try:
         with open(path, "rb") as handle:
-            spec = tomllib.load(handle)
+            data = handle.read(MAX_SPEC_BYTES + 1)
+        if len(data) > MAX_SPEC_BYTES:
+            raise ValueError(f"{path}: not a spec: more than {MAX_SPEC_BYTES:,} bytes")
+        spec = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not a valid spec: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path}: not a valid spec: {exc}") from None
+    except RecursionError:
+        raise ValueError(f"{path}: not a valid spec: arrays or tables nested too deep") from None
     unknown = [k for k in spec if k not in KEYS]
     if unknown:
         raise ValueError(f"{path}: unknown key(s) {', '.join(map(repr, unknown))}; valid keys are: {', '.join(KEYS)}")
