@@ -16,6 +16,7 @@ import pytest
 from tests.conftest import SAMPLES
 from tui.cli import main
 from tui.model import load_spec
+
 MAX_SPEC_BYTES = 1 << 20  # (tui.model._spec.MAX_SPEC_BYTES)
 
 
