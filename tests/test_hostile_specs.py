@@ -16,8 +16,7 @@ import pytest
 from tests.conftest import SAMPLES
 from tui.cli import main
 from tui.model import load_spec
-
-MAX_SPEC_BYTES = 1 << 20  # (tui.model._spec.MAX_SPEC_BYTES)
+from tui.model._spec import MAX_SPEC_BYTES
 
 
 def _hostile(tmp_path: Path) -> dict[str, Path]:
