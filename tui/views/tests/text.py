@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 from stats import fmt_p
-from tui.formats.text import fitted_grid, grid
+from tui.formats.text import fitted_grid
 from tui.model import Analysis, TestsView
 from tui.registry import RenderOptions
 from tui.views.tests.extra import extra_text, friedman_ties_text
@@ -46,7 +46,7 @@ def tests_text(analysis: Analysis, width: int | None = None) -> list[str]:
     out.append("")
     out += control_text(tests, sel.alpha, sel.test, width)
     if tests.extra is not None:
-        out += extra_text(tests, sel.alpha, partial(fitted_grid, width=width) if width is not None else grid)
+        out += extra_text(tests, sel.alpha, partial(fitted_grid, width=width))  # (no width: grid)
     return out
 
 
