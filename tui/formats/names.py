@@ -148,15 +148,12 @@ def fit_table(
     >>> rows["learner-setting=2"], cols["learner-setting=2"], cols.prefix
     ('2', '2', 'learner-setting=')
     """
-    def width(fitted: Fitted, names: Sequence[str], least: int = 0) -> int:
-        return max([least, *(len(fitted[n]) for n in names)])
-
-    whole = fit_names([*rows, *columns], None)
+    whole = Fitted({n: n for n in rows}), Fitted({n: n for n in columns})
     if full or room is None:
-        return Fitted({n: n for n in rows}), Fitted({n: n for n in columns})
+        return whole
     heads = [max(w, len(c)) for w, c in zip(widths, columns)]
-    if width(whole, rows, label) + sum(w + gap for w in heads) <= room:
-        return Fitted({n: n for n in rows}), Fitted({n: n for n in columns})
+    if max([label, *map(len, rows)]) + sum(w + gap for w in heads) <= room:
+        return whole
     head = fit_names(columns, max([MIN_HEADER, *widths]))
     heads = [max(w, len(head[c])) for w, c in zip(widths, columns)]
     cap = room - sum(w + gap for w in heads[:keep]) - gap
