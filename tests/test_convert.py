@@ -60,9 +60,10 @@ def test_duplicates_are_resolved_before_writing_wide_logs_become_long(
     out = tmp_path / "r.pq"
     assert main(["convert", str(log), str(wide), "-o", str(out)]) == 0
     back = pq.read_table(out).to_pandas()
+    # nb's rerun comes first, where the text first named nb (issue 30, item 11: learners nb, tree)
     assert back.iloc[:2][LONG].astype(object).values.tolist() == [
-        ["iris", 1, 1, "tree", "acc", 0.6],
         ["iris", 1, 1, "nb", "acc", 0.7],
+        ["iris", 1, 1, "tree", "acc", 0.6],
     ]
     # the first line of Menzies' lecture notes: q2s/sonar, bayes, ..., 1, 1, accuracy 63.77, pd 61.29, pf 34.21,
     # precision 59.38

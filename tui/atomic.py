@@ -1,25 +1,131 @@
-"""Write a text file atomically: a temporary file in the same folder, fsync, then one step into place."""
+"""Write a text file atomically: a temporary file in the same folder, fsync, then one step into place.
+
+Nothing is left behind (issue 30, item 11): the temporary file is removed when the write fails,
+on SIGTERM, SIGHUP and SIGINT (:func:`remove_pending`, installed by :mod:`tui.signals`),
+and, after a SIGKILL or a power cut, by the next write into the same folder: the file is named
+``.NAME.rankboard-PID-XXXXXXXX.tmp`` and held with ``flock`` while it is written, so a later
+writer removes it once its process is gone (:func:`clear_stale`).
+"""
 
 from __future__ import annotations
 
 import errno
 import os
+import re
 import secrets
 import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no flock; a stale file is judged by its PID alone
+    fcntl = None  # type: ignore[assignment]
+
+#: A temporary file of :func:`write_atomic`: the writer's PID, then a random token.
+_TEMPORARY = re.compile(r"^\..+\.rankboard-(\d+)-[0-9a-f]{8}\.tmp$", re.DOTALL)
+#: The temporary files being written by this process (removed by a signal: :func:`remove_pending`).
+_PENDING: set[Path] = set()
+
 
 def _temporary(target: Path) -> tuple[int, Path]:
     """A new file beside ``target``, opened for writing, created as ``open`` creates files: mode
-    0o666 less the umask (``tempfile.mkstemp`` makes 0o600 files: an export only its writer reads)."""
+    0o666 less the umask (``tempfile.mkstemp`` makes 0o600 files: an export only its writer reads).
+
+    It is named for this process (:data:`_TEMPORARY`) and held with an exclusive ``flock`` until it is
+    closed (the kernel lets go when the process dies, even by SIGKILL); the stale temporary files
+    of writers that are gone are removed first (:func:`clear_stale`)."""
+    clear_stale(target.parent)
     while True:
-        tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+        tmp = target.with_name(_temporary_name(target.name))
         try:
-            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:
             continue
+        _PENDING.add(tmp)
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a new file: nobody else holds it
+            except OSError:  # a file system without flock: the PID alone keeps it
+                pass
+        return fd, tmp
+
+
+def _temporary_name(name: str) -> str:
+    """``.NAME.rankboard-PID-TOKEN.tmp``, NAME shortened (from its end) so that the whole stays
+    within the 255 bytes a file name may have."""
+    tail = f".rankboard-{os.getpid()}-{secrets.token_hex(4)}.tmp"
+    while len(os.fsencode(f".{name}{tail}")) > 255 and name:
+        name = name[:-1]
+    return f".{name}{tail}"
+
+
+def clear_stale(folder: Path) -> list[Path]:
+    """Remove the temporary files of :func:`write_atomic` in ``folder`` whose writer is gone: its
+    PID names no running process and nobody holds the file's ``flock``. Both must say so: a PID
+    can be reused (the file is then kept until that process ends too), and a writer on another
+    machine sharing the folder has a PID meaningless here (its ``flock`` keeps its file). Files
+    that cannot be examined or removed are left. Returns the files removed."""
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        found = _TEMPORARY.match(entry.name)
+        if found is None or _alive(int(found.group(1))) or _held(entry.path):
+            continue
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            continue
+        removed.append(Path(entry.path))
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` names a process (one of another user's counts: it may be writing)."""
+    if pid <= 0:
+        return True  # not a writer's PID: never judged stale
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it exists, someone else's
+        return True
+    return True
+
+
+def _held(path: str) -> bool:
+    """Whether a process holds ``path``'s ``flock`` (True too when it is not a regular file, or
+    cannot be opened: only what is known to be stale is removed)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return True
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return True
+        if fcntl is None:  # pragma: no cover - no flock: the PID alone says
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        return False
+    finally:
+        os.close(fd)
+
+
+def remove_pending() -> None:
+    """Remove the temporary files this process is writing (from a signal handler: no lock is
+    taken, and a file already gone is no error)."""
+    for tmp in list(_PENDING):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def resolve_target(path: str | Path) -> Path:
@@ -106,6 +212,7 @@ def write_atomic(write: Callable[[BinaryIO], object], path: str | Path, *, overw
     finally:
         if tmp.exists():
             tmp.unlink()
+        _PENDING.discard(tmp)
     return target
 
 

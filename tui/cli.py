@@ -430,6 +430,11 @@ def _report_width(args: argparse.Namespace) -> int | None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    from tui.atomic import remove_pending
+    from tui.memory import remove_spills
+    from tui.signals import install
+
+    install(remove_spills, remove_pending)  # SIGTERM, SIGHUP, SIGINT: no spill folder or temporary file left
     if not argv or argv[0] not in SUBCOMMANDS:
         return run_app(argv)
     args = build_parser().parse_args(argv)

@@ -9,6 +9,9 @@ default raises that threshold each time such a block is freed (up to 32 MiB), af
 reading's freed 4 MB parse buffers and the columns let go of while a log is summarised stay in
 the process (measured on the 5,000,000-line log: 35 MB more at the app's peak). Elsewhere (not
 glibc) it does nothing.
+
+``remove_spills`` removes the spill directories of bounded mode when a signal ends the process
+(:mod:`tui.signals`).
 """
 
 from __future__ import annotations
@@ -93,17 +96,49 @@ def human(size: float) -> str:
     return f"{int(size)} B"
 
 
-def bounded_mode(paths: list[str], memory: str | None) -> tuple[bool, int, int]:
+STDIN = "-"
+
+
+def bounded_mode(paths: list[str], memory: str | None) -> tuple[bool, int, int | None]:
     """Whether the logs go over the budget (then they are aggregated by blocks), the budget and
-    the logs' size (uncompressed estimate: :func:`stats.log_size`). ``memory``: ``--memory``'s
-    text, or None for :func:`default_budget`."""
+    the logs' size (uncompressed estimate: :func:`stats.log_size`, every member of a gzip file
+    counted). ``memory``: ``--memory``'s text, or None for :func:`default_budget`.
+
+    Standard input (``-``) cannot be sized before it is read: with ``--memory`` given, the logs
+    are aggregated by blocks whatever their size (then the size is None); without it, standard
+    input counts 0, as before (the default budget is half of the memory available)."""
+    global _spilling
     from stats import log_size
 
     budget = default_budget() if memory is None else parse_size(memory)
     size = log_size(*paths)
+    if memory is not None and STDIN in paths:
+        _spilling = True
+        return True, budget, None
+    _spilling = _spilling or size > budget
     return size > budget, budget, size
 
 
-def bounded_note(budget: int, size: int) -> str:
-    """The sentence that says a load is in bounded mode."""
+def bounded_note(budget: int, size: int | None) -> str:
+    """The sentence that says a load is in bounded mode (``size`` None: standard input's is not known)."""
+    if size is None:
+        return (
+            "bounded memory: aggregating by blocks (standard input cannot be sized before it is read; "
+            f"the memory budget is {human(budget)})"
+        )
     return f"bounded memory: aggregating by blocks (the logs, {human(size)}, exceed the memory budget, {human(budget)})"
+
+
+#: Set once bounded mode is chosen: only then may a spill directory exist (nothing is imported
+#: on a signal before).
+_spilling = False
+
+
+def remove_spills() -> None:
+    """Remove the spill directories of bounded mode, if it was chosen (a cleanup of
+    :func:`tui.signals.install`: without it a killed ``report --memory`` left gigabytes of
+    ``rankboard_spill_*`` behind)."""
+    if _spilling:
+        from stats import SpilledLogs
+
+        SpilledLogs.remove_all()

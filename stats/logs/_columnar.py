@@ -1,9 +1,9 @@
 """Columnar logs: Parquet and Arrow IPC (Feather v2 file, or stream) tables with the long or the
 wide format's columns, read with pyarrow into the same parts as the text logs.
 
-A file's kind comes from its magic bytes (:func:`sniff`), as gzip's does: ``PAR1`` (Parquet),
-``ARROW1`` (Arrow IPC file, which Feather v2 is), ``FF FF FF FF`` (an Arrow IPC stream). The
-table's columns say its format:
+A file's kind comes from its whole magic (:mod:`stats.logs._magic`: the start and the end of a
+Parquet or Arrow IPC file, which Feather v2 is; the schema message opening an Arrow IPC stream),
+never from a prefix a text log's first data set could have. The table's columns say its format:
 
 - long: ``dataset, repeat, fold, learner, criterion, value`` (lower case or not; other columns are
   not read, with a warning);
@@ -16,18 +16,24 @@ missing (null) or non-finite value, a negative, out-of-range or missing repeat o
 a bad row is an error naming it, and is left out. A column of the wrong type (text where numbers
 belong, numbers where names belong) is an error of the whole file.
 
-Bounds: a file's table is read one row group (Parquet) or record batch (Arrow) at a time. Before
-reading, the rows the file declares are checked against the :class:`~stats.logs._paths.Decompression`
-limits as if each row were the shortest text line (12 bytes): a 1 kB Parquet file declaring a
-billion run-length-encoded rows is refused (a "Parquet bomb") before anything is decompressed.
+Bounds: a file's table is read one row group (Parquet) or record batch (Arrow) at a time. What the
+file declares is checked against the :class:`~stats.logs._paths.Decompression` limits before it is
+decoded: its rows and dictionary entries as if each were the shortest text line (12 bytes), and the
+bytes its compressed parts take once decompressed as a gzip log's are. A Parquet file is judged
+whole from its footer; an Arrow file or stream batch by batch from its messages' metadata
+(:mod:`stats.logs._ipc_limits`), each batch with the dictionaries read before it, so the batches
+within the limits are kept. A 1 kB Parquet file declaring a billion run-length-encoded rows, or a
+185 kB Feather file declaring 100 million dictionary-encoded ones, is refused (a "Parquet/Arrow
+bomb") before anything is decompressed.
+
+Duplicate column names the reader would read (``value`` twice, or ``Value`` and ``value``) are an
+error of the file naming the column: which to read is unclear.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import os
-import stat
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -40,12 +46,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from stats.logs._arrow_numpy import filled, nulls, numpy_of
-from stats.logs._formats import LONG, LONG_COLUMNS, BadField, LogProblem, LogSpec, parse_field, parse_header
+from stats.logs._dictionaries import Judgements, Validated, coded_field
+from stats.logs._formats import LONG, LONG_COLUMNS, MAX_VALUE, LogProblem, LogSpec, out_of_range, parse_header
+from stats.logs._ipc_limits import CorruptIPC, Declared, scan_file, scan_stream
+from stats.logs._magic import ARROW_FILE, ARROW_STREAM, PARQUET, sniff, sniff_file  # noqa: F401 - re-exported
 from stats.logs._parse import Coded, Part, _first_seen
 from stats.logs._paths import Decompression
 
-PARQUET, ARROW_FILE, ARROW_STREAM = "Parquet", "Arrow IPC", "Arrow IPC stream"
-_MAGIC = ((b"PAR1", PARQUET), (b"ARROW1", ARROW_FILE), (b"\xff\xff\xff\xff", ARROW_STREAM))
 #: Bytes a result takes at least as text (``a,1,1,b,c,1\n``): the row bound of a columnar file.
 ROW_BYTES = 12
 #: Rows per batch read from a Parquet file.
@@ -53,35 +60,6 @@ BATCH = 1 << 18
 #: pandas' index, written by ``DataFrame.to_parquet``: not a column of the log, never warned about.
 _INDEX = "__index_level_0__"
 _MAX_INT = 2**31 - 1
-
-
-def sniff(head: bytes) -> str | None:
-    """The columnar kind whose magic bytes ``head`` starts with, else None.
-
-    >>> sniff(b"PAR1\\x15\\x04"), sniff(b"ARROW1\\x00\\x00"), sniff(b"iris,1,1")
-    ('Parquet', 'Arrow IPC', None)
-    """
-    for magic, kind in _MAGIC:
-        if head.startswith(magic):
-            return kind
-    return None
-
-
-def sniff_file(path: Path) -> str | None:
-    """The columnar kind of the file at ``path`` (None: text or gzip, unreadable, or not a
-    regular file: a FIFO is opened without blocking and never read, as the text reader does)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        return sniff(os.pread(fd, 8, 0))
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 @dataclass
@@ -116,8 +94,13 @@ def read_columnar(
     """
     out = ColumnarRead()
     size = path.stat().st_size
+
+    def check(declared: Declared) -> None:
+        _bound(declared.rows, size, limits, declared.entries)
+        _bound_unpacked(declared.unpacked, size, limits)
+
     try:
-        with _open(path, kind) as table:
+        with _open(path, kind, size) as table:
             spec, columns, ignored = _spec(table.schema)
             out.spec = spec
             if ignored:
@@ -126,8 +109,8 @@ def read_columnar(
                     LogProblem(name, None, f"column(s) {shown} not read (not part of the format)", "warning")
                 )
             declared = table.rows
-            if declared is not None:
-                _bound(declared, size, limits)
+            if table.whole is not None:
+                check(table.whole)
 
             def hand(rows: int, done: int, part: Part) -> bool:
                 """Hand a batch's part on (True: stop, at an error in strict mode)."""
@@ -140,7 +123,7 @@ def read_columnar(
                     progress(size if declared is None or not declared else size * min(done, declared) // declared)
                 return stop_at_error and bool(part.problems)
 
-            if _pipelined(table.batches(columns), spec, size, limits, hand):
+            if _pipelined(table.batches(columns, check), spec, size, limits, hand):
                 return out
             if progress is not None:
                 progress(size)
@@ -169,6 +152,7 @@ def _pipelined(
     batches made before are handed on first, and a stop among them wins (strict mode: the first
     error), as when the batches were read one at a time."""
     waiting: deque[tuple[int, int, Future[Part]]] = deque()
+    judgements = Judgements()  # the pool's one thread makes the parts, in order
 
     def hand_first() -> bool:
         rows, upto, future = waiting.popleft()
@@ -181,7 +165,7 @@ def _pipelined(
             for batch in batches:
                 done += batch.num_rows
                 _bound(done, size, limits)
-                waiting.append((batch.num_rows, done, pool.submit(_part, batch, spec)))
+                waiting.append((batch.num_rows, done, pool.submit(_part, batch, spec, judgements)))
                 if len(waiting) > 1 and hand_first():
                     return True
         except (_Refused, pa.ArrowException, OSError, ValueError) as exc:
@@ -216,71 +200,125 @@ def declared_rows(path: Path, size: int, limits: Decompression) -> int | None:
     return rows
 
 
-def _bound(rows: int, size: int, limits: Decompression) -> None:
-    """Refuse a file holding more rows than a text log within ``limits`` could."""
-    as_text = rows * ROW_BYTES
-    if as_text > limits.max_bytes or (as_text >= limits.min_bytes and as_text > limits.max_ratio * max(size, 1)):
+def _over(n: int, size: int, limits: Decompression) -> bool:
+    """Whether ``n`` bytes out of a file of ``size`` bytes are past ``limits``."""
+    return n > limits.max_bytes or (n >= limits.min_bytes and n > limits.max_ratio * max(size, 1))
+
+
+def _bound(rows: int, size: int, limits: Decompression, entries: int = 0) -> None:
+    """Refuse a file holding more rows (and dictionary entries, each of which a text log would
+    need a line to hold) than a text log within ``limits`` could."""
+    if _over((rows + entries) * ROW_BYTES, size, limits):
+        also = f" and {entries:,} dictionary entries" if entries else ""
         raise _Refused(
-            f"the file declares {rows:,} rows in {size:,} bytes, more than the limits allow "
+            f"the file declares {rows:,} rows{also} in {size:,} bytes, more than the limits allow "
             f"({limits.max_ratio:g} x its size or {limits.max_bytes:,} bytes, at {ROW_BYTES} bytes a row): "
             "a Parquet/Arrow bomb? not read"
         )
 
 
+def _bound_unpacked(unpacked: int, size: int, limits: Decompression) -> None:
+    """Refuse a file whose compressed parts decompress to more than ``limits`` let a gzip log."""
+    if _over(unpacked, size, limits):
+        raise _Refused(
+            f"the file declares {unpacked:,} bytes once decompressed in {size:,} bytes, more than the limits "
+            f"allow ({limits.max_ratio:g} x its size or {limits.max_bytes:,} bytes): a Parquet/Arrow bomb? not read"
+        )
+
+
+_Check = Callable[[Declared], None]
+
+
 class _Table:
-    """A columnar file opened: its schema, its declared rows (None: unknown) and its batches."""
+    """A columnar file opened: its schema, its declared rows (for progress), what it declares
+    whole (Parquet's footer: checked before any batch; None: checked batch by batch) and its
+    batches (``batches(columns, check)`` calls ``check`` before decoding each, when it can)."""
 
-    def __init__(self, schema: pa.Schema, rows: int | None, batches: Callable[[list[str]], Iterator[pa.RecordBatch]]):
-        self.schema, self.rows, self._batches = schema, rows, batches
+    def __init__(
+        self,
+        schema: pa.Schema,
+        rows: int,
+        batches: Callable[[list[str], _Check], Iterator[pa.RecordBatch]],
+        whole: Declared | None = None,
+    ):
+        self.schema, self.rows, self._batches, self.whole = schema, rows, batches, whole
 
-    def batches(self, columns: list[str]) -> Iterator[pa.RecordBatch]:
-        return self._batches(columns)
+    def batches(self, columns: list[str], check: _Check) -> Iterator[pa.RecordBatch]:
+        return self._batches(columns, check)
 
 
 class _open:
     """Context manager: the file opened as a :class:`_Table` by its kind."""
 
-    def __init__(self, path: Path, kind: str) -> None:
-        self.path, self.kind = path, kind
+    def __init__(self, path: Path, kind: str, size: int) -> None:
+        self.path, self.kind, self.size = path, kind, size
         self.file: Any = None
 
     def __enter__(self) -> _Table:
         self.file = open(self.path, "rb")  # noqa: SIM115 - closed by __exit__
         if self.kind == PARQUET:
-            import pyarrow.parquet as pq
-
-            reader = pq.ParquetFile(self.file)
-            meta = reader.metadata
-
-            def groups(columns: list[str]) -> Iterator[pa.RecordBatch]:
-                # Batches of BATCH rows, not whole row groups (a million rows each as pyarrow writes
-                # them): the work space of a batch's columns is a quarter of a group's.
-                empty = True
-                for batch in reader.iter_batches(batch_size=BATCH, columns=columns):
-                    empty = False
-                    yield batch
-                if empty:
-                    yield _empty(reader, columns)
-
-            return _Table(reader.schema_arrow, meta.num_rows, groups)
+            return _parquet(self.file)
+        # What each batch declares, from the metadata, read beside pyarrow's reading (os.pread).
         if self.kind == ARROW_FILE:
+            scan = scan_file(self.file.fileno(), self.size)
             ipc = pa.ipc.open_file(self.file)
 
-            def batches(columns: list[str]) -> Iterator[pa.RecordBatch]:
-                for i in range(ipc.num_record_batches):
-                    yield ipc.get_batch(i).select(columns)
+            def batches(columns: list[str], check: _Check) -> Iterator[pa.RecordBatch]:
+                if ipc.num_record_batches != len(scan.before):
+                    raise CorruptIPC("the footer lists batches pyarrow does not see")
+                valid = Validated()
+                for i, declared in enumerate(scan.before):
+                    check(declared)
+                    yield valid(ipc.get_batch(i).select(columns))
 
-            return _Table(ipc.schema, None, batches)
+            return _Table(ipc.schema, scan.total.rows, batches)
+        scan = scan_stream(self.file.fileno(), self.size)
         stream = pa.ipc.open_stream(self.file)
 
-        def streamed(columns: list[str]) -> Iterator[pa.RecordBatch]:
-            for batch in stream:
-                yield batch.select(columns)
+        def streamed(columns: list[str], check: _Check) -> Iterator[pa.RecordBatch]:
+            valid = Validated()
+            for declared in scan.before:
+                check(declared)
+                yield valid(stream.read_next_batch().select(columns))
+            if scan.cut is not None:  # never handed to pyarrow: its reader trusts the lengths
+                raise CorruptIPC(scan.cut)
 
-        return _Table(stream.schema, None, streamed)
+        return _Table(stream.schema, scan.total.rows, streamed)
 
     def __exit__(self, *exc: object) -> None:
         self.file.close()
+
+
+def _parquet(file: Any) -> _Table:
+    """A Parquet file as a table, with what its footer declares: the rows (the most of the file's
+    count and its row groups' sum, which a forged footer may disagree on) and the bytes of its
+    compressed column chunks once decompressed (their pages' sizes, dictionaries included)."""
+    import pyarrow.parquet as pq
+
+    reader = pq.ParquetFile(file)
+    meta = reader.metadata
+    whole = Declared()
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        whole.rows += max(0, group.num_rows)
+        for c in range(group.num_columns):
+            chunk = group.column(c)
+            if chunk.compression != "UNCOMPRESSED":
+                whole.unpacked += max(0, chunk.total_uncompressed_size)
+    whole.rows = max(whole.rows, meta.num_rows)
+
+    def groups(columns: list[str], check: _Check) -> Iterator[pa.RecordBatch]:
+        # Batches of BATCH rows, not whole row groups (a million rows each as pyarrow writes
+        # them): the work space of a batch's columns is a quarter of a group's. The footer was
+        # checked whole (``check`` is not needed).
+        empty = True
+        for batch in reader.iter_batches(batch_size=BATCH, columns=columns):
+            empty = False
+            yield batch
+        if empty:
+            yield _empty(reader, columns)
+
+    return _Table(reader.schema_arrow, whole.rows, groups, whole)
 
 
 def _empty(reader: Any, columns: list[str]) -> pa.RecordBatch:
@@ -294,6 +332,7 @@ def _spec(schema: pa.Schema) -> tuple[LogSpec, list[str], list[str]]:
     names = [n for n in schema.names if n != _INDEX]
     lower = {n.lower(): n for n in names}
     if all(c in lower for c in LONG_COLUMNS):
+        _unique(names, LONG_COLUMNS)
         columns = [lower[c] for c in LONG_COLUMNS]
         spec = LONG
         ignored = [n for n in names if n not in columns]
@@ -313,6 +352,18 @@ def _spec(schema: pa.Schema) -> tuple[LogSpec, list[str], list[str]]:
     for column, kind in zip(columns, spec.kinds):
         _check_type(column, schema.field(column).type, kind)
     return spec, columns, ignored
+
+
+def _unique(names: list[str], wanted: tuple[str, ...]) -> None:
+    """Refuse a table naming a column it should hold twice (in any case): pyarrow's lookup by
+    name fails on it (a KeyError, before), and which of them to read is unclear."""
+    for column in wanted:
+        same = [n for n in names if n.lower() == column]
+        if len(same) > 1 and len(set(same)) == 1:
+            raise _Refused(f"column {same[0]!r} appears {len(same)} times: which one to read is unclear")
+        if len(same) > 1:
+            shown = ", ".join(repr(n) for n in same)
+            raise _Refused(f"columns {shown} all name the {column!r} column: which one to read is unclear")
 
 
 def _base(t: pa.DataType) -> pa.DataType:
@@ -335,13 +386,13 @@ def _check_type(column: str, t: pa.DataType, kind: str) -> None:
         raise _Refused(f"column {column!r} has type {t}: it should hold {want}")
 
 
-def _part(batch: pa.RecordBatch, spec: LogSpec) -> Part:
+def _part(batch: pa.RecordBatch, spec: LogSpec, judgements: Judgements | None = None) -> Part:
     """One batch's rows as a part; bad rows left out, each an error (its first reason)."""
     n = batch.num_rows
     reasons: dict[int, str] = {}
     fields = []
     for i, (kind, label) in enumerate(zip(spec.kinds, spec.labels)):
-        fields.append(_field(batch.column(i), kind, label, reasons))
+        fields.append(_field(batch.column(i), kind, label, reasons, judgements, i))
     if not reasons:
         return Part(fields, None, n)
     bad = np.zeros(n, bool)
@@ -357,9 +408,17 @@ def _note(reasons: dict[int, str], rows: np.ndarray, reason: Callable[[int], str
         reasons.setdefault(row, reason(row))
 
 
-def _field(column: pa.Array, kind: str, label: str, reasons: dict[int, str]) -> Any:
-    """One column as the text parser's field: :class:`Coded` names/metadata, int64 repeat/fold,
-    float64 values; bad rows noted in ``reasons``."""
+def _field(
+    column: pa.Array,
+    kind: str,
+    label: str,
+    reasons: dict[int, str],
+    judgements: Judgements | None = None,
+    index: int = 0,
+) -> Any:
+    """One column (the ``index``-th) as the text parser's field: :class:`Coded` names/metadata
+    (each dictionary judged once per file: ``judgements``), int64 repeat/fold, float64 values;
+    bad rows noted in ``reasons``."""
     if kind in ("int", "value"):
         if pa.types.is_dictionary(column.type):
             column = column.dictionary_decode()
@@ -368,6 +427,8 @@ def _field(column: pa.Array, kind: str, label: str, reasons: dict[int, str]) -> 
             floats = numpy_of(filled(pc.cast(column, pa.float64(), safe=False), 0.0))
             finite = np.isfinite(floats)
             _note(reasons, np.flatnonzero(~finite), lambda r: f"{label} {float(floats[r])!r} is not finite")
+            huge = np.flatnonzero(np.abs(floats) > MAX_VALUE)  # 1e308: the statistics would overflow
+            _note(reasons, huge, lambda r: out_of_range(label, repr(float(floats[r]))))
             return floats
         ints = numpy_of(filled(pc.cast(column, pa.int64(), safe=False), 0))
         if pa.types.is_uint64(column.type):  # wraps to negative as int64: say what it was
@@ -376,32 +437,4 @@ def _field(column: pa.Array, kind: str, label: str, reasons: dict[int, str]) -> 
         _note(reasons, np.flatnonzero(ints < 0), lambda r: f"{label} {int(ints[r])} is negative")
         _note(reasons, np.flatnonzero(ints > _MAX_INT), lambda r: f"{label} {int(ints[r])} is out of range")
         return ints
-    coded = column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
-    raw_values = coded.dictionary.to_pylist()
-    codes = numpy_of(filled(coded.indices, len(raw_values))).astype(np.int64)
-    values: list[Any] = []
-    wrong: dict[int, str] = {}
-    for j, raw in enumerate(raw_values):
-        try:
-            values.append(_judge("" if raw is None else str(raw), kind, label))
-        except BadField as exc:
-            values.append(None)
-            wrong[j] = str(exc)
-    values.append(None)  # the code of a null: missing metadata, or an error for a name
-    if kind == "name":
-        wrong[len(raw_values)] = f"empty {label} name (null)"
-    if wrong:
-        bad = np.flatnonzero(np.isin(codes, list(wrong)))
-        _note(reasons, bad, lambda r: wrong[int(codes[r])])
-    return _first_seen(values, codes)
-
-
-def _judge(text: str, kind: str, label: str) -> Any:
-    """A distinct name or metadata value, judged as a text field is (``metaint`` values are
-    numbers here: only their range is judged)."""
-    if kind == "metaint":
-        number = int(text)
-        if number < 0 or number > _MAX_INT:
-            raise BadField(f"{label} {number} is {'negative' if number < 0 else 'out of range'}")
-        return number
-    return parse_field(text, kind, label)  # type: ignore[arg-type]
+    return coded_field(column, kind, label, lambda rows, why: _note(reasons, rows, why), judgements, index)

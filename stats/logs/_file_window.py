@@ -9,15 +9,16 @@ import io
 from pathlib import Path
 from typing import Any
 
-from stats.logs._columnar import sniff
+from stats.logs._magic import sniff_file
 
 
 def _is_gzip(path: Path) -> bool:
     """Whether the file is read whole whenever it changes: gzip, or a columnar table (Parquet,
-    Arrow: :mod:`stats.logs._columnar`), which is rewritten whole, never appended to."""
+    Arrow: :mod:`stats.logs._columnar`, known by its whole magic), which is rewritten whole,
+    never appended to."""
     with open(path, "rb") as f:
-        head = f.read(8)
-    return head[:2] == b"\x1f\x8b" or sniff(head) is not None
+        head = f.read(2)
+    return head == b"\x1f\x8b" or sniff_file(path) is not None
 
 
 #: Bytes at the start of a file compared at each poll that finds it changed (with the 64 bytes

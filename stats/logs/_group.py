@@ -170,7 +170,7 @@ def _plain_text(source: Source, size: int) -> bytes | None:
     head = data[:1]
     if len(data) != size or data[-1:] != b"\n" or head.isspace() or head == b"#":
         return None
-    if data.startswith((_BOM, _GZIP_MAGIC)) or sniff(data[:8]) is not None or b'"' in data:
+    if data.startswith((_BOM, _GZIP_MAGIC)) or sniff(data) is not None or b'"' in data:
         return None
     return data
 

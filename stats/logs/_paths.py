@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from stats.logs._formats import LogProblem
+from stats.logs._gzip_size import gzip_text_size
+from stats.logs._magic import HEAD, sniff_file, stdin_kind
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _GLOB = re.compile(r"[*?[]")
@@ -166,7 +168,7 @@ def open_source(source: Source, limits: Decompression = DECOMPRESSION) -> Iterat
             raw = stack.enter_context(_open_regular(source.path))
             head = raw.read(2)
             raw.seek(0)
-        if source.path is None and hasattr(raw, "peek") and raw.peek(8).startswith((b"PAR1", b"ARROW1")):
+        if source.path is None and hasattr(raw, "peek") and stdin_kind(raw.peek(HEAD)) is not None:
             raise OSError("Parquet or Arrow data on standard input: name the file instead (it is read as a table)")
         if head == _GZIP_MAGIC:
             yield _Gunzip(raw, limits)  # type: ignore[misc]
@@ -231,8 +233,9 @@ def _os_reason(exc: BaseException) -> str:
 def log_size(*paths: str | os.PathLike[str]) -> int:
     """The logs' total size as text, in bytes (an estimate for compressed files).
 
-    Plain files count their size; gzip files the uncompressed size their trailer records (ISIZE,
-    modulo 2**32, RFC 1952 section 2.3.1: at least the compressed size); Parquet and Arrow files
+    Plain files count their size; gzip files the uncompressed size their members' trailers record
+    (the sum of every member's ISIZE, modulo 2**32, RFC 1952 section 2.3.1, found without
+    decompressing: :mod:`stats.logs._gzip_size`; at least the compressed size); Parquet and Arrow files
     ten times their size (their text would be several times larger: columns compress well).
     Standard input and paths that are not regular files (a FIFO is never opened) count 0.
     """
@@ -249,9 +252,8 @@ def log_size(*paths: str | os.PathLike[str]) -> int:
             with open(source.path, "rb") as f:
                 head = f.read(8)
                 if head[:2] == b"\x1f\x8b" and size >= 18:
-                    f.seek(-4, os.SEEK_END)
-                    size = max(size, int.from_bytes(f.read(4), "little"))
-                elif head[:4] in (b"PAR1", b"ARRO"):
+                    size = gzip_text_size(source.path) or size  # every member counted, not the last
+                elif sniff_file(source.path) is not None:  # the whole magic, not a data set's name
                     size *= 10
         except OSError:
             continue

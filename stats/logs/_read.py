@@ -31,6 +31,7 @@ from stats.logs._duplicates import compact, resolve
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels, name_problems
 from stats.logs._group import Ahead
+from stats.logs._gzip_size import gzip_text_size
 from stats.logs._parse import Part
 from stats.logs._paths import DECOMPRESSION, Decompression, Source, expand
 from stats.logs._progress import LoadCancelled, Meter, Progress
@@ -225,19 +226,13 @@ def _rows_hint(source: Source, text: int, limits: Decompression) -> int:
 
 
 def _gzip_text_size(path: Path | None, stored: int | None, limits: Decompression) -> int:
-    """The text bytes of a gzip file as its trailer gives them (ISIZE: the last member's size
-    modulo 2**32, a hint), at most what ``limits`` let it expand to; 0 when unknown."""
-    if path is None or not stored or stored < 18:
+    """The text bytes of a gzip file as its members' trailers give them (the sum of every
+    member's ISIZE, :func:`~stats.logs._gzip_size.gzip_text_size`: the file's own trailer gives
+    the last member's only), at most what ``limits`` let it expand to; 0 when unknown."""
+    if path is None or not stored:
         return 0
-    try:
-        with open(path, "rb") as f:
-            if f.read(2) != b"\x1f\x8b":
-                return 0
-            f.seek(-4, os.SEEK_END)
-            hint = int.from_bytes(f.read(4), "little")
-    except OSError:
-        return 0
-    return int(min(hint, stored * limits.max_ratio, limits.max_bytes))
+    text = gzip_text_size(path)
+    return 0 if text is None else int(min(text, stored * limits.max_ratio, limits.max_bytes))
 
 
 def _line_order(p: LogProblem) -> int:

@@ -10,6 +10,7 @@ from stats.core import lazy
 
 #: Each public name and the module that defines it.
 _EXPORTS: dict[str, str] = {
+    "FolderBusy": "stats.runner._lock",
     "RunSummary": "stats.runner._cv",
     "run_cv": "stats.runner._cv",
     "run_sequence": "stats.runner._sequence",
@@ -19,6 +20,7 @@ __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see: the same names, imported eagerly
     from stats.runner._cv import RunSummary, run_cv  # noqa: F401
+    from stats.runner._lock import FolderBusy  # noqa: F401
     from stats.runner._sequence import run_sequence  # noqa: F401
 
 

@@ -107,6 +107,10 @@ def run_cv(
         target that is not finite numbers or holds a 0 (regression: MRE divides by it), a
         mix of regressors and classifiers with ``task="auto"``; or ``file:line`` for a log
         the runner cannot resume (a bad line, an incomplete unit inside the file).
+    FolderBusy
+        Another runner is writing to ``out_dir`` (its PID in the message): refused before
+        anything is read or written, since two runners would write every unit twice
+        (:mod:`stats.runner._lock`).
 
     Notes
     -----

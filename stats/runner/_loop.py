@@ -22,6 +22,7 @@ import numpy as np
 
 from stats.core.criteria import TRAINING_SIZE
 from stats.runner._folds import fold_seed
+from stats.runner._lock import folder_lock
 from stats.runner._log import Appender, Key, repair, scan, unit_bytes
 from stats.runner.metrics import CLASSIFIER_CRITERIA, CRITERIA, balance, evaluate
 from stats.runner.regression_metrics import REGRESSOR_CRITERIA, evaluate_regression
@@ -197,49 +198,53 @@ def execute(
     progress: Progress | None,
     began: float,
 ) -> RunSummary:
-    """Run every unit not yet complete in ``<out_dir>/<dataset>.dat``; see :func:`stats.run_cv`."""
+    """Run every unit not yet complete in ``<out_dir>/<dataset>.dat``; see :func:`stats.run_cv`.
+
+    The folder is locked for the run (:mod:`stats.runner._lock`): a second runner on it is refused
+    with :class:`~stats.runner._lock.FolderBusy` before it scans or writes anything."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    lines, required = unit_lines(task, train_line=train_line)
-    scans = {name: scan(out / f"{name}.dat", required, lines) for name in datasets}
-    every = {name: list(units(name, np.asarray(y))) for name, (_, y) in datasets.items()}
-    total = sum(len(u) for u in every.values())
-    todo = {name: [(key, fold) for key, fold in every[name] if key not in scans[name].complete] for name in datasets}
-    skipped = total - sum(len(u) for u in todo.values())
-    done = skipped
-    written: list[Path] = []
-    repaired: list[Path] = []
-    if progress is not None:
-        progress(done, total, f"resumed {skipped} of {total} units" if skipped else f"{total} units to run")
-    for name, pending in todo.items():
-        path = out / f"{name}.dat"
-        if scans[name].needs_repair:
-            repair(path, scans[name].keep)
-            repaired.append(path)
-            written.append(path)
-        if not pending:
-            continue
-        X, y = datasets[name]
-        x, t = np.asarray(X), np.asarray(y)
-        labels = np.unique(t).tolist() if task == "classification" else []
-        log = Appender(path)
-        if path not in written:
-            written.append(path)
-        try:
-            for key, fold in pending:
-                _, r, n, learner = key
-                train, test = split(fold, n)
-                model = _fresh(learners[learner], fold_seed(seed=seed, dataset=name, repeat=r, fold=n))
-                before = time.perf_counter()
-                model.fit(x[train], t[train])
-                after = time.perf_counter()
-                lines = _scores(task, t[test], np.asarray(model.predict(x[test])), labels)
-                if train_line:
-                    lines.append((TRAINING_SIZE, float(np.count_nonzero(train))))
-                log.write(unit_bytes(key, [*lines, ("runtime", after - before)]))
-                done += 1
-                if progress is not None:
-                    progress(done, total, f"{name} r{r} f{n} {learner}")
-        finally:
-            log.close()
-    return RunSummary(done - skipped, skipped, tuple(written), tuple(repaired), time.perf_counter() - began)
+    with folder_lock(out):  # before the scan: what is complete is then not changing
+        lines, required = unit_lines(task, train_line=train_line)
+        scans = {name: scan(out / f"{name}.dat", required, lines) for name in datasets}
+        every = {name: list(units(name, np.asarray(y))) for name, (_, y) in datasets.items()}
+        total = sum(len(u) for u in every.values())
+        todo = {name: [(k, fold) for k, fold in every[name] if k not in scans[name].complete] for name in datasets}
+        skipped = total - sum(len(u) for u in todo.values())
+        done = skipped
+        written: list[Path] = []
+        repaired: list[Path] = []
+        if progress is not None:
+            progress(done, total, f"resumed {skipped} of {total} units" if skipped else f"{total} units to run")
+        for name, pending in todo.items():
+            path = out / f"{name}.dat"
+            if scans[name].needs_repair:
+                repair(path, scans[name].keep)
+                repaired.append(path)
+                written.append(path)
+            if not pending:
+                continue
+            X, y = datasets[name]
+            x, t = np.asarray(X), np.asarray(y)
+            labels = np.unique(t).tolist() if task == "classification" else []
+            log = Appender(path)
+            if path not in written:
+                written.append(path)
+            try:
+                for key, fold in pending:
+                    _, r, n, learner = key
+                    train, test = split(fold, n)
+                    model = _fresh(learners[learner], fold_seed(seed=seed, dataset=name, repeat=r, fold=n))
+                    before = time.perf_counter()
+                    model.fit(x[train], t[train])
+                    after = time.perf_counter()
+                    lines = _scores(task, t[test], np.asarray(model.predict(x[test])), labels)
+                    if train_line:
+                        lines.append((TRAINING_SIZE, float(np.count_nonzero(train))))
+                    log.write(unit_bytes(key, [*lines, ("runtime", after - before)]))
+                    done += 1
+                    if progress is not None:
+                        progress(done, total, f"{name} r{r} f{n} {learner}")
+            finally:
+                log.close()
+        return RunSummary(done - skipped, skipped, tuple(written), tuple(repaired), time.perf_counter() - began)

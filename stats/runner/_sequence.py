@@ -76,7 +76,7 @@ def run_sequence(
 
     Raises
     ------
-    ValueError
+    ValueError, FolderBusy
         As :func:`stats.run_cv`, with ``buckets`` in place of ``folds``.
 
     Notes
