@@ -10,6 +10,11 @@ GROUPINGS = ("esd", "esd-v1", "np", "a12")
 
 #: Output formats of ``rankboard report`` (``--format``).
 FORMATS = ("text", "csv", "markdown", "latex", "json")
+#: Figure formats of ``rankboard report --format`` and the app's export (matplotlib, optional).
+FIGURE_FORMATS = ("svg", "pdf", "png")
+#: Figure widths in inches: one journal column (89 mm) and two (183 mm), as Elsevier, Springer and
+#: IEEE ask for (IEEE: 3.5 and 7.16 in).
+FIGURE_SIZES = {"single": 3.5, "double": 7.16}
 
 #: Criteria where smaller is better unless the user says otherwise (a name equal
 #: to one of these or ending with it: "pf", "runtime", "test_error", "mmre").

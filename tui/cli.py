@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from stats.core.names import printable_lines
 from tui import registry
-from tui.choices import FORMATS, GROUPINGS, LOWER_IS_BETTER, PROCEDURES
+from tui.choices import FIGURE_FORMATS, FIGURE_SIZES, FORMATS, GROUPINGS, LOWER_IS_BETTER, PROCEDURES
 
 if TYPE_CHECKING:
     from stats import LogProblem, LogRead
-    from tui.model import Model
+    from tui.model import Model, Selection
 
 # numpy, pandas, scipy and textual are imported by the command that needs them, not here:
 # `rankboard --help` and an argument error never load them, `rankboard check` never loads scipy.
@@ -180,16 +180,34 @@ def build_parser() -> argparse.ArgumentParser:
         choices=(*registry.names(), "all"),
         help="what to print (default: the view a --spec names, else all)",
     )
-    report.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
+    report.add_argument(
+        "--format",
+        choices=(*FORMATS, *FIGURE_FORMATS),
+        default="text",
+        help="output format (default text); svg, pdf and png draw one view as a figure for a paper (needs "
+        'matplotlib: pip install "rankboard[figures]")',
+    )
     report.add_argument("--ascii", action="store_true", help="draw the CD diagram with ASCII characters")
     report.add_argument("--standalone", action="store_true", help="LaTeX: a whole document with its preamble")
     report.add_argument(
         "--width",
-        type=int,
+        type=float,
         metavar="N",
         help="text: fit names (what all share dropped, cut in the middle, kept distinct) and wide tables to N "
         "columns (default: the terminal's, or COLUMNS, when printing to one; to a file or a pipe, and with 0: "
-        "whole names)",
+        "whole names); a figure: its width in inches (default --size double)",
+    )
+    report.add_argument(
+        "--size",
+        choices=tuple(FIGURE_SIZES),
+        help="a figure's width: one journal column (3.5 in) or two (7.16 in, the default)",
+    )
+    report.add_argument("--dpi", type=int, help="a PNG figure's resolution in dots per inch (default 300)")
+    report.add_argument(
+        "--pair",
+        metavar="LEARNER",
+        help="--view folds as a figure: the posterior simplex of the Bayesian signed-rank test of the control "
+        "against LEARNER (Benavoli et al. 2017), instead of every learner's per-data-set probabilities",
     )
     report.add_argument(
         "--raw-csv",
@@ -366,6 +384,11 @@ def run_report(args: argparse.Namespace) -> int:
     if args.force and not args.output:
         say("rankboard: --force applies to -o FILE only; give -o FILE or drop --force", file=sys.stderr)
         return 2
+    try:
+        _check_figure_options(args)
+    except ValueError as exc:
+        say(f"rankboard: {exc}", file=sys.stderr)
+        return 2
     if args.output:
         try:
             check_output(args.output, force=args.force)  # before the work, not only after it
@@ -392,6 +415,8 @@ def run_report(args: argparse.Namespace) -> int:
     try:
         spec = _report_spec(args, model, saved)
         selection = selection_from_spec(model, spec)
+        if args.format in FIGURE_FORMATS:
+            return _report_figure(args, model, selection, spec_view(spec))
         text = render_report(
             model,
             selection,
@@ -422,10 +447,56 @@ def _report_width(args: argparse.Namespace) -> int | None:
     terminal's when printing to one (COLUMNS overrides it), else none (a file or a pipe keeps whole
     names, as the exports do)."""
     if args.width is not None:
-        return args.width if args.width > 0 else None
+        if args.width != int(args.width) or args.width < 0:
+            raise ValueError(f"--width of a text report is a whole number of columns, got {args.width:g}")
+        return int(args.width) if args.width > 0 else None
     if args.output or not sys.stdout.isatty():
         return None
     return shutil.get_terminal_size().columns
+
+
+def _check_figure_options(args: argparse.Namespace) -> None:
+    """Options that cannot work, refused before the logs are read (``ValueError``): --size, --dpi and
+    --pair with a format that is not a figure, ``--view all`` as a figure, a binary figure to a terminal."""
+    given = [f"--{name}" for name in ("size", "dpi", "pair") if getattr(args, name) is not None]
+    if given and args.format not in FIGURE_FORMATS:
+        raise ValueError(f"{', '.join(given)} apply to figures: add --format {'|'.join(FIGURE_FORMATS)}")
+    if args.format in FIGURE_FORMATS and args.view == "all":
+        drawn = "|".join(v.name for v in registry.views() if v.figure is not None)
+        raise ValueError(f"a figure shows one view: --view {drawn}")
+    if args.format in ("pdf", "png") and not args.output and sys.stdout.isatty():
+        raise ValueError(f"a {args.format.upper()} figure is binary: write it with -o FILE")
+
+
+def _report_figure(args: argparse.Namespace, model: Model, selection: Selection, saved_view: str | None) -> int:
+    """``report --format svg|pdf|png``: one view as a figure, to ``-o FILE`` or to stdout when
+    that is not a terminal (PDF and PNG are binary). Exit 0, or 1 when the output is refused."""
+    from tui.formats.figure import FigureOptions, FiguresUnavailable, width_inches
+    from tui.output import OutputRefused, write_output
+    from tui.render import figure_views, render_figure
+
+    view = args.view or (saved_view if saved_view in figure_views() else None)
+    options = FigureOptions(
+        fmt=args.format,
+        width=width_inches(args.size, args.width),
+        dpi=300 if args.dpi is None else args.dpi,
+        pair=args.pair,
+    )
+    try:
+        data = render_figure(model, selection, view, options)
+    except FiguresUnavailable as exc:
+        say(f"rankboard: {exc}", file=sys.stderr)
+        return 1
+    if not args.output:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return 0
+    try:
+        say(f"rankboard: {write_output(lambda h: h.write(data), args.output, force=args.force)}", file=sys.stderr)
+    except OutputRefused as exc:
+        say(f"rankboard: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,6 +24,10 @@ The contract of each reference, for a view named ``name``:
     The JSON schema of the view's keys: ``{"required": [...], "properties": {...}}``.
 ``panel``
     The Textual widget showing the view (:class:`tui.widgets.Panel`'s protocol).
+``figure(analysis, options)``
+    The view as a publication figure (``report --format svg|pdf|png``, the app's ``e``): a
+    :class:`matplotlib.figure.Figure` drawn from the same view model as the screen, with
+    ``options`` a :class:`tui.formats.figure.FigureOptions`; views without one have None.
 """
 
 from __future__ import annotations
@@ -69,6 +73,7 @@ class View:
     filtered_by: tuple[str, ...] = ()  # the export's name columns the / filter reads (kept: one matches)
     shown: Ref | None = None  # (frame, needle, datasets, learners) -> the export as shown, if not filtered_by
     whole: Ref | None = None  # (analysis) -> None: makes all of the view at once, for a report that prints it all
+    figure: Ref | None = None  # (analysis, FigureOptions) -> a matplotlib Figure of the view, if it has one
 
     def ref(self, what: str, fmt: str | None = None) -> Any:
         """The object a reference of this view names (``what``: "export", "schema", "panel", or
@@ -124,6 +129,7 @@ REGISTRY: list[View] = [
         raw=True,
         filtered_by=("learner", "scope"),
         whole="tui.views.quartiles.part:every_chart",
+        figure="tui.views.quartiles.figure:draw",
     ),
     _declare(
         "ranks",
@@ -149,7 +155,7 @@ REGISTRY: list[View] = [
         focus="pairs-table",
         filtered_by=("a", "b"),
     ),
-    _declare("cd", "5", "CD diagram view", "CD", requires=("testable",)),
+    _declare("cd", "5", "CD diagram view", "CD", requires=("testable",), figure="tui.views.cd.figure:draw"),
     _declare(
         "folds",
         "6",
@@ -161,6 +167,7 @@ REGISTRY: list[View] = [
         raw=True,
         focus="folds-totals",
         shown="tui.views.folds.export:shown",
+        figure="tui.views.folds.figure:draw",
     ),
     _declare(
         "curves",
@@ -169,6 +176,7 @@ REGISTRY: list[View] = [
         "curves",
         raw=True,
         in_footer=False,
+        figure="tui.views.curves.figure:draw",
     ),
 ]
 

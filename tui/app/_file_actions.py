@@ -11,12 +11,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from tui.app._screens import ConfirmScreen, ExportScreen
+from tui.app._screens import FIGURE_SUFFIXES, ConfirmScreen, ExportScreen
 from tui.widgets import Sidebar, ViewPanel
 
 if TYPE_CHECKING:
     from textual.app import App
 
+    from tui.formats.figure import FigureOptions
     from tui.model import Analysis, Selection
 
     _Base = App[None]
@@ -35,7 +36,7 @@ class FileActions(_Base):
     clock: Callable[[], datetime]
 
     def action_export(self) -> None:
-        from tui.render import as_shown, default_export_name, export_frame, filters_rows
+        from tui.render import as_shown, default_export_name, export_frame, figure_views, filters_rows
 
         analysis, view = self.analysis, self.view
         if analysis is None:
@@ -52,12 +53,54 @@ class FileActions(_Base):
             return
         name = default_export_name(analysis.selection.criterion, view, now=self.clock())
         shown = f" (as shown: the rows that contain {needle!r})" if needle and filters_rows(view) else ""
+        figure = view in figure_views()
+
+        def write(target: Path, ok: bool, raw: bool) -> None:
+            if figure and target.suffix.lower() in FIGURE_SUFFIXES:
+                self._write_figure(analysis, view, target, overwrite=ok)
+            else:
+                self._write(frame, target, overwrite=ok, raw=raw)
+
         self._ask_path(
             name,
-            f"Export the current view as CSV{shown}",
-            lambda target, ok, raw: self._write(frame, target, overwrite=ok, raw=raw),
+            f"Export the current view as CSV{shown}" + (" or as a figure" if figure else ""),
+            write,
             raw_option=True,
+            figure_option=figure,
         )
+
+    def _write_figure(self, analysis: Analysis, view: str, target: Path, *, overwrite: bool) -> None:
+        """Draw ``view`` as a figure (its format from ``target``'s suffix) in a worker thread:
+        matplotlib's import and the drawing take a second, the app stays live meanwhile."""
+        from tui.formats.figure import FigureOptions
+
+        options = FigureOptions(fmt=target.suffix.lower().lstrip("."))
+        self.notify(f"drawing the {view} view as {options.fmt.upper()}…", markup=False)
+        self.run_worker(
+            lambda: self._figure_written(analysis, view, options, target, overwrite),
+            thread=True,
+            group="figure",
+            exit_on_error=False,
+        )
+
+    def _figure_written(
+        self, analysis: Analysis, view: str, options: FigureOptions, target: Path, overwrite: bool
+    ) -> None:
+        """The worker's part: draw, write atomically (never over a file unless confirmed), say where."""
+        from tui.atomic import write_atomic
+        from tui.formats.figure import FiguresUnavailable
+        from tui.render import draw_figure
+
+        try:
+            data = draw_figure(analysis, view, options)
+            written = write_atomic(lambda h: h.write(data), target, overwrite=overwrite)
+        except FiguresUnavailable as exc:
+            self.call_from_thread(self.notify, str(exc), severity="error", markup=False)
+            return
+        except (OSError, ValueError) as exc:
+            self.call_from_thread(self.notify, f"export failed: {exc}", severity="error", markup=False)
+            return
+        self.call_from_thread(self.notify, f"exported {Path(written).resolve()}", markup=False)
 
     def action_save_spec(self) -> None:
         from tui.model import save_spec
@@ -81,10 +124,17 @@ class FileActions(_Base):
         self._ask_path(name, "Save the current selection as a view spec (TOML)", save)
 
     def _ask_path(
-        self, default: str, prompt: str, write: Callable[[Path, bool, bool], None], *, raw_option: bool = False
+        self,
+        default: str,
+        prompt: str,
+        write: Callable[[Path, bool, bool], None],
+        *,
+        raw_option: bool = False,
+        figure_option: bool = False,
     ) -> None:
         """Ask for a path (default ``default``); confirm before overwriting; then
-        ``write(path, overwrite, raw)`` (``raw``: the dialog's raw-CSV box, with ``raw_option``)."""
+        ``write(path, overwrite, raw)`` (``raw``: the dialog's raw-CSV box, with ``raw_option``;
+        ``figure_option``: the dialog's figure box, which swaps the name's suffix)."""
 
         def chosen(choice: tuple[str, bool] | None) -> None:
             if not choice:
@@ -99,7 +149,7 @@ class FileActions(_Base):
             else:
                 write(target, False, raw)
 
-        self.push_screen(ExportScreen(default, prompt, raw_option=raw_option), chosen)
+        self.push_screen(ExportScreen(default, prompt, raw_option=raw_option, figure_option=figure_option), chosen)
 
     def _write(self, frame: Any, target: Path, *, overwrite: bool, raw: bool = False) -> None:
         from tui.render import write_csv

@@ -28,23 +28,36 @@ class StateCheckbox(Checkbox):
         self.refresh()
 
 
+#: The suffixes of a figure (``e`` on a view that has one): the name's suffix picks the format.
+FIGURE_SUFFIXES = (".svg", ".pdf", ".png")
+
+
 class ExportScreen(ModalScreen[tuple[str, bool] | None]):
     """Asks where to write a file (the CSV export, or a view spec); Enter accepts, Esc cancels (None).
 
     The result is ``(path, raw)``; with ``raw_option`` a checkbox offers ``raw``: cells a
     spreadsheet would evaluate are written as they are (else prefixed with ``'``, see
-    :func:`stats.core.names.spreadsheet_safe`), for programs that read the CSV.
+    :func:`stats.core.names.spreadsheet_safe`), for programs that read the CSV. With
+    ``figure_option`` a checkbox turns the export into a figure of the view: it swaps the name's
+    ``.csv`` for ``.svg`` (and back); a name ending in ``.svg``, ``.pdf`` or ``.png`` is a figure
+    in that format (the caller reads the suffix).
     """
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
     def __init__(
-        self, default: str, prompt: str = "Export the current view as CSV", *, raw_option: bool = False
+        self,
+        default: str,
+        prompt: str = "Export the current view as CSV",
+        *,
+        raw_option: bool = False,
+        figure_option: bool = False,
     ) -> None:
         super().__init__()
         self.default = default
         self.prompt = prompt
         self.raw_option = raw_option
+        self.figure_option = figure_option
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -52,6 +65,21 @@ class ExportScreen(ModalScreen[tuple[str, bool] | None]):
             yield Input(self.default, id="export-path", select_on_focus=False)
             if self.raw_option:
                 yield StateCheckbox("formulas as written (no ' before =, +, -, @: for programs)", id="raw-csv")
+            if self.figure_option:
+                yield StateCheckbox("a figure for a paper: SVG (or name it .pdf, .png)", id="as-figure")
+
+    @on(Checkbox.Changed, "#as-figure")
+    def _figure(self, event: Checkbox.Changed) -> None:
+        """Swap the name's suffix: ``.csv`` for ``.svg`` when checked, a figure's for ``.csv`` when not."""
+        field = self.query_one("#export-path", Input)
+        stem, dot, suffix = field.value.rpartition(".")
+        if not dot:
+            stem, suffix = field.value, ""
+        figure = f".{suffix.lower()}" in FIGURE_SUFFIXES
+        if event.value and not figure:
+            field.value = f"{stem}.svg"
+        elif not event.value and figure:
+            field.value = f"{stem}.csv"
 
     @on(Input.Submitted)
     def _submit(self, event: Input.Submitted) -> None:

@@ -5,6 +5,7 @@ never-overwriting output of ``rankboard report``.
 
 from tui.output import OutputRefused, check_output, write_output
 from tui.render._csv import as_shown, default_export_name, export_frame, filters_rows, stamped_name, write_csv
+from tui.render._figure import draw_figure, figure_views, render_figure
 from tui.render._json_schema import schema
 from tui.render._report import FORMATS, render_report
 
@@ -14,8 +15,11 @@ __all__ = [
     "as_shown",
     "check_output",
     "default_export_name",
+    "draw_figure",
     "export_frame",
+    "figure_views",
     "filters_rows",
+    "render_figure",
     "render_report",
     "schema",
     "stamped_name",
