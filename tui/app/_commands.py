@@ -118,7 +118,7 @@ OTHER_COMMANDS: tuple[Command, ...] = (
         show=False,
     ),
     Command("rope_input", "O", "type the rope of the Bayesian tests (any number >= 0)", "type_rope", show=False),
-    Command("export", "e", "export the current view to CSV", "export", show=False),
+    Command("export", "e", "export the current view to CSV (or as a figure: SVG, PDF, PNG)", "export", show=False),
     Command(
         "copy", "y", "copy the value under the cursor at full precision (OSC 52: works over SSH)", "copy", show=False
     ),

@@ -26,7 +26,7 @@ import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from stats.core.names import printable
 from tui.choices import FIGURE_FORMATS
@@ -131,7 +131,7 @@ def rc() -> Any:
         raise FiguresUnavailable(
             'figures need matplotlib: pip install "rankboard[figures]" (or pip install matplotlib)'
         ) from None
-    return matplotlib.rc_context(RC)
+    return matplotlib.rc_context(cast(Any, RC))  # (the stubs list every key: a dict of them is Any)
 
 
 def figure_bytes(figure: Figure, fmt: str, dpi: int = 300) -> bytes:

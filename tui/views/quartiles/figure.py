@@ -321,11 +321,10 @@ def draw(analysis: Analysis, options: FigureOptions) -> Figure:
     start = cols.rank * 2 - MARGIN + GAP if ranked else MARGIN  # the names column's left edge
     titles = _titles(view, drawn, size, width - MARGIN - start)
     for s_drawn, top in zip(drawn, panel_tops):
-        s = view.scopes.index(s_drawn)
         _panel(
             ax,
             view,
-            s,
+            view.scopes.index(s_drawn),
             rows_of[s_drawn],
             cols,
             top,
