@@ -19,6 +19,7 @@ import csv
 import math
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Literal
 
 from stats.core import printable_lines
@@ -37,6 +38,16 @@ _FLOAT = re.compile(
 )
 _MAX_INT = 2**31 - 1
 _NONZERO = re.compile(r"[+-]?0*\.?0*[1-9]")  # a mantissa with a non-zero digit
+
+#: The largest magnitude of a value (as written: ``1e50`` is read, ``1.0000001e50`` is refused
+#: as out of range). The statistics square results and sum them (variances, sums of squares of
+#: millions of values), and normality tests raise differences to the fourth power (D'Agostino &
+#: Pearson 1973's kurtosis): at 1e100 that already overflows a double (1e400), and at +-1e308 a
+#: mean or a difference does. (2e50)^4 = 1.6e201 leaves a hundred orders of magnitude for the
+#: sums; no result of a cross-validation (accuracies, errors, seconds, squared errors) comes near.
+MAX_VALUE_TEXT = "1e50"
+MAX_VALUE = float(MAX_VALUE_TEXT)
+_MAX_DECIMAL = Decimal(MAX_VALUE_TEXT)
 
 
 @dataclass(frozen=True)
@@ -138,7 +149,7 @@ def parse_field(field: str, kind: Kind, label: str) -> Any:
     Kinds: ``name`` (non-empty text), ``meta`` (text, empty -> None), ``int`` (a whole number
     >= 0, without a sign: ``-0`` is refused), ``metaint`` (the same, empty -> None), ``value``
     (a finite decimal number that a double holds: ``1e400`` overflows and ``1e-400`` underflows
-    to 0, both refused).
+    to 0, both refused; and at most :data:`MAX_VALUE` in magnitude: ``1e308`` is refused).
 
     >>> parse_field(" 7 ", "int", "fold")
     7
@@ -178,13 +189,61 @@ def parse_field(field: str, kind: Kind, label: str) -> Any:
         raise BadField(f"{label} {text!r} is not finite")
     if value == 0.0 and _NONZERO.match(text):  # 1e-400: below the smallest double, read as 0
         raise BadField(f"{label} {text!r} is too small for a double (it would read as 0)")
+    if abs(value) >= MAX_VALUE and (abs(value) > MAX_VALUE or abs(Decimal(text)) > _MAX_DECIMAL):
+        raise BadField(out_of_range(label, text))  # the decimal decides at the boundary itself
     return value
+
+
+def out_of_range(label: str, text: str) -> str:
+    """The reason a value above :data:`MAX_VALUE` in magnitude is refused.
+
+    >>> out_of_range("value", "1e308")
+    "value '1e308' is out of range: a result is at most 1e50 in magnitude"
+    """
+    return f"{label} {text!r} is out of range: a result is at most {MAX_VALUE_TEXT} in magnitude"
 
 
 #: The longest line read as a result (characters): a name, a number or a whole line of a
 #: result is far shorter; a longer line is reported (``file:line: line too long``), never a
 #: crash of the csv module (whose own limit is 131,072 characters per field).
 MAX_LINE = 65536
+#: The most bytes :data:`MAX_LINE` characters take in UTF-8 (at most 4 bytes a character).
+MAX_LINE_BYTES = 4 * MAX_LINE
+_CONTINUATION = bytes(range(0x80, 0xC0))  # UTF-8's continuation bytes, 0b10xxxxxx
+
+
+def characters(data: bytes | bytearray, start: int = 0, end: int | None = None) -> int:
+    """Characters of the UTF-8 text ``data[start:end]``: its bytes less the continuation bytes,
+    counted 256 KiB at a time (a long line is never copied whole). A byte that is not UTF-8
+    counts as a character (a stray continuation byte as none: :func:`long_line` bounds bytes too).
+
+    >>> characters("naïve ½".encode())
+    7
+    """
+    end, step = len(data) if end is None else end, 1 << 18
+    return sum(len(data[at : min(end, at + step)].translate(None, _CONTINUATION)) for at in range(start, end, step))
+
+
+def long_line(n_bytes: int, n_chars: int) -> str | None:
+    """The problem of a line of ``n_bytes`` bytes holding ``n_chars`` characters (its newline and
+    a carriage return before it excluded), or None when it is within :data:`MAX_LINE`.
+
+    >>> long_line(70_000, 70_000)
+    'line too long: 70,000 characters (a result line has at most 65,536)'
+    """
+    if n_chars > MAX_LINE:
+        return f"line too long: {n_chars:,} characters (a result line has at most {MAX_LINE:,})"
+    if n_bytes > MAX_LINE_BYTES:  # more bytes than MAX_LINE characters take: not UTF-8 anyway
+        return f"line too long: {n_bytes:,} bytes (a result line has at most {MAX_LINE:,} characters)"
+    return None
+
+
+def too_long(raw: bytes | bytearray) -> str | None:
+    """:func:`long_line` of one line (without its newline), judged on its bytes before it is
+    decoded: a line over the limit is that problem whatever it holds (binary data, a comment,
+    blanks), as when the reader skips one longer than its block (:mod:`stats.logs._sources`)."""
+    n = len(raw) - (raw[-1:] == b"\r")
+    return None if n <= MAX_LINE else long_line(n, characters(raw, 0, n))
 
 
 def split_fields(text: str) -> list[str]:
@@ -248,6 +307,9 @@ def judge_line(raw: bytes | bytearray, spec: LogSpec) -> list[Any] | str | None:
     'expected 6 fields, found 5'
     """
     try:
+        reason = too_long(raw)
+        if reason is not None:
+            return reason
         text = decode_line(raw)
         if not text.strip():
             return None

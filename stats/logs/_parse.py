@@ -29,7 +29,7 @@ import pyarrow as pa
 import pyarrow.csv as pv
 
 from stats.logs._arrow_numpy import filled, nulls, numpy_of
-from stats.logs._formats import BadField, LogSpec, Severity, judge_line, parse_field
+from stats.logs._formats import MAX_LINE, MAX_VALUE, BadField, LogSpec, Severity, judge_line, parse_field
 
 _DICT = pa.dictionary(pa.int32(), pa.binary())
 # Markers that pyarrow turns into nulls in value columns (so they are judged, not converted).
@@ -95,9 +95,31 @@ class _Lines:
         return np.unique(np.searchsorted(self.spans[1], positions))
 
     def suspects(self) -> np.ndarray:
-        """Lines pyarrow must not see: NUL bytes, a carriage return not followed by a newline, or
+        """Lines pyarrow must not see: NUL bytes, a carriage return not followed by a newline,
         bytes that are not UTF-8 (pyarrow decodes a line of the wrong width before handing it to
-        the invalid-row handler: on such bytes it fails the whole block)."""
+        the invalid-row handler: on such bytes it fails the whole block), and lines longer than
+        :data:`MAX_LINE` bytes (pyarrow would read a 4 MB name; judge_line says whether the line
+        is too long or holds multi-byte characters within the limit)."""
+        long = self.long()
+        if long.size:
+            return np.union1d(long, self._suspects())
+        return self._suspects()
+
+    def long(self) -> np.ndarray:
+        """Lines longer than :data:`MAX_LINE` bytes (a carriage return included). A line starts
+        at ``at``; the last newline within MAX_LINE + 1 bytes of it ends the lines that are not
+        too long, and the next line starts after it: a block without a long line costs one
+        ``rfind`` per 64 KiB (memrchr), not a pass over its newlines."""
+        data, at, end = self.data, self.start, self.end
+        while at < end:
+            newline = data.rfind(b"\n", at, min(end, at + MAX_LINE + 1))
+            if newline < 0:  # the line at ``at`` is longer: list them all
+                starts, ends = self.spans
+                return np.flatnonzero(ends - starts > MAX_LINE)
+            at = newline + 1
+        return np.empty(0, np.int64)
+
+    def _suspects(self) -> np.ndarray:
         data, start, end = self.data, self.start, self.end
         nul = data.find(b"\x00", start, end) >= 0
         lone_cr = data.find(b"\r", start, end) >= 0 and data.count(b"\r", start, end) != data.count(b"\r\n", start, end)
@@ -303,7 +325,8 @@ def _column(table: pa.Table | None, i: int, kind: str, label: str, bad: np.ndarr
     if not pa.types.is_dictionary(column.type):
         bad |= nulls(column)  # an empty field, NA, null...
         values = numpy_of(filled(column, 0))
-        bad |= ~np.isfinite(values) if kind == "value" else values < 0
+        # not finite, or beyond MAX_VALUE (the boundary itself too: its text decides, in judge_line)
+        bad |= ~(np.abs(values) < MAX_VALUE) if kind == "value" else values < 0
         return values
     array = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
     decoded, wrong = [], []

@@ -109,7 +109,8 @@ def read_logs(
     Notes
     -----
     Problems, each with its file and line (numbered from 1 in every file): wrong number of
-    fields; a value that is not a number, or not finite (nan, inf); a repeat or fold that is not
+    fields; a value that is not a number, or not finite (nan, inf), or beyond 1e50 in magnitude
+    (``out of range``); a line longer than 65,536 characters; a repeat or fold that is not
     a whole number >= 0; an empty name; binary data (NUL bytes, invalid UTF-8, a carriage return
     without line feed) on a line; a line starting with ``#`` after the first (a repeated,
     identical wide header is allowed); a wide header without ``data``, ``learner``, ``repeats``

@@ -3,7 +3,8 @@
 :func:`stats.logs._paths.expand` turns the paths given to :func:`stats.read_logs` into sources
 and opens them; :func:`read_source` reads one source in blocks of complete lines (parsed in a
 thread pool by :func:`stats.logs._parse.parse_block`), detects the format from the first
-non-blank line, and judges the last line when the file does not end with a newline.
+non-blank line, and judges the last line when the file does not end with a newline. A line
+longer than a block is read through, never held, and is one ``line too long`` problem.
 
 :func:`read_source` reports the bytes read after each block (see :mod:`stats.logs._progress`);
 whatever the report raises stops the reading.
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from stats.logs._columnar import read_columnar, sniff_file
-from stats.logs._formats import LONG, LogProblem, LogSpec, parse_header
+from stats.logs._formats import LONG, MAX_LINE, LogProblem, LogSpec, characters, long_line, parse_header
 from stats.logs._parse import Part, parse_block
 from stats.logs._paths import (
     DECOMPRESSION,
@@ -45,55 +46,137 @@ TORN = "the run died mid-write"
 Sink = Callable[[int, LogSpec, Part], None]
 
 
-def blocks(stream: Any, size: int = BLOCK, buffers: int = 2) -> Iterator[tuple[bytearray, int, int]]:
+@dataclass
+class LongLine:
+    """A line :func:`blocks` skipped as longer than :data:`MAX_LINE` characters: its bytes and
+    characters (its newline and a carriage return before it excluded), its first bytes (a header?
+    a byte order mark?) and whether a newline ended it (else it was the end of the stream)."""
+
+    n_bytes: int = 0
+    n_chars: int = 0
+    head: bytes = b""
+    ended: bool = False
+    cr: bool = False
+
+    def add(self, data: bytes | bytearray, start: int, end: int) -> None:
+        if not self.n_bytes:
+            self.head = bytes(data[start : min(end, start + 64)])
+        if end > start:
+            self.n_bytes += end - start
+            self.n_chars += characters(data, start, end)
+            self.cr = data[end - 1] == 13
+
+    def reason(self, bom: bool) -> str:
+        """The problem of the line; ``bom``: it starts with a byte order mark that is not part of it."""
+        n_bytes, n_chars = self.n_bytes - self.cr - 3 * bom, self.n_chars - self.cr - bom
+        return long_line(n_bytes, n_chars) or f"line too long: {n_chars:,} characters"
+
+
+def _surely_long(data: bytes | bytearray, start: int, end: int) -> bool:
+    """Whether the start of a line, ``data[start:end]``, is longer than any line the parser reads,
+    whatever byte order mark (3 bytes, 1 character) and carriage return it may hold."""
+    n = end - start
+    return n > MAX_LINE + 2 and long_line(n - 4, characters(data, start, end) - 2) is not None
+
+
+def _fill(stream: Any, buf: bytearray, n: int, full: int) -> tuple[int, Exception | None]:
+    """Read into ``buf[n:full]`` until it is full or the stream ends: the bytes now held, and the
+    error that stopped the reading after some bytes were read (raised when none were)."""
+    start = n
+    with memoryview(buf) as view:
+        while n < full:  # a short read is not the end: a gzip stream gives ~0.5 MB at a time
+            try:
+                got = stream.readinto(view[n:full])
+            except Exception as exc:  # a torn gzip file, a decompression limit: the lines read
+                if n == start:  # before it are a block, handed out first
+                    raise
+                return n, exc
+            if not got:
+                break
+            n += got
+    return n, None
+
+
+def blocks(
+    stream: Any, size: int = BLOCK, buffers: int = 2
+) -> Iterator[tuple[bytearray, int, int] | tuple[LongLine, int, int]]:
     """Blocks ``(data, start, end)`` of complete lines; the last may lack its newline.
 
     Each block is filled to ``size`` bytes (reads repeated until then or the end of the stream),
     so that a stream that reads short (gzip: one inflated chunk at a time) still gives blocks of
     ``size``: 50 parts for 200 MB, not 400.
 
+    A line that runs past the end of a buffer is carried into the next one only while it may
+    still be a result line (MAX_LINE + 2 characters: a byte order mark and a carriage return are
+    not counted); once it is surely longer than :data:`MAX_LINE`, it is read to its newline,
+    counted, and handed out in its place as ``(LongLine, 0, 0)``. A buffer so holds ``size``
+    bytes plus at most the start of one line, whatever the stream holds (a 1 GB line is counted
+    a block at a time, never held). A long line within one buffer is in its block, for
+    :func:`stats.logs._parse.parse_block` to judge.
+
     The blocks are read into a ring of ``buffers`` reused buffers: block i's buffer is written
-    again by block i + ``buffers``, so the consumer must be done with a block by then. A seekable
-    plain file is read without copying: what follows the block's last newline is read again.
+    again by block i + ``buffers``, so the consumer must be done with a block by then. Only a
+    buffer handed out joins the ring: one that gave no block (the middle of a long line, or of a
+    line longer than ``size``) is read into again at once, as no one holds it (issue 30: it used
+    to join the ring too, so that the ring turned faster than the blocks and wrote over a block a
+    worker was still parsing). A seekable plain file is read without copying: what follows the
+    block's last newline is read again.
     """
     seekable = stream.seekable()
-    ring: list[bytearray] = []
-    carry = b""
+    ring: deque[bytearray] = deque()  # the buffers handed out, oldest first
+    spare: bytearray | None = None  # a buffer that gave no block: free
+    carry = b""  # the start of a line, read but not handed out (at most MAX_LINE_BYTES + 4)
+    skip: LongLine | None = None  # the line being skipped
     while True:
-        buf = ring.pop(0) if len(ring) == buffers else bytearray(len(carry) + size)
-        if len(buf) < len(carry) + size:  # a line longer than a block
-            buf = bytearray(len(carry) + size)
-        ring.append(buf)
+        need = len(carry) + size
+        if spare is not None:
+            buf, spare = spare, None
+        else:
+            buf = ring.popleft() if len(ring) == buffers else bytearray(need)
+        if len(buf) < need:  # a line longer than a block
+            buf = bytearray(need)
         buf[: len(carry)] = carry
-        n, full = len(carry), len(carry) + size
-        failed: Exception | None = None
-        with memoryview(buf) as view:
-            while n < full:  # a short read is not the end: a gzip stream gives ~0.5 MB at a time
-                try:
-                    got = stream.readinto(view[n:full])
-                except Exception as exc:  # a torn gzip file, a decompression limit: the lines read
-                    if n == len(carry):  # before it are a block, handed out first
-                        raise
-                    failed = exc
-                    break
-                if not got:
-                    break
-                n += got
-        if n == len(carry):
+        n, failed = _fill(stream, buf, len(carry), need)
+        begin = 0
+        if skip is not None:
+            newline = buf.find(b"\n", 0, n)
+            skip.add(buf, 0, n if newline < 0 else newline)
+            if newline < 0:
+                if failed is not None:
+                    raise failed  # the line it cut short is dropped
+                if n == 0:  # the stream ends in the line
+                    yield skip, 0, 0
+                    return
+                spare = buf
+                continue
+            skip.ended = True
+            yield skip, 0, 0
+            skip, begin = None, newline + 1
+        elif n == len(carry):
             break
-        cut = buf.rfind(b"\n", 0, n) + 1
-        if cut == 0:
+        cut = buf.rfind(b"\n", begin, n) + 1
+        if cut == 0:  # no newline after ``begin``: the line goes on
+            carry = b""
+            if _surely_long(buf, begin, n):
+                skip = LongLine()
+                skip.add(buf, begin, n)
+            else:
+                carry = bytes(buf[begin:n])
             if failed is not None:
                 raise failed
-            carry = bytes(buf[:n])
+            spare = buf
             continue
         carry = b""
         if cut < n:
-            if seekable:
+            if _surely_long(buf, cut, n):
+                skip = LongLine()
+                skip.add(buf, cut, n)
+            elif seekable:
                 stream.seek(cut - n, io.SEEK_CUR)
             else:
                 carry = bytes(buf[cut:n])
-        yield buf, 0, cut
+        ring.append(buf)
+        yield buf, begin, cut
         if failed is not None:
             raise failed  # the line it cut short is dropped, as before
     if carry:
@@ -210,6 +293,16 @@ def read_source(
             stream = stream if stream is not None else stack.enter_context(open_source(source, limits))
             block = BLOCK if size is None else min(BLOCK, size + 1)
             for index, (data, start, end) in enumerate(blocks(stream, block, parts.window + 2)):
+                if isinstance(data, LongLine):
+                    if report is not None:
+                        read += data.n_bytes + data.ended
+                        report(stream.consumed if isinstance(stream, _Gunzip) else read)
+                    first = index == 0 and first_line == 1 and data.head.startswith(_BOM)
+                    spec = _skipped(data, first, spec, parts, source.name, final)
+                    if spec is None or (stop_at_error and parts.failed):
+                        return out
+                    out.spec = spec
+                    continue
                 if report is not None:
                     read += end - start
                     report(stream.consumed if isinstance(stream, _Gunzip) else read)
@@ -278,6 +371,25 @@ def _detect(data: bytes | bytearray, start: int, end: int) -> tuple[int, int, Lo
     return end, skipped, None, None
 
 
+def _skipped(line: LongLine, bom: bool, spec: LogSpec | None, parts: _Parts, name: str, final: bool) -> LogSpec | None:
+    """A line too long to be read (:func:`blocks` skipped it): one problem, at its number, after
+    the blocks before it. Returns the file's spec: the long format when the line is the first
+    non-blank one, None when it is the wide header (the file is refused, as a header that does
+    not read)."""
+    if not (line.ended or final):
+        return spec  # the watcher's partial last line: read when it is complete
+    reason = line.reason(bom)
+    parts.settle()
+    head = line.head[3:] if bom else line.head
+    if spec is None and head.lstrip().startswith(b"#"):
+        parts.out.problems.append(LogProblem(name, parts.line, f"wide header: {reason}"))
+        return None
+    parts.out.problems.append(LogProblem(name, parts.line, reason))
+    parts.line += 1
+    parts.failed = True
+    return spec or LONG
+
+
 def _last_line(raw: bytes | bytearray, spec: LogSpec, parts: _Parts, name: str) -> None:
     """The last line has no newline: keep it with a warning if it reads, else drop it (torn)."""
     line, out = parts.line, parts.out
@@ -286,7 +398,7 @@ def _last_line(raw: bytes | bytearray, spec: LogSpec, parts: _Parts, name: str) 
     part = parse_block(raw + b"\n", 0, len(raw) + 1, spec)
     if part.problems:
         reason = part.problems[0][1]
-        if reason.startswith("binary data"):
+        if reason.startswith(("binary data", "line too long")):
             out.problems.append(LogProblem(name, line, reason))
             return
         out.problems.append(
