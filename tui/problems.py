@@ -52,6 +52,8 @@ CHANGED = {
     "replaced": "was replaced",
     "rewritten": "was rewritten",
     "gone": "was deleted or moved",
+    "not regular": "is no longer a regular file",  # a FIFO, a device or a link to nothing now
+    "unreadable": "can no longer be read",
 }
 #: The kinds of names that can leave the view: singular and plural.
 KINDS = (("data set", "data sets"), ("learner", "learners"), ("criterion", "criteria"))

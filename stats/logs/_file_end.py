@@ -1,17 +1,67 @@
-"""A followed file's standing: what ``rankboard check`` would say of a text file's end that reading
-its complete lines did not (:class:`stats.logs._watch.LogWatcher`'s ``standing`` problems), those
-problems kept up to date poll after poll, and why a file is read again whole."""
+"""A followed file: what a :class:`~stats.logs._watch.LogWatcher` knows of it (``_File``) and what
+a poll reads of it (``_Plan``); its standing: what ``rankboard check`` would say of a text file's
+end that reading its complete lines did not (the watcher's ``standing`` problems), those problems
+kept up to date poll after poll; why a file is read again whole; and why a file listed is not
+read at all (and when that no longer holds)."""
 
 from __future__ import annotations
 
 import codecs
 from collections.abc import Container
+from dataclasses import dataclass
 
-from stats.logs._formats import BadField, LogProblem, decode_line
+from stats.logs._formats import BadField, LogProblem, LogSpec, decode_line
+from stats.logs._paths import Source
 
 #: Bytes after a file's last newline looked at for what ``rankboard check`` would say of its last line.
 _TAIL = 1 << 16
 _BOM = b"\xef\xbb\xbf"
+
+
+@dataclass
+class _File:
+    """What the watcher knows of one file: identity, bytes read (complete lines), next line."""
+
+    index: int
+    identity: tuple[int, int, int]  # device, inode, and mtime for gzip files (read whole)
+    offset: int = 0
+    next_line: int = 1
+    spec: LogSpec | None = None
+    seen: bytes = b""  # the bytes just before ``offset``: a rewrite in place changes them
+    mtime: int = 0
+    head: bytes = b""  # the first bytes read (up to HEAD): a rewrite in place changes them too
+    rows: int = 0  # results read since the file was read from its start (counted as check counts them)
+    errors: int = 0  # errors found since then
+
+
+@dataclass
+class _Plan:
+    """One file a poll reads: bytes ``[state.offset, stop)``, into ``state`` (a copy, kept once
+    the poll is done)."""
+
+    source: Source
+    state: _File
+    stop: int
+    gz: bool
+    mtime: int
+
+
+def _fresh(plan: _Plan) -> int | None:
+    """The bytes of a plan that reads a text file from its start (read ahead when small), else None."""
+    state = plan.state
+    return None if plan.gz or state.offset or state.spec is not None or state.next_line != 1 else plan.stop
+
+
+def _ending(plan: _Plan) -> tuple[LogProblem, ...]:
+    """:func:`stats.logs._file_end.file_end` of a plan's text file (nothing of a gzip file: read
+    whole, as check reads it)."""
+    state = plan.state
+    if plan.gz:
+        return ()
+    header = state.spec is not None
+    return file_end(
+        plan.source.name, state.offset, rows=state.rows, errors=state.errors, header=header, next_line=state.next_line
+    )
 
 
 def file_end(name: str, offset: int, *, rows: int, errors: int, header: bool, next_line: int) -> tuple[LogProblem, ...]:
@@ -92,4 +142,25 @@ def standing_update(
         found.extend(p for p in now if p not in before)
         if now:
             reported[name] = now
+    return found, withdrawn
+
+
+#: Why a file read before is dropped now (``WatchUpdate.reasons`` of a file in ``removed`` that is
+#: still listed): it is no longer a regular file (a FIFO, a device, a socket, a directory, or a
+#: symbolic link to nothing), or it can no longer be read (permission denied, an I/O error).
+NOT_REGULAR, UNREADABLE = "not regular", "unreadable"
+
+
+def unread_update(
+    reported: dict[str, LogProblem], now: dict[str, LogProblem]
+) -> tuple[list[LogProblem], list[LogProblem]]:
+    """Of the files listed but not read (per file, why: ``reported`` by earlier polls, ``now`` by
+    this one), the problems to report (new, or changed: a FIFO that became a device) and those to
+    take back (the file became readable, or is gone, or is not read for another reason now).
+
+    Each is said once while it holds, as the problems of whole paths are, and taken back when it
+    no longer does: a problem that holds no more must not stay on the caller's list.
+    """
+    found = [p for name, p in now.items() if reported.get(name) != p]
+    withdrawn = [p for name, p in reported.items() if now.get(name) != p]
     return found, withdrawn

@@ -4,8 +4,9 @@ Polling only (``os.stat`` per file); no inotify, no textual, no rich.
 
 (:class:`LogWatcher`'s poll is one sequence -- plan each file, read, resolve against the key
 index, report -- over state the steps share. What a poll returns, :class:`WatchUpdate`, and the
-helpers that make its rows are :mod:`stats.logs._watch_update`; the file-window helpers that serve
-only the poll, :mod:`stats.logs._file_window`.)
+helpers that make its rows are :mod:`stats.logs._watch_update`; what it knows of each file and
+plans to read of it, and each file's standing, :mod:`stats.logs._file_end`; the file-window
+helpers that serve only the poll, :mod:`stats.logs._file_window`.)
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import stat
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,17 @@ import pyarrow as pa
 
 from stats.core import check_files, pack_row, unpack_location
 from stats.logs._duplicates import KEY, resolve
-from stats.logs._file_end import file_end, standing_update, why_read_again
+from stats.logs._file_end import (
+    NOT_REGULAR,
+    UNREADABLE,
+    _ending,
+    _File,
+    _fresh,
+    _Plan,
+    standing_update,
+    unread_update,
+    why_read_again,
+)
 from stats.logs._file_window import _head, _is_gzip, _last_newline, _tail, _Window
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels
@@ -34,55 +45,9 @@ from stats.logs._index import KeyIndex, Locations, as_array
 from stats.logs._parse import Part
 from stats.logs._paths import DECOMPRESSION, Source, expand, not_regular
 from stats.logs._progress import Meter, Progress
-from stats.logs._read import _SHORTEST_LINE, AHEAD, OnError, to_frame
+from stats.logs._read import _SHORTEST_LINE, AHEAD, OnError
 from stats.logs._sources import WORKERS, FileRead, NoPool, read_source
-from stats.logs._watch_update import WIDE, WatchUpdate, distinct, in_file_order, pack_locations, widen
-
-
-@dataclass
-class _File:
-    """What the watcher knows of one file: identity, bytes read (complete lines), next line."""
-
-    index: int
-    identity: tuple[int, int, int]  # device, inode, and mtime for gzip files (read whole)
-    offset: int = 0
-    next_line: int = 1
-    spec: LogSpec | None = None
-    seen: bytes = b""  # the bytes just before ``offset``: a rewrite in place changes them
-    mtime: int = 0
-    head: bytes = b""  # the first bytes read (up to HEAD): a rewrite in place changes them too
-    rows: int = 0  # results read since the file was read from its start (counted as check counts them)
-    errors: int = 0  # errors found since then
-
-
-@dataclass
-class _Plan:
-    """One file a poll reads: bytes ``[state.offset, stop)``, into ``state`` (a copy, kept once
-    the poll is done)."""
-
-    source: Source
-    state: _File
-    stop: int
-    gz: bool
-    mtime: int
-
-
-def _fresh(plan: _Plan) -> int | None:
-    """The bytes of a plan that reads a text file from its start (read ahead when small), else None."""
-    state = plan.state
-    return None if plan.gz or state.offset or state.spec is not None or state.next_line != 1 else plan.stop
-
-
-def _ending(plan: _Plan) -> tuple[LogProblem, ...]:
-    """:func:`stats.logs._file_end.file_end` of a plan's text file (nothing of a gzip file: read
-    whole, as check reads it)."""
-    state = plan.state
-    if plan.gz:
-        return ()
-    header = state.spec is not None
-    return file_end(
-        plan.source.name, state.offset, rows=state.rows, errors=state.errors, header=header, next_line=state.next_line
-    )
+from stats.logs._watch_update import WatchUpdate, distinct, in_file_order, pack_locations, rows_frame
 
 
 def _follow(plan: _Plan, got: FileRead) -> None:
@@ -127,7 +92,10 @@ class LogWatcher:
     to: a half-written one is an error until it is complete). Duplicates are resolved as
     :func:`stats.read_logs` does, across polls
     too: the row read later wins and the earlier is listed in ``superseded``. An empty file is
-    not a problem here (a run has just started).
+    not a problem here (a run has just started). A file listed that is not a regular file (a
+    FIFO, a device, a symbolic link to nothing) or cannot be read is a problem, said once and
+    taken back (``resolved``) when it is read again; its rows read before are dropped then
+    (``removed``, with its reason in ``reasons``), as :func:`stats.read_logs` would not read it.
 
     The watcher keeps no rows: each poll's rows are handed on (``WatchUpdate.rows``), and
     whoever keeps them (:meth:`stats.Aggregator.apply`) drops what ``reloaded``, ``removed`` and
@@ -175,6 +143,7 @@ class LogWatcher:
         self._held = KeyIndex()  # key -> (file, line) of every row handed on and not replaced
         self._wide = False  # whether wide-format rows were read: rows then carry goal, train, test
         self._reported: dict[str, LogProblem] = {}  # path-level problems already reported
+        self._unread: dict[str, LogProblem] = {}  # per file listed but not read, why (reported)
 
     def poll(self, *, progress: Progress | None = None) -> WatchUpdate:
         """Read what changed since the last poll (the first poll reads everything).
@@ -213,8 +182,14 @@ class LogWatcher:
         reloaded: list[str] = []
         reasons: dict[str, str] = {}
         plans: list[_Plan] = []
+        unread: dict[str, LogProblem] = {}  # the files listed and not read, and why
         for source in sources:
-            problems.extend(self._plan(source, plans, added, reloaded, reasons))
+            why = self._plan(source, plans, added, reloaded, reasons)
+            if why is not None:
+                unread[source.name] = why[0]
+                if source.name in self._files:  # read before: its rows go, as read_logs would not read it
+                    removed.append(source.name)
+                    reasons[source.name] = why[1]
         unnamed = [plan.state for plan in plans if plan.state.index < 0]
         check_files(len(self._names) + len(unnamed))  # each file's index fits a location
         for index, state in enumerate(unnamed, start=len(self._names)):
@@ -267,6 +242,10 @@ class LogWatcher:
         finally:
             pa.default_memory_pool().release_unused()  # pyarrow's allocator keeps freed blocks otherwise
         self._reported = {str(p): p for p in path_problems}
+        found, withdrawn = unread_update(self._unread, unread)  # each said once, taken back when read
+        self._unread = unread
+        problems.extend(found)
+        resolved.extend(withdrawn)
         for plan in plans:  # each new file's name gets the index its rows were read with, in order:
             name = plan.source.name  # a vanished file's too, or the files after it would point past
             if name not in self._index:  # their names (it keeps the index for when it is back)
@@ -295,21 +274,22 @@ class LogWatcher:
 
     def _plan(
         self, source: Source, plans: list[_Plan], added: list[str], reloaded: list[str], reasons: dict[str, str]
-    ) -> list[LogProblem]:
+    ) -> tuple[LogProblem, str] | None:
         """What to read of one file (nothing is changed): appended lines, or all of it (and why,
-        in ``reasons``, when it was read before)."""
+        in ``reasons``, when it was read before); or, for a file that cannot be read as it is now,
+        why (a problem, as check says it) and in a word (:data:`NOT_REGULAR` or :data:`UNREADABLE`)."""
         path = Path(source.name)
         try:
             st = os.stat(path)
             if not stat.S_ISREG(st.st_mode):  # a FIFO would block the poll for ever (stats.logs._sources)
-                return [LogProblem(source.name, None, not_regular(st.st_mode))]
+                return LogProblem(source.name, None, not_regular(st.st_mode)), NOT_REGULAR
             gz = _is_gzip(path)
             identity = (st.st_dev, st.st_ino, st.st_mtime_ns if gz else 0)
             state = self._files.get(source.name)
             if state is None:
                 fresh = True
             elif st.st_size == state.offset and st.st_mtime_ns == state.mtime and state.identity == identity:
-                return []
+                return None
             else:
                 fresh = (
                     state.identity != identity  # replaced (another inode)
@@ -319,10 +299,13 @@ class LogWatcher:
                     or _head(path, state.offset) != state.head  # ... anywhere in what is held
                 )
             stop = st.st_size if gz else _last_newline(path, 0 if fresh else state.offset, st.st_size)
-        except FileNotFoundError:
-            return []  # listed, then gone (rotation): the next poll sees it removed, no error
         except OSError as exc:
-            return [LogProblem(source.name, None, (exc.strerror or str(exc)).lower())]
+            why = LogProblem(source.name, None, (exc.strerror or str(exc)).lower())  # as check says it
+            if not isinstance(exc, FileNotFoundError):
+                return why, UNREADABLE
+            if os.path.islink(path):  # a symbolic link to nothing: no file behind the name any more
+                return why, NOT_REGULAR
+            return None  # listed, then gone (rotation): the next poll sees it removed, no error
         if state is None:
             added.append(source.name)
         elif fresh:
@@ -330,7 +313,7 @@ class LogWatcher:
             reasons[source.name] = why_read_again(state.identity, state.offset, st.st_size, identity)
         state = replace(state) if state is not None and not fresh else _File(self._index.get(source.name, -1), identity)
         plans.append(_Plan(source, state, stop, gz, st.st_mtime_ns))
-        return []
+        return None
 
     @staticmethod
     def _read(
@@ -436,11 +419,6 @@ class LogWatcher:
         return new, superseded, problems
 
     def _frame(self, rows: dict[str, np.ndarray]) -> pd.DataFrame:
-        """The rows as a frame: the schema of :func:`stats.read_logs`, then ``file`` and ``line``."""
+        """The rows as a frame (:func:`~stats.logs._watch_update.rows_frame`; wide once any was)."""
         self._wide = self._wide or "goal" in rows
-        names = [*KEY, "value", *(WIDE if self._wide else ()), "file", "line"]
-        columns = {k: widen(rows, k) for k in names}
-        names_index = pd.Index(self._names, dtype="str")
-        files = pd.Categorical.from_codes(columns["file"], categories=names_index, validate=False)
-        labels = {k: v for k, v in columns.items() if k not in ("file", "line")}
-        return to_frame(self.labels, labels, narrow=True, more={"file": files, "line": columns["line"]})
+        return rows_frame(rows, self.labels, self._names, wide=self._wide)

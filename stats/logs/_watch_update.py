@@ -1,6 +1,6 @@
 """What one poll of a :class:`~stats.logs._watch.LogWatcher` returns (:class:`WatchUpdate`), and
 the helpers that make its rows: locations packed, keys checked distinct, the wide columns filled
-in, problems put in file and line order.
+in, the rows made a frame, problems put in file and line order.
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ import pandas as pd
 from stats.core import pack_location
 from stats.logs._duplicates import KEY
 from stats.logs._formats import LogProblem
+from stats.logs._frame import Labels
 from stats.logs._index import Consecutive, Locations
+from stats.logs._read import to_frame
 
 
 @dataclass(frozen=True)
@@ -36,18 +38,23 @@ class WatchUpdate:
         Files that shrank or were replaced (another inode): read again from the start. Drop your
         earlier rows of these files; ``rows`` holds their rows now.
     removed : list of str
-        Files that disappeared: drop your rows of these files.
+        Files that disappeared, or that are still listed but can no longer be read (no longer a
+        regular file, or unreadable: see ``reasons``): drop your rows of these files.
     superseded : list of (str, int)
         ``(file, line)`` of earlier rows that a new row replaces (same dataset, repeat, fold,
         learner and criterion: the later line wins), in file and line order. Drop them.
     resolved : list of LogProblem
         Problems of whole paths reported by an earlier poll that hold no more (the directory
-        has ``*.dat`` files again, the file is back), and standing problems taken back (see
+        has ``*.dat`` files again, the file is back, a file not read -- not a regular file, or
+        unreadable -- is read now or is gone), and standing problems taken back (see
         :class:`~stats.logs._watch.LogWatcher`'s ``standing``): take them off your list.
     reasons : dict of str to str
         Why each file of ``reloaded`` was read again: ``"replaced"`` (another inode: renamed
         over, rotated), ``"emptied"``, ``"truncated"`` or ``"rewritten"`` (in place; or a gzip or
-        columnar file that changed).
+        columnar file that changed). And why each file of ``removed`` that is still listed was
+        dropped: ``"not regular"`` (a FIFO, a device, a socket or a directory now, or a symbolic
+        link to nothing) or ``"unreadable"`` (permission denied, an I/O error); its problem is in
+        ``problems``. A file of ``removed`` without a reason is gone (deleted or moved).
     """
 
     rows: pd.DataFrame
@@ -119,6 +126,16 @@ def widen(batch: dict[str, np.ndarray], key: str) -> np.ndarray:
         return batch[key]
     n = len(batch["file"])
     return np.full(n, _MISSING.get(key, 0), np.bool_ if key.endswith("_na") else np.int64)
+
+
+def rows_frame(rows: dict[str, np.ndarray], labels: Labels, names: list[str], *, wide: bool) -> pd.DataFrame:
+    """A poll's rows as a frame: the schema of :func:`stats.read_logs` (with the wide columns when
+    ``wide``), then ``file`` (a category of the file ``names``) and ``line``."""
+    columns = {k: widen(rows, k) for k in [*KEY, "value", *(WIDE if wide else ()), "file", "line"]}
+    names_index = pd.Index(names, dtype="str")
+    files = pd.Categorical.from_codes(columns["file"], categories=names_index, validate=False)
+    labeled = {k: v for k, v in columns.items() if k not in ("file", "line")}
+    return to_frame(labels, labeled, narrow=True, more={"file": files, "line": columns["line"]})
 
 
 def in_file_order(problems: list[LogProblem], names: list[str]) -> list[LogProblem]:

@@ -2,19 +2,29 @@
 
 ``RankboardApp.loading`` is the one loading state (see its comment); only the methods here change
 it, from the worker's messages and state events, and the widgets follow it.
+
+A reload (``r``) of large logs lets go of the model and the analysis shown before it reads (the
+views are cleared, as before a first load; only the names and the selection are kept), so that
+the old rows and the new are never held together: it peaks near the first load's memory, not
+twice it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import time
+import weakref
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from textual import work
 from textual.message import Message
 from textual.worker import get_current_worker
 
 from stats import LoadCancelled
+from tui.app._rendered import Ahead
 from tui.app._tokens import Token, Tokens
 from tui.model import LoadResult, selection_from_spec, spec_view
 from tui.problems import change_notice, first_problem, no_results
@@ -28,16 +38,60 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from tui.app._gc import IdleCollector
-    from tui.model import Loader, Model, Selection
+    from tui.app._rendered import Rendered
+    from tui.model import Analysis, Loader, Model, Selection
 
     _Base = App[None]
 else:
     _Base = object
 
+_T = TypeVar("_T")
+
 #: A live poll (quiet) shows the load bar only when it reads at least this many bytes.
 QUIET_BYTES = 16 << 20
+#: A reload of logs of at least this many results lets go of the views shown before it reads (their
+#: model, held twice, would double the reload's peak memory); a smaller one keeps them on screen
+#: until the new ones come, and on Esc (about 40 MB of log: its model held twice is some 50 MB).
+RELEASE_LINES = 1_000_000
 #: A progress message at most per this many seconds, or per per cent read.
 PROGRESS_EVERY = 0.05
+
+
+class FreshContexts(ThreadPoolExecutor):
+    """The app's thread pool (its event loop's default executor, where Textual runs its thread
+    workers): each call runs in a new, empty context.
+
+    Textual sets its ``active_worker`` context variable -- the worker, and with it the arguments
+    it was started with: a model, an analysis -- in the context of the pool thread that runs it,
+    where it stays until another worker runs in that thread: an idle thread kept the last model
+    it analysed alive, and a reload held the old rows beside the new. In a context of its own,
+    a worker is let go of when it ends (as with :func:`asyncio.to_thread`'s copied context).
+    """
+
+    def submit(self, fn: Callable[..., _T], /, *args: Any, **kwargs: Any) -> Future[_T]:
+        return super().submit(contextvars.Context().run, fn, *args, **kwargs)
+
+
+_POOLED: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+
+
+def use_fresh_contexts() -> None:
+    """Make :class:`FreshContexts` the running event loop's default executor (once per loop)."""
+    loop = asyncio.get_running_loop()
+    if loop not in _POOLED:
+        loop.set_default_executor(FreshContexts(thread_name_prefix="rankboard-worker"))
+        _POOLED.add(loop)
+
+
+class Before(NamedTuple):
+    """What a reload keeps of the model and the selection it let go of: what the next load shown
+    compares its own names with (the notice of what left the view, the selection's new names) and
+    the selection it restores."""
+
+    criteria: tuple[str, ...]
+    datasets: tuple[str, ...]
+    learners: tuple[str, ...]
+    selection: Selection | None
 
 
 @dataclass
@@ -86,9 +140,15 @@ class LoadActions(_Base):
     live: bool
     loading: str | None
     selection: Selection | None
+    analysis: Analysis | None
     view: str
     _load_worker: Worker[None] | None
     _gc: IdleCollector
+    _rendered: Rendered | None
+    _finishing: Analysis | None
+    _ahead: Ahead
+    #: What a reload let go of, until a load is shown (see :meth:`_let_go`).
+    _before: Before | None = None
 
     if TYPE_CHECKING:
 
@@ -105,6 +165,7 @@ class LoadActions(_Base):
             self.start_load(reload=False, quiet=True)
 
     def start_load(self, *, reload: bool, quiet: bool = False) -> None:
+        use_fresh_contexts()  # before the first worker: no finished worker is kept by a pool thread
         # a load still running (r pressed during a load) is stale now, and stops at its next block
         token = self.tokens.start("load")
         self.loading = "poll" if quiet else "load"
@@ -189,13 +250,14 @@ class LoadActions(_Base):
                 f"{result.bounded}: quartiles and fold-level views unavailable; live updates off (r reads again)",
                 timeout=10,
             )
-        old = self.model
+        before, self._before = self._before, None
+        old: Model | Before | None = self.model if self.model is not None else before
         model = self.loader.show(result)  # the loader owns the model shown: self.model is it from now on
-        # A problem a poll finds again (a FIFO, a bad line still there) is listed once; those of a
-        # file read again whole or gone hold no more (the loader says which: result.resolved).
-        resolved = set(result.resolved)
-        kept = [] if message.reload else [p for p in self.problems if p not in resolved]
-        self.problems = list(dict.fromkeys(kept + list(result.problems)))
+        assert model is not None
+        # The problems that hold now, whole: the loader keeps the list (a problem fixed since, a
+        # file become readable, those of a file read again whole or gone leave it; a reload's
+        # list starts afresh).
+        self.problems = list(result.listed)
         self.query_one(ProblemsPanel).problems = tuple(self.problems)
         if old is not None:
             self._notice_changes(result.changes, old, model)
@@ -205,7 +267,7 @@ class LoadActions(_Base):
         if old is None or (old.datasets, old.learners) != (model.datasets, model.learners):
             status.shape = None  # the lists get new names now, the table's shape comes with the analysis
         self.query_one(Sidebar).names = (model.criteria, model.datasets, model.learners)
-        sel = self.selection
+        sel = self.selection if before is None else before.selection
         if not model.criteria:  # the logs shrank to nothing or vanished: no old result stays on screen
             # the load ends here, and says why: the status line never waits on an analysis
             status.no_results, status.shape = no_results(self.problems), (0, 0)
@@ -228,11 +290,14 @@ class LoadActions(_Base):
         if sel is None or sel.criterion not in model.criteria:
             self.selection = result.default
             return
-        new_d = [d for d in model.datasets if d in sel.datasets or (old is None or d not in old.datasets)]
-        new_l = [x for x in model.learners if x in sel.learners or (old is None or x not in old.learners)]
+        # sets, not a scan of the selection's tuples per name: quadratic on 100,000 data sets
+        chosen_d, chosen_l = set(sel.datasets), set(sel.learners)
+        had_d, had_l = (set(), set()) if old is None else (set(old.datasets), set(old.learners))
+        new_d = [d for d in model.datasets if d in chosen_d or (old is None or d not in had_d)]
+        new_l = [x for x in model.learners if x in chosen_l or (old is None or x not in had_l)]
         self.selection = replace(sel, datasets=tuple(new_d), learners=tuple(new_l))
 
-    def _notice_changes(self, changes: tuple[tuple[str, str], ...], old: Model, new: Model) -> None:
+    def _notice_changes(self, changes: tuple[tuple[str, str], ...], old: Model | Before, new: Model) -> None:
         """A notice of the files a poll found emptied, truncated, replaced or gone, and of what left
         the view with them (the data sets, learners and criteria no longer in the logs), or that
         nothing did. A file rewritten whole (a gzip or columnar log that changed) is said only
@@ -293,7 +358,30 @@ class LoadActions(_Base):
     def action_reload(self) -> None:
         if self._resume_live:  # live updates Esc paused go on with the reload
             self._resume_live, self.live = False, True
+        if self.model is not None and self.query_one(StatusLine).lines >= RELEASE_LINES:
+            self._let_go()
         self.start_load(reload=True)
+
+    def _let_go(self) -> None:
+        """Before a reload: let go of everything that holds the model shown -- the selection and
+        its analysis, the views (cleared: a panel keeps what it draws, and that holds the model's
+        results), the render data, what was drawn ahead, the analysis workers (their results are
+        stale) and the loader's ``shown`` -- keeping only the names and the selection
+        (:class:`Before`: the next load shown restores it). The loader drops its rows and collects
+        them before reading (``Loader._let_go``), so the old and the new are not held at once.
+        Until a load is shown the app is as during a first load: the keys that need a model do
+        nothing, and Esc leaves nothing on screen."""
+        model = self.model
+        assert model is not None
+        self._before = Before(model.criteria, model.datasets, model.learners, self.selection)
+        self.tokens.cancel("analysis")  # an analysis under way (of the old model) is stale
+        for group in ("analysis", "prepare", "finish", "warm"):
+            self.workers.cancel_group(self, group)
+        self.selection = None  # (no model: nothing analysed)
+        self.analysis = None  # the views cleared (RankboardApp.watch_analysis)
+        self._rendered = self._finishing = None
+        self._ahead = Ahead()
+        self.loader.show(None)
 
     def action_pause(self) -> None:
         self._resume_live = False  # the user's choice from now on
@@ -304,7 +392,7 @@ class LoadActions(_Base):
             status.live = live
 
 
-def _names(old: Model, new: Model) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+def _names(old: Model | Before, new: Model) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     """The data sets, learners and criteria of two models, each kind a pair (old, new)."""
     return [(old.datasets, new.datasets), (old.learners, new.learners), (old.criteria, new.criteria)]
 

@@ -7,6 +7,7 @@ returns into messages. Progress and cancellation go through ``stats.LogWatcher.p
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -36,8 +37,12 @@ class LoadResult:
     resolved: tuple[str, ...] = ()  # problems of earlier polls that hold no more
     bounded: str | None = None  # the logs exceed the memory budget: aggregated by blocks (why, in words)
     #: (file, how) of each file read before that was read again whole or is gone: "emptied",
-    #: "truncated", "replaced", "rewritten" (stats.WatchUpdate.reasons) or "gone"
+    #: "truncated", "replaced", "rewritten" (stats.WatchUpdate.reasons), "gone", or, of a file
+    #: still there whose rows were dropped, "not regular" or "unreadable"
     changes: tuple[tuple[str, str], ...] = ()
+    #: Every problem that holds now, in the order first found: the list to show, whole (the
+    #: problems of loads whose result was dropped included, those that hold no more left out)
+    listed: tuple[str, ...] = ()
 
 
 class Loader:
@@ -46,6 +51,12 @@ class Loader:
     ``shown``: the Model the caller shows (:meth:`show`); while it is not the last one built (the
     caller dropped a load's result, e.g. on Esc), a Model is owed even if the next poll finds
     nothing new. The loader alone decides: the caller only says what it shows.
+
+    The problems: the loader keeps the list of those that hold (``LoadResult.listed``): a poll's
+    new ones are added, those the watcher takes back (``WatchUpdate.resolved``) and every one of a
+    file read again whole or gone are dropped, and a fresh watcher's first poll (a reload, or the
+    load after one that failed or was cancelled) starts the list afresh -- it says every problem
+    again, so a problem fixed meanwhile is not kept.
     """
 
     def __init__(self, paths: Sequence[str], memory: str | None = None) -> None:
@@ -59,15 +70,19 @@ class Loader:
         self.aggregator: Aggregator | None = None  # the rows of the logs, following each poll
         self.model: Model | None = None  # the last Model built (its caches carry over to the next)
         self._lock = threading.Lock()
-        # per file, the problems listed of it (LoadResult.problems' strings: the caller's list holds
-        # the same objects): they hold no more once the file is read again whole or is gone
-        self._listed: dict[str, list[str]] = {}
+        # the problems that hold (LoadResult.problems' strings), in the order found, each with its
+        # file: a file's hold no more once it is read again whole or is gone
+        self._listed: dict[str, str] = {}
         self._early: EarlyLoad | None = None  # the first load, begun by start() and not yet asked for
 
-    def show(self, result: LoadResult) -> Model:
-        """The caller shows ``result`` (of :meth:`load`) from now on; returns its Model."""
-        self.shown = result.model
-        return result.model
+    def show(self, result: LoadResult | None) -> Model | None:
+        """The caller shows ``result`` (of :meth:`load`) from now on; returns its Model.
+
+        None: the caller has let go of the Model it showed (before a reload: the old rows and the
+        new are then not held at once, and the reload peaks near the first load's memory).
+        """
+        self.shown = result.model if result is not None else None
+        return self.shown
 
     def start(self) -> None:
         """Begin the first load (a reload) now, in a thread of its own: the next :meth:`load`,
@@ -105,6 +120,8 @@ class Loader:
         phase: Callable[[str], None] | None = None,
     ) -> LoadResult | None:
         with self._lock:
+            if reload:
+                self._let_go()
             if reload or (self.watcher is None and self.bounded is None):
                 over, budget, size = bounded_mode(self.paths, self.memory)
                 self.bounded = bounded_note(budget, size) if over else None
@@ -112,19 +129,21 @@ class Loader:
                     return self._load_bounded(budget, progress, phase)
             elif self.bounded is not None:
                 return None  # no live updates in bounded mode: r reads the logs again
-            before = self.files
+            before = self.files  # the files of the last load that went through
             if reload or self.watcher is None:
                 # standing: an empty file and a binary last line are problems, as check says
                 self.watcher = LogWatcher(self.paths, standing=True)
-                self.files = set()
                 self.aggregator = self.model = None  # they follow one watcher: its first poll builds them
+            # The watcher's first poll (a reload, or the load after one that failed or was
+            # cancelled): every file and problem is said afresh, as by a reload.
+            fresh = self.aggregator is None or self.model is None
             update = self.watcher.poll(progress=progress)
-            self.files = (self.files | set(update.added)) - set(update.removed)
+            self.files = set(update.added) if fresh else (self.files | set(update.added)) - set(update.removed)
             changes = [(name, update.reasons.get(name, "rewritten")) for name in update.reloaded]
-            changes += [(name, "gone") for name in update.removed]
-            if reload:  # a fresh watcher: the files read before and not now are gone
+            changes += [(name, update.reasons.get(name, "gone")) for name in update.removed]
+            if fresh:  # the files read before and not now are gone
                 changes += [(name, "gone") for name in sorted(before - self.files)]
-            if not (update.changed or reload or self.model is not self.shown):
+            if not (update.changed or fresh or self.model is not self.shown):
                 return None  # nothing new, and the caller shows the last Model built
             files = len(self.files)
             # The watcher keeps no rows: the aggregator holds them, once, and follows each poll's
@@ -150,26 +169,38 @@ class Loader:
                 raise
             self.model = model
             lines = int(self.aggregator.table["count"].sum())
-            problems, resolved = self._problems(update, [name for name, _ in changes], reload)
+            problems, resolved = self._problems(update, [name for name, _ in changes], fresh)
+            listed = tuple(self._listed)
         default = model.default_selection() if model.criteria else None
-        return LoadResult(model, default, problems, files, lines, resolved, changes=tuple(changes))
+        return LoadResult(model, default, problems, files, lines, resolved, changes=tuple(changes), listed=listed)
 
-    def _problems(self, update: WatchUpdate, void: list[str], reload: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def _let_go(self) -> None:
+        """Before a reload: drop the watcher, the rows (the aggregator) and the Model of the last
+        read, and collect them now -- a Model's caches hold reference cycles, which the app
+        collects only when idle (tui.app._gc) -- so that the new read does not hold them too.
+        (The Model the caller shows stays until it lets go of it: :meth:`show` with None.)"""
+        held = self.watcher is not None or self.aggregator is not None or self.model is not None
+        self.watcher = self.aggregator = self.model = None
+        if held:
+            gc.collect()
+
+    def _problems(self, update: WatchUpdate, void: list[str], fresh: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The poll's problems and those of earlier polls that hold no more: the watcher's
-        ``resolved``, and every problem of a file read again whole or gone (``void``)."""
-        if reload:
+        ``resolved``, and every problem of a file read again whole or gone (``void``); the list of
+        those that hold (``_listed``) follows. ``fresh``: the watcher's first poll says them all."""
+        if fresh:
             self._listed = {}
         resolved = [format_problem(p) for p in update.resolved]
-        for problem, text in zip(update.resolved, resolved):  # a few whole-file problems
-            listed = self._listed.get(problem.file, [])
-            if text in listed:
-                listed.remove(text)
-        for name in void:
-            resolved.extend(self._listed.pop(name, ()))
+        for text in resolved:  # a few whole-file problems
+            self._listed.pop(text, None)
+        void_files = set(void)
+        gone = [text for text, name in self._listed.items() if name in void_files]
+        for text in gone:
+            del self._listed[text]
         problems = tuple(format_problem(p) for p in update.problems)
         for problem, text in zip(update.problems, problems):
-            self._listed.setdefault(problem.file, []).append(text)
-        return problems, tuple(dict.fromkeys(resolved))
+            self._listed.setdefault(text, problem.file)
+        return problems, tuple(dict.fromkeys(resolved + gone))
 
     def _load_bounded(self, budget: int, progress: Progress | None, phase: Callable[[str], None] | None) -> LoadResult:
         """Read and aggregate the logs by blocks (``stats.aggregate_logs``), the model from the
@@ -191,5 +222,6 @@ class Loader:
         self.model, self.files = model, set(got.files)
         default = model.default_selection() if model.criteria else None
         problems = tuple(format_problem(p) for p in got.problems)
+        self._listed = {text: p.file for p, text in zip(got.problems, problems)}
         lines = int(got.table["count"].sum())
-        return LoadResult(model, default, problems, len(self.files), lines, (), note)
+        return LoadResult(model, default, problems, len(self.files), lines, (), note, listed=tuple(self._listed))

@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+import weakref
 
 from stats import Quartiles
 from tui.formats.text import value_decimals
 from tui.model import GROUPING_NAMES, QuartileRow, QuartilesView
 
+#: chart_decimals per view (by identity: frozen, eq=False), held weakly: a view holds its model's
+#: results (its Scott-Knott ranks are computed from them), which a cache must not keep alive.
+_DECIMALS: weakref.WeakKeyDictionary[QuartilesView, int] = weakref.WeakKeyDictionary()
 
-@lru_cache(maxsize=16)  # per view (hashed by identity: frozen, eq=False); asked once per part drawn
+
 def chart_decimals(view: QuartilesView) -> int:
     """Decimals of the quartile numbers: :func:`value_decimals` of the chart's axis and of the
-    least non-zero magnitude charted (one rule for the whole criterion, every chart alike)."""
-    values = [abs(v) for r in view.rows for v in (r.min, r.q1, r.median, r.q3, r.max) if v == v and v != 0]
-    return value_decimals(max(abs(view.lo), abs(view.hi)), min(values, default=None))
+    least non-zero magnitude charted (one rule for the whole criterion, every chart alike).
+    Cached per view: asked once per part drawn."""
+    decimals = _DECIMALS.get(view)
+    if decimals is None:
+        values = [abs(v) for r in view.rows for v in (r.min, r.q1, r.median, r.q3, r.max) if v == v and v != 0]
+        decimals = _DECIMALS[view] = value_decimals(max(abs(view.lo), abs(view.hi)), min(values, default=None))
+    return decimals
 
 
 def scope_rows(view: QuartilesView, scope: str) -> list[QuartileRow]:
