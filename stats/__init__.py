@@ -13,8 +13,8 @@ Every public name is importable from here; the modules are grouped by concern:
 
 * :mod:`stats.core`: the scores table and the decimal rule, results, formatting, integer keys,
   safe names, the printed labels (imports nothing else of :mod:`stats`);
-* :mod:`stats.ranking`: ranks, the omnibus tests, critical differences, Kendall's tau, the
-  conditions of parametric tests;
+* :mod:`stats.ranking`: ranks, the omnibus tests (Skillings-Mack's for incomplete tables too),
+  critical differences, Kendall's tau, the conditions of parametric tests;
 * :mod:`stats.twosample`: two-learner tests and effect sizes (one pair or all pairs);
 * :mod:`stats.posthoc`: z tests on ranks, adjusted p-values, Shaffer and Bergmann-Hommel, the
   multiple sign test, contrast estimation, all pairs by a two-sample test;
@@ -133,6 +133,8 @@ _EXPORTS: dict[str, str] = {
     "average_ranks": "stats.ranking.ranks",
     "ranked_table": "stats.ranking.ranks",
     "ranks": "stats.ranking.ranks",
+    "SkillingsMackResult": "stats.ranking.skillings_mack",
+    "skillings_mack": "stats.ranking.skillings_mack",
     "RunSummary": "stats.runner",
     "run_cv": "stats.runner",
     "run_sequence": "stats.runner",
@@ -238,6 +240,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
         quade,
     )
     from stats.ranking.ranks import AverageRanks, RankedTable, average_ranks, ranked_table, ranks  # noqa: F401
+    from stats.ranking.skillings_mack import SkillingsMackResult, skillings_mack  # noqa: F401
     from stats.runner import RunSummary, run_cv, run_sequence  # noqa: F401
     from stats.runner.metrics import Confusion, balance, balance_nd, confusion, evaluate  # noqa: F401
     from stats.runner.regression_metrics import correlation, mmre, mre, pred, re  # noqa: F401

@@ -4,6 +4,8 @@
   weights, computed once per table (:func:`stats.ranked_table`).
 * :mod:`stats.ranking.omnibus`: the omnibus tests (Friedman, Iman-Davenport, Friedman aligned
   ranks, Quade).
+* :mod:`stats.ranking.skillings_mack`: Skillings & Mack's (1981) Friedman-type test for data sets
+  with missing results (:func:`stats.skillings_mack`).
 * :mod:`stats.ranking.critical`: critical values and critical differences (Nemenyi, Bonferroni-Dunn).
 * :mod:`stats.ranking.agreement`: Kendall's tau-b of many orderings against one.
 * :mod:`stats.ranking.assumptions`: the conditions for the safe use of parametric tests.

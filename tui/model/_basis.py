@@ -16,7 +16,7 @@ import pandas as pd
 
 import stats
 from tui.model._effects import TWO_SAMPLE, two_sample_table
-from tui.model._tests import pairwise_table, with_bergmann
+from tui.model._tests import Incomplete, incomplete_tests, pairwise_table, with_bergmann
 from tui.model._types import Selection
 
 if TYPE_CHECKING:
@@ -108,6 +108,15 @@ class Basis:
         sel = self.selection
         key = (*self.table_key, sel.higher_is_better, sel.procedure)
         return self.cached("pairwise", key, lambda: two_sample_table(self.ranked, sel.procedure, sel.higher_is_better))
+
+    def incomplete(self) -> Incomplete | None:
+        """Skillings-Mack's test when selected data sets miss some learners' results (they are left
+        out of :attr:`scores`): on the complete data sets and those (:func:`incomplete_tests`); None
+        when no data set is left out, or none left out has two results."""
+        if not self.scores.excluded:
+            return None
+        sel = self.selection
+        return incomplete_tests(self.scores, self.model.per_cell(sel.criterion), sel.higher_is_better)
 
     def procedure_table(self) -> Any:
         """The APVs of the selected procedure: one table for the verdict, the matrix, the bars, the letters."""

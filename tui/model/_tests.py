@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -83,6 +84,7 @@ def tests_view(
     safety: str,
     pairwise: Callable[[], stats.PairwiseTest],
     ranked: stats.RankedTable | None = None,
+    incomplete: Incomplete | None = None,
 ) -> TestsView:
     """Verdict, omnibus tests, CD and the control table (``stats.control_test``).
 
@@ -91,6 +93,10 @@ def tests_view(
     winners and losers come only from that procedure's rejected pairs (``stats.verdict``): when
     the omnibus test rejects and the procedure rejects no pair, the sentence says so and both
     lists are empty. Every report format and the panel print ``verdict`` as it is.
+
+    ``incomplete`` (:func:`incomplete_tests`): Skillings-Mack's test when selected data sets miss
+    results. The verdict stays Friedman's on the complete data sets, the data of every procedure
+    that names winners and losers, and then says so and what Skillings-Mack finds with the others.
     """
     higher, alpha = sel.higher_is_better, sel.alpha
     n, k = scores.shape
@@ -112,12 +118,13 @@ def tests_view(
     rule: Any = sel.procedure
     table_ = None if rule == "nemenyi" else pairwise()
     v = stats.verdict(data, alpha=alpha, higher_is_better=higher, rule=rule, pairwise=table_)
+    message = v.message if incomplete is None else v.message + "; " + tested_with(incomplete, v.pvalue, alpha)
     control = sel.control if sel.control is not None and sel.control in scores.columns else best_ranked(average)
     test: Any = sel.test  # validated by Selection
     table = stats.control_test(data, control, test=test, alpha=alpha, higher_is_better=higher)
     return TestsView(
         alpha=alpha,
-        verdict=v.message,
+        verdict=message,
         outcome=v.outcome,
         winners=v.winners,
         losers=v.losers,
@@ -127,6 +134,68 @@ def tests_view(
         control_table=table.table,
         safety=safety,
         extra=tests_extra(data, str(control), best_ranked(average), alpha, higher),
+        incomplete=incomplete,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Incomplete:
+    """Skillings & Mack's (1981) test beside Friedman's when selected data sets miss some learners'
+    results (issue 31): ``result`` (``stats.skillings_mack`` on the complete data sets and those),
+    ``complete`` the data sets Friedman and every other test of the view use, ``kept`` the data sets
+    with missing results that Skillings-Mack uses too, and ``dropped`` those it leaves out (a
+    single result: nothing to rank)."""
+
+    result: stats.SkillingsMackResult
+    complete: int
+    kept: tuple[str, ...]
+    dropped: tuple[str, ...]
+
+
+def partial_rows(scores: stats.ScoresTable, cells: pd.DataFrame) -> pd.DataFrame:
+    """The left-out data sets (``scores.excluded``) that have a result for some selected learner, as
+    rows of the table (the same summary, NaN where a result is missing), in the selection's order.
+    ``cells``: the aggregate of the criterion, indexed by data set and learner."""
+    names = [str(d) for d in scores.excluded]
+    column = cells[scores.statistic]
+    wide = column[column.index.get_level_values("dataset").isin(names)].unstack()
+    rows = wide.reindex(index=[d for d in names if d in wide.index], columns=scores.columns)
+    return rows[rows.notna().any(axis=1)].astype(float)
+
+
+def incomplete_tests(scores: stats.ScoresTable, cells: pd.DataFrame, higher: bool) -> Incomplete | None:
+    """Skillings-Mack's test on the complete data sets and the left-out ones with at least two
+    results (``stats.skillings_mack``); None when there are none (nothing to add to Friedman's)."""
+    if not scores.excluded:  # (the common case: no work at all)
+        return None
+    extra = partial_rows(scores, cells)
+    kept = extra.notna().sum(axis=1) >= 2
+    if not kept.any():
+        return None
+    result = stats.skillings_mack(pd.concat([scores.table, extra]), higher_is_better=higher)
+    names = tuple(str(d) for d in extra.index)
+    return Incomplete(
+        result=result,
+        complete=int(scores.shape[0]),
+        kept=tuple(d for d, k in zip(names, kept) if k),
+        dropped=tuple(d for d, k in zip(names, kept) if not k),
+    )
+
+
+def tested_with(incomplete: Incomplete, friedman_p: float, alpha: float) -> str:
+    """The verdict's last words when data sets miss results: the test it used (Friedman on the complete
+    data sets) and what Skillings-Mack says with the incomplete ones."""
+    sm = incomplete.result
+    rejects, friedman_rejects = sm.pvalue <= alpha, friedman_p <= alpha
+    says = {
+        (True, True): "also rejects",
+        (True, False): "rejects",
+        (False, True): "does not reject",
+        (False, False): "does not reject either",
+    }[(rejects, friedman_rejects)]
+    return (
+        f"test: Friedman on the {incomplete.complete} complete data sets (Skillings-Mack, adding the "
+        f"{len(incomplete.kept)} with missing results: {says}, {stats.p_is(sm.pvalue)})"
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -19,6 +19,9 @@ import stats
 from tui import registry
 from tui.choices import GROUPINGS, PROCEDURES
 from tui.model._tests_extra import TestsExtra
+
+if TYPE_CHECKING:
+    from tui.model._tests import Incomplete
 
 #: Omnibus rank tests whose average ranks give the control table's z.
 TESTS = ("friedman", "aligned", "quade")
@@ -155,6 +158,7 @@ class TestsView:
     control_table: pd.DataFrame
     safety: str
     extra: TestsExtra | None = None  # tie-corrected Friedman, multiple sign test, win/loss/tie (issue 16)
+    incomplete: Incomplete | None = None  # Skillings-Mack when data sets miss results (issue 31)
 
 
 @dataclass(frozen=True, eq=False)

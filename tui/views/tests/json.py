@@ -1,12 +1,13 @@
 """The tests view's keys of the JSON report: the four omnibus tests, the tie-corrected Friedman test,
-the multiple sign test, the win/loss/tie counts, the CD, the verdict and the control table."""
+the multiple sign test, the win/loss/tie counts, the CD, the verdict and the control table; and
+Skillings-Mack's test when selected data sets miss results (``skillings_mack``, only then)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tui.formats.json import NUM, STR_LIST, TEST, df_value, num, records, row_schema
-from tui.model import PROCEDURES, Analysis
+from tui.model import PROCEDURES, Analysis, TestsView
 from tui.registry import RenderOptions
 from tui.views.tests.extra import extra_json
 
@@ -76,6 +77,23 @@ SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        "skillings_mack": {
+            "type": ["object", "null"],
+            "description": "Skillings & Mack's (1981) test, present only when selected data sets miss some "
+            "learners' results: on the complete data sets and those with at least two results; every other "
+            "test of this view uses the complete ones ('complete'), and the verdict says which test it used",
+            "required": ["statistic", "pvalue", "df", "datasets", "complete", "kept", "dropped", "missing"],
+            "properties": {
+                "statistic": NUM,
+                "pvalue": NUM,
+                "df": {"type": "integer", "description": "the rank of its covariance matrix (k - 1 when connected)"},
+                "datasets": {"type": "integer", "description": "the data sets Skillings-Mack uses"},
+                "complete": {"type": "integer", "description": "the complete data sets (Friedman's)"},
+                "kept": {**STR_LIST, "description": "the data sets with missing results it uses too"},
+                "dropped": {**STR_LIST, "description": "those it leaves out: fewer than two results"},
+                "missing": {"type": "integer", "description": "the results missing in the data sets it uses"},
+            },
+        },
         "critical_difference": NUM,
         "verdict": {
             "type": ["object", "null"],
@@ -106,6 +124,23 @@ def schema() -> dict[str, Any]:
     return SCHEMA
 
 
+def skillings_mack_json(t: TestsView) -> dict[str, Any]:
+    """``skillings_mack``: the test, the data sets it uses and those it does not."""
+    inc = t.incomplete
+    assert inc is not None
+    r = inc.result
+    return {
+        "statistic": num(r.statistic),
+        "pvalue": num(r.pvalue),
+        "df": r.df,
+        "datasets": r.n,
+        "complete": inc.complete,
+        "kept": list(inc.kept),
+        "dropped": list(inc.dropped),
+        "missing": r.missing,
+    }
+
+
 def render(analysis: Analysis, options: RenderOptions) -> dict[str, Any]:
     t, sel = analysis.tests, analysis.selection
     doc: dict[str, Any] = {}
@@ -116,6 +151,8 @@ def render(analysis: Analysis, options: RenderOptions) -> dict[str, Any]:
             row = t.omnibus.loc[name]
             doc[name] = {"statistic": num(row["statistic"]), "pvalue": num(row["pvalue"]), "df": df_value(row["df"])}
     doc.update(extra_json(t, num))  # issue 16: tie-corrected Friedman, multiple sign test, win/loss/tie
+    if t is not None and t.incomplete is not None:  # issue 31: only when data sets miss results
+        doc["skillings_mack"] = skillings_mack_json(t)
     doc["critical_difference"] = None if t is None else num(t.cd)
     doc["verdict"] = (
         None

@@ -12,7 +12,7 @@ from tui.formats.latex import (
 from tui.model import Analysis
 from tui.registry import RenderOptions
 from tui.views.tests.extra import extra_latex
-from tui.views.tests.shared import apv_columns, df_text
+from tui.views.tests.shared import SM_NAME, apv_columns, df_text, uses_sentence
 
 
 def render(analysis: Analysis, options: RenderOptions) -> list[str]:
@@ -26,6 +26,12 @@ def render(analysis: Analysis, options: RenderOptions) -> list[str]:
     if tests.extra is not None:  # the tie-corrected Friedman statistic under Demsar's (2006) form
         f = tests.extra.friedman_ties
         rows.insert(1, ["Friedman, tie-corrected", fmt_stat(f.statistic), df_text(f.df), tex_p(f.pvalue)])
+    if tests.incomplete is not None:  # issue 31: after the Friedman rows; the counts as a comment
+        sm = tests.incomplete.result
+        rows.insert(
+            2 if tests.extra is not None else 1, [SM_NAME, fmt_stat(sm.statistic), df_text(sm.df), tex_p(sm.pvalue)]
+        )
+        out.append(f"% {tex_escape(uses_sentence(tests))}")
     rows.append([f"Nemenyi CD ($\\alpha = {sel.alpha:g}$)", f"{tests.cd:.3f}", "", ""])
     out += tabular("l r r r", ["Test", "Statistic", "df", "$p$"], rows)
     out += ["", f"% control {tex_escape(tests.control)} ({sel.test} z); APV <= {sel.alpha:g} (rejected) in bold"]

@@ -7,7 +7,7 @@ from tui.formats.markdown import bold, md_escape, table
 from tui.model import Analysis
 from tui.registry import RenderOptions
 from tui.views.tests.extra import extra_markdown
-from tui.views.tests.shared import apv_columns, df_text
+from tui.views.tests.shared import SM_NAME, apv_columns, df_text, uses_sentence
 
 
 def render(analysis: Analysis, options: RenderOptions) -> list[str]:
@@ -26,7 +26,13 @@ def render(analysis: Analysis, options: RenderOptions) -> list[str]:
     if tests.extra is not None:  # the tie-corrected Friedman statistic under Demsar's (2006) form
         f = tests.extra.friedman_ties
         rows.insert(1, ["Friedman, tie-corrected (chi2)", fmt_stat(f.statistic), df_text(f.df), fmt_p(f.pvalue)])
+    if tests.incomplete is not None:  # issue 31: after the Friedman rows, with the counts under the table
+        sm = tests.incomplete.result
+        at = 2 if tests.extra is not None else 1
+        rows.insert(at, [f"{SM_NAME} (chi2)", fmt_stat(sm.statistic), df_text(sm.df), fmt_p(sm.pvalue)])
     out += table(["test", "statistic", "df", "p"], "lrrr", rows)
+    if tests.incomplete is not None:
+        out += ["", md_escape(uses_sentence(tests)) + "."]
     out += ["", f"Nemenyi critical difference (alpha = {sel.alpha:g}): CD = {tests.cd:.3f}", ""]
     out += [md_escape(tests.safety), ""]
     out += [

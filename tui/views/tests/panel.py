@@ -2,7 +2,8 @@
 
 The tests view (issue 16) also shows the tie-corrected Friedman statistic under Demsar's (2006) form,
 the multiple sign test against the control and the win/loss/tie table of Menzies' lecture notes, each in a table that
-tab reaches (the pane follows the focused table's cursor)."""
+tab reaches (the pane follows the focused table's cursor); when selected data sets miss results (issue 31),
+Skillings-Mack's test under Friedman's and how many data sets each uses."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from textual.widgets import Static
 import stats
 from stats import OMNIBUS_NAMES, fmt_p
 from tui.model import TestsView
+from tui.views.tests.shared import SM_NAME, uses_sentence
 from tui.widgets import (
     ExactLine,
     Plain,
@@ -46,6 +48,9 @@ def render_tests(view: TestsView) -> Text:
         if name == "friedman" and view.extra is not None:  # beside Demsar's (2006) uncorrected form
             tied = view.extra.friedman_ties
             rows.append(["Friedman tie-corrected", num(tied.statistic), str(tied.df), fmt_p(float(tied.pvalue))])
+        if name == "friedman" and view.incomplete is not None:  # issue 31: it keeps the incomplete data sets
+            sm = view.incomplete.result
+            rows.append([SM_NAME, num(sm.statistic), str(sm.df), fmt_p(float(sm.pvalue))])
     # "stat", not "statistic": the longest name (Friedman aligned ranks) and every p fit 48 columns
     out.append_text(text_table(["omnibus test", "stat", "df", "p"], rows))
     out.rstrip()
@@ -129,6 +134,9 @@ class TestsPanel(ViewPanel, ScrollableContainer):
     def compose(self) -> ComposeResult:
         yield Body(id="verdict")
         yield Body(id="tests-body", classes="body")
+        counts = Body(id="tests-incomplete")  # how many data sets each test uses, when some miss results
+        counts.styles.width = "1fr"  # wrapped to the pane, as the verdict
+        yield counts
         yield Body(id="control-head")
         table = VimTable(id="control-table", zebra_stripes=True, fixed_columns=1)
         table.exact, table.exact_line = self._exact, ExactLine(id="control-exact")
@@ -157,7 +165,10 @@ class TestsPanel(ViewPanel, ScrollableContainer):
     @property
     def plain(self) -> str:
         """The text of the view, the control table as a text table (tests read it)."""
-        parts = [self.query_one(f"#{name}", Body).plain for name in ("verdict", "tests-body", "control-head")]
+        parts = [self.query_one(f"#{name}", Body).plain for name in ("verdict", "tests-body")]
+        if self.view is not None and self.view.incomplete is not None:
+            parts.append(self.query_one("#tests-incomplete", Body).plain)
+        parts.append(self.query_one("#control-head", Body).plain)
         if self.view is not None:
             parts.append(frame_text(self._frame(self.view), self.view.alpha, marked=stats.CONTROL_METHODS).plain)
         parts.append(self.query_one("#tests-safety", Body).plain)
@@ -181,6 +192,7 @@ class TestsPanel(ViewPanel, ScrollableContainer):
             self.query_one(f"#{name}", Body) for name in ("verdict", "tests-body", "control-head", "tests-safety")
         ]
         table = self.query_one("#control-table", VimTable)
+        self._show_incomplete(view)
         if view is None:
             table.clear(columns=True)
             for name in ("sign-head", "sign-table", "wlt-head", "wlt-table"):
@@ -204,9 +216,20 @@ class TestsPanel(ViewPanel, ScrollableContainer):
             self.query_one("#wlt-head", Body).show(wlt_head(view))
             fill_table(self.query_one("#wlt-table", VimTable), self._rows(self._wlt(view)), room=room, full=full)
         legend = names.legend("learners")
-        text = literal((legend + "\n" if legend else "") + view.safety, "italic")  # names from the logs
+        text = literal(view.safety, "italic")  # names from the logs: literal, each line on its own
+        if legend:  # (one literal of both would show the line break escaped, as \x0a)
+            text = Text.assemble(literal(legend, "italic"), "\n", text)
         text.no_wrap = False
         safety.show(text)
+
+    def _show_incomplete(self, view: TestsView | None) -> None:
+        """The data sets each test uses, under the omnibus tests (wrapped), when some miss results."""
+        body = self.query_one("#tests-incomplete", Body)
+        body.display = view is not None and view.incomplete is not None
+        if view is not None and view.incomplete is not None:
+            text = literal(uses_sentence(view), "italic")  # names from the logs
+            text.no_wrap = False
+            body.show(text)
 
     _room: int | None = None  # the width the names were fitted to
 
@@ -214,7 +237,6 @@ class TestsPanel(ViewPanel, ScrollableContainer):
         """Names fitted again to the new width."""
         if self.view is not None and panel_room(self, self) != self._room:
             self.watch_view(self.view)
-
 
     PANEL_CLASSES = "view-scroll"
 

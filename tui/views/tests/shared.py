@@ -7,6 +7,7 @@ from typing import Any
 import pandas as pd
 
 from stats import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, fmt_stat, p_is
+from tui.model import TestsView
 
 
 def df_text(df: Any) -> str:
@@ -22,3 +23,40 @@ def omnibus_line(name: str, row: pd.Series) -> str:
 
 def apv_columns(table: pd.DataFrame) -> list[str]:
     return [c for c in table.columns if c not in ("z", "p")]
+
+
+#: The name the views print for ``stats.skillings_mack`` (Skillings & Mack 1981).
+SM_NAME = "Skillings-Mack"
+
+
+def _names(names: tuple[str, ...], most: int = 5) -> str:
+    """``a, b, c``; past ``most`` names, the first ones and how many in all."""
+    if len(names) <= most:
+        return ", ".join(names)
+    return ", ".join(names[:most]) + f", ... ({len(names)} in all)"
+
+
+def sm_line(tests: TestsView) -> str:
+    """Skillings-Mack's statistic as the text report prints an omnibus test (``tests.incomplete`` set)."""
+    assert tests.incomplete is not None
+    r = tests.incomplete.result
+    return f"{SM_NAME} chi2({r.df}) = {fmt_stat(r.statistic)}, {p_is(r.pvalue)} (keeps data sets with missing results)"
+
+
+def uses_sentence(tests: TestsView) -> str:
+    """How many data sets each test uses, when some miss results (``tests.incomplete`` set):
+    Skillings-Mack the complete ones and those with at least two results, every other test and table
+    of the view the complete ones only."""
+    inc = tests.incomplete
+    assert inc is not None
+    r, m = inc.result, len(inc.kept)
+    cells = f"{r.missing} result{'s' * (r.missing != 1)} missing"
+    out = (
+        f"data sets used: {SM_NAME} {r.n} (the {inc.complete} complete and {m} with missing results: "
+        f"{_names(inc.kept)}; {cells}); Friedman and every other test and table here the {inc.complete} "
+        "complete ones"
+    )
+    if inc.dropped:
+        n = len(inc.dropped)
+        out += f"; left out of both: {n} with a single result ({_names(inc.dropped)})"
+    return out

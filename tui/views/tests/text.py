@@ -9,7 +9,7 @@ from tui.formats.text import fitted_grid
 from tui.model import Analysis, TestsView
 from tui.registry import RenderOptions
 from tui.views.tests.extra import extra_text, friedman_ties_text
-from tui.views.tests.shared import apv_columns, omnibus_line
+from tui.views.tests.shared import apv_columns, omnibus_line, sm_line, uses_sentence
 
 
 def control_text(tests: TestsView, alpha: float, test: str, width: int | None = None) -> list[str]:
@@ -41,6 +41,8 @@ def tests_text(analysis: Analysis, width: int | None = None) -> list[str]:
         out.append(omnibus_line(str(name), row))
         if name == "friedman" and tests.extra is not None:
             out.append(friedman_ties_text(tests))
+        if name == "friedman" and tests.incomplete is not None:  # issue 31: beside Friedman, with the counts
+            out += [sm_line(tests), uses_sentence(tests)]
     out.append(f"Nemenyi critical difference (alpha = {sel.alpha:g}): CD = {tests.cd:.3f}")
     out.append(tests.safety)
     out.append("")
