@@ -18,7 +18,8 @@ Every public name is importable from here; the modules are grouped by concern:
 * :mod:`stats.twosample`: two-learner tests and effect sizes (one pair or all pairs);
 * :mod:`stats.posthoc`: z tests on ranks, adjusted p-values, Shaffer and Bergmann-Hommel, the
   multiple sign test, contrast estimation, all pairs by a two-sample test;
-* :mod:`stats.groupings`: the verdict, critical-difference groups, compact letters, Scott-Knott;
+* :mod:`stats.groupings`: the verdict, critical-difference groups, compact letters, Scott-Knott,
+  the stability and fragility of each conclusion;
 * :mod:`stats.folds`: the fold-level comparisons (corrected and Bayesian correlated t-tests, the
   Bayesian signed-rank test, the fold cube, comparisons against a control, deltas);
 * :mod:`stats.charts`: quartile summaries and charts, learning curves;
@@ -75,10 +76,16 @@ _EXPORTS: dict[str, str] = {
     "corrected_ttest": "stats.folds.ttests",
     "apv_groups": "stats.groupings.groups",
     "cd_groups": "stats.groupings.groups",
+    "Fragility": "stats.groupings.fragility",
+    "OmnibusFragility": "stats.groupings.fragility",
+    "fragility": "stats.groupings.fragility",
     "compact_letters": "stats.groupings.letters",
     "ScottKnottResult": "stats.groupings.scott_knott",
     "Split": "stats.groupings.scott_knott",
     "scott_knott": "stats.groupings.scott_knott",
+    "OmnibusStability": "stats.groupings.stability",
+    "Stability": "stats.groupings.stability",
+    "stability": "stats.groupings.stability",
     "Verdict": "stats.groupings.verdicts",
     "verdict": "stats.groupings.verdicts",
     "BoundedAggregate": "stats.intake.bounded",
@@ -194,9 +201,11 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
         bayes_correlated_ttest,
         corrected_ttest,
     )
+    from stats.groupings.fragility import Fragility, OmnibusFragility, fragility  # noqa: F401
     from stats.groupings.groups import apv_groups, cd_groups  # noqa: F401
     from stats.groupings.letters import compact_letters  # noqa: F401
     from stats.groupings.scott_knott import ScottKnottResult, Split, scott_knott  # noqa: F401
+    from stats.groupings.stability import OmnibusStability, Stability, stability  # noqa: F401
     from stats.groupings.verdicts import Verdict, verdict  # noqa: F401
     from stats.intake.bounded import BoundedAggregate, aggregate_logs  # noqa: F401
     from stats.intake.checks import LogCheck, check_logs  # noqa: F401
