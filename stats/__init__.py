@@ -83,6 +83,7 @@ _EXPORTS: dict[str, str] = {
     "ScottKnottResult": "stats.groupings.scott_knott",
     "Split": "stats.groupings.scott_knott",
     "scott_knott": "stats.groupings.scott_knott",
+    "scott_knott_ranks": "stats.groupings.scott_knott_many",
     "OmnibusStability": "stats.groupings.stability",
     "Stability": "stats.groupings.stability",
     "stability": "stats.groupings.stability",
@@ -205,6 +206,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from stats.groupings.groups import apv_groups, cd_groups  # noqa: F401
     from stats.groupings.letters import compact_letters  # noqa: F401
     from stats.groupings.scott_knott import ScottKnottResult, Split, scott_knott  # noqa: F401
+    from stats.groupings.scott_knott_many import scott_knott_ranks  # noqa: F401
     from stats.groupings.stability import OmnibusStability, Stability, stability  # noqa: F401
     from stats.groupings.verdicts import Verdict, verdict  # noqa: F401
     from stats.intake.bounded import BoundedAggregate, aggregate_logs  # noqa: F401

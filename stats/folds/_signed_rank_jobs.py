@@ -17,6 +17,12 @@ import numpy as np
 from stats.folds._signed_rank_engine import cached_weights
 from stats.folds.signed_rank import DEFAULT_PRIOR, signed_rank_counts
 
+#: The most Dirichlet weights ((m + 1) x nsamples, 8 bytes each) a learner's Monte Carlo may hold: 2^27
+#: (1 GiB), 2,683 data sets at the default 50,000 samples. Over 100,000 data sets the weights would be
+#: 37 GiB (a MemoryError after minutes); such a learner's probabilities are left out (NaN) and the
+#: comparison says why (:meth:`stats.folds.results.PendingFoldComparison.result`).
+MAX_WEIGHTS = 2**27
+
 _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
 
@@ -49,9 +55,13 @@ class SignedRanks:
 
     def __init__(self, zs: list[np.ndarray], rope: float, nsamples: int, seed: int) -> None:
         self.rope = rope
+        #: (learner index, data sets) of the differences left out: over :data:`MAX_WEIGHTS`
+        self.max_weights = MAX_WEIGHTS
+        self.too_many = [(k, int(z.size)) for k, z in enumerate(zs) if (z.size + 1) * nsamples > self.max_weights]
+        left_out = {k for k, _ in self.too_many}
         jobs = []
         for k, z in enumerate(zs):
-            if z.size:  # one draw per number of data sets, shared by the learners
+            if z.size and k not in left_out:  # one draw per number of data sets, shared by the learners
                 w = cached_weights(z.size, prior=DEFAULT_PRIOR, nsamples=nsamples, seed=seed)
                 jobs.append((_closeness(z, rope), k, z, w))
         jobs.sort(key=lambda job: job[0])

@@ -56,6 +56,8 @@ class FoldComparison(Printable):
     higher_is_better: bool
     rope: float
     alpha: float
+    #: the learners whose signed-rank test was not computed: too many data sets (the notes say why)
+    signed_rank_left_out: tuple[str, ...] = ()
 
     def sentence(self) -> str:
         """One line per learner: the Bayesian signed-rank verdict against the control."""
@@ -66,6 +68,12 @@ class FoldComparison(Printable):
                 lines.append(f"{learner} vs {self.control}: no data set to compare on")
                 continue
             tail = f"(Bayesian signed-rank, rope {self.rope:g}, {n} data set{'s' if n != 1 else ''})"
+            if learner in self.signed_rank_left_out:
+                lines.append(
+                    f"{learner} vs {self.control}: Bayesian signed-rank across data sets not computed "
+                    f"over {n:,} data sets (a limit of its Monte Carlo: see the notes)"
+                )
+                continue
             if np.isnan(row["p_better"]):  # begin_fold_comparison's early part: not computed yet
                 lines.append(f"{learner} vs {self.control}: Bayesian signed-rank across data sets still computing")
                 continue
@@ -149,6 +157,28 @@ class PendingFoldComparison:
                 totals = self.early.totals.copy()
                 for j, column in enumerate(SIGNED_RANK_COLUMNS):
                     totals[column] = p[:, j]
-                self._result = dataclasses.replace(self.early, totals=totals)
+                notes = self.early.notes + tuple(
+                    _too_many_note(m, self._nsamples, jobs.max_weights) for m in _sizes(jobs.too_many)
+                )
+                left_out = tuple(str(self.early.totals.index[k]) for k, _ in jobs.too_many)
+                self._result = dataclasses.replace(
+                    self.early, totals=totals, notes=notes, signed_rank_left_out=left_out
+                )
                 self._jobs = None  # (the weights and differences are no longer needed)
             return self._result
+
+
+def _sizes(too_many: list[tuple[int, int]]) -> list[int]:
+    """The numbers of data sets of the learners left out of the signed-rank test, each once."""
+    return sorted({m for _, m in too_many})
+
+
+def _too_many_note(m: int, nsamples: int, limit: int) -> str:
+    """Why the signed-rank probabilities over ``m`` data sets are not given (NaN): more than
+    ``limit`` weights (:data:`stats.folds._signed_rank_jobs.MAX_WEIGHTS`)."""
+    gib = (m + 1) * nsamples * 8 / 2**30
+    return (
+        f"the Bayesian signed-rank test across data sets is not computed over {m:,} data sets: its Monte Carlo "
+        f"would hold {m + 1:,} x {nsamples:,} Dirichlet weights ({gib:,.1f} GiB); the limit is "
+        f"{limit:,} weights ({limit // nsamples - 1:,} data sets at {nsamples:,} samples)"
+    )

@@ -5,6 +5,7 @@
 * :mod:`stats.groupings.letters`: the compact letter display.
 * :mod:`stats.groupings.scott_knott`: Scott-Knott ranks (ScottKnott-ESD 2.x, 1.x, 3.0's
   non-parametric form, Menzies' A12 variant; the ESD partitions: :mod:`stats.groupings._scott_knott_esd`).
+* :mod:`stats.groupings.scott_knott_many`: the ranks of many charts at once (the quartile view's).
 * :mod:`stats.groupings.stability` and :mod:`stats.groupings.fragility`: does each conclusion hold
   without one data set or learner, and how few data sets reverse it (what removal does to each
   decision: :mod:`stats.groupings._removal`).

@@ -33,14 +33,41 @@ def _order(ranks: Any) -> pd.Series:
     return r.sort_values(kind="stable")
 
 
-def _runs(names: list[Hashable], differ: Callable[[int, int], bool]) -> tuple[tuple[Hashable, ...], ...]:
-    """Maximal runs ``names[i..j]`` (two or more) with no pair inside that ``differ``."""
+#: Rows of the "differ" matrix made at a time (:func:`_last_differing`): 256 x k booleans.
+_BLOCK = 256
+
+
+def _last_differing(n: int, differ_rows: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """For each position c of ``n``, the last m < c whose pair (m, c) differs, else -1.
+
+    ``differ_rows(cols)`` gives the rows ``cols`` of the n x n "differ" matrix (row c, column m);
+    they are asked for a block at a time, so that no n x n matrix is made for :func:`cd_groups`."""
+    last = np.full(n, -1, dtype=np.int64)
+    before = np.arange(n)
+    for start in range(0, n, _BLOCK):
+        cols = np.arange(start, min(start + _BLOCK, n))
+        block = differ_rows(cols) & (before[None, :] < cols[:, None])
+        found = block.any(axis=1)
+        last[cols] = np.where(found, n - 1 - np.argmax(block[:, ::-1], axis=1), -1)
+    return last
+
+
+def _runs(names: list[Hashable], last: np.ndarray) -> tuple[tuple[Hashable, ...], ...]:
+    """Maximal runs ``names[i..j]`` (two or more) with no pair inside that differs, given ``last``
+    (:func:`_last_differing`: ``names[j + 1]`` joins the run from ``i`` when its last differing
+    position is before ``i``).
+
+    Two pointers, linear in the names: a run's end never moves back as its start moves on (a run
+    without a differing pair stays one when its first name is dropped), and a run is inside an
+    earlier one exactly when it ends no later than the last run kept. (Checking every pair of each
+    run again, and each run against every run kept, was cubic: 1,000 learners took minutes.)"""
     spans: list[tuple[int, int]] = []
-    for i in range(len(names)):
-        j = i
-        while j + 1 < len(names) and not any(differ(m, j + 1) for m in range(i, j + 1)):
+    n, j = len(names), 0
+    for i in range(n):
+        j = max(j, i)
+        while j + 1 < n and last[j + 1] < i:
             j += 1
-        if j > i and not any(a <= i and j <= b for a, b in spans):
+        if j > i and (not spans or j > spans[-1][1]):
             spans.append((i, j))
     return tuple(tuple(names[a : b + 1]) for a, b in spans)
 
@@ -71,8 +98,8 @@ def cd_groups(ranks: Any, cd: float) -> tuple[tuple[Hashable, ...], ...]:
     if not np.isfinite(cd) or cd <= 0:
         raise ValueError(f"cd must be a positive number, got {cd!r}")
     r = _order(ranks)
-    v = r.to_numpy()
-    return _runs(list(r.index), lambda i, j: abs(v[j] - v[i]) >= cd - EPS)
+    v = r.to_numpy(np.float64)
+    return _runs(list(r.index), _last_differing(v.size, lambda c: np.abs(v[c, None] - v[None, :]) >= cd - EPS))
 
 
 def apv_groups(
@@ -111,15 +138,21 @@ def apv_groups(
         raise ValueError(f"procedure {procedure!r} is not a column of APVs of the pairs table")
     r = _order(ranks)
     names = list(r.index)
-    pos = {name: i for i, name in enumerate(names)}
-    rejected = np.zeros((len(names), len(names)), dtype=bool)
+    n = len(names)
+    where = pd.Index(names)
+    i = where.get_indexer(pd.Index(table["a"], dtype=object))
+    j = where.get_indexer(pd.Index(table["b"], dtype=object))
+    differ = table[procedure].to_numpy(np.float64) <= a  # (NaN: not rejected)
+    known = (i >= 0) & (j >= 0)
+    i, j, differ = i[known], j[known], differ[known]
+    low, high = np.minimum(i, j), np.maximum(i, j)
+    _, last_row = np.unique((low * n + high)[::-1], return_index=True)  # a pair given twice: its last row
+    keep = np.sort(i.size - 1 - last_row)
+    rejected = np.zeros((n, n), dtype=bool)
     seen = np.zeros_like(rejected)
-    for x, y, apv in zip(table["a"], table["b"], table[procedure].to_numpy(np.float64)):
-        if x in pos and y in pos:
-            i, j = pos[x], pos[y]
-            rejected[i, j] = rejected[j, i] = bool(apv <= a)
-            seen[i, j] = seen[j, i] = True
-    missing = [(names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names)) if not seen[i, j]]
-    if missing:
-        raise ValueError(f"the pairs table has no row for {missing[0][0]!r} vs {missing[0][1]!r}")
-    return _runs(names, lambda i, j: bool(rejected[i, j]))
+    rejected[i[keep], j[keep]] = rejected[j[keep], i[keep]] = differ[keep]
+    seen[i, j] = seen[j, i] = True
+    missing = np.argwhere(np.triu(~seen, 1))
+    if missing.size:
+        raise ValueError(f"the pairs table has no row for {names[missing[0][0]]!r} vs {names[missing[0][1]]!r}")
+    return _runs(names, _last_differing(n, lambda c: rejected[c]))

@@ -19,6 +19,7 @@ from scipy import stats as sps
 
 from stats.core import EFFECT_COLUMNS as EFFECT_COLUMNS  # the table's columns after a and b
 from stats.core import SNAP_DIGITS, TableResult, as_table, order_statistics, pairs, snap, snap_at, snap_digits
+from stats.twosample._walsh_select import LIST_MAX, walsh_order_statistics
 from stats.twosample.effect_size import A12_BOUNDS, DELTA_BOUNDS, HL_EXACT_BELOW, _label, interval_level, interval_rank
 
 #: ``scipy.stats.mannwhitneyu``'s exact method is used (``method="auto"``) only up to this many
@@ -43,6 +44,12 @@ def _unpaired_counts(oriented: np.ndarray, first: np.ndarray, second: np.ndarray
     x, y = values[:, first], values[:, second]
     wins = np.zeros(first.size, dtype=np.int64)
     ties = np.zeros(first.size, dtype=np.int64)
+    if values.shape[0] > first.size:  # more values than pairs (100,000 data sets): each pair sorted
+        for p in range(first.size):  # and searched, O(n log n), not n passes over n values
+            ys = np.sort(y[:, p])
+            below, not_above = np.searchsorted(ys, x[:, p], side="left"), np.searchsorted(ys, x[:, p], side="right")
+            wins[p], ties[p] = int(below.sum()), int((not_above - below).sum())
+        return wins, ties
     for row in range(values.shape[0]):  # x[row] against every y: n x pairs at a time
         wins += (y < x[row]).sum(axis=0)
         ties += (y == x[row]).sum(axis=0)
@@ -79,7 +86,10 @@ def _hodges_lehmann(raw: np.ndarray, first: np.ndarray, second: np.ndarray, high
     :func:`stats.hodges_lehmann` snaps it -- at the larger scale of its two data sets, i.e. with
     the power of ten of the larger one's rank (:func:`_rank_powers`, no log10 per average) -- and
     only the order statistics read (:func:`stats.core._order_statistics.order_statistics`: the values
-    ``np.partition`` puts there, from the few values near them).
+    ``np.partition`` puts there, from the few values near them). Below :data:`FEW_WALSH` averages a
+    pair, many pairs a numpy call (:func:`_walsh_order_block`, the same floats); above
+    :data:`stats.twosample._walsh_select.LIST_MAX`, the averages are not listed at all
+    (:func:`stats.twosample._walsh_select.walsh_order_statistics`: 100,000 data sets).
     """
     x, y = raw[:, first], raw[:, second]
     if not higher:
@@ -88,18 +98,32 @@ def _hodges_lehmann(raw: np.ndarray, first: np.ndarray, second: np.ndarray, high
     digits = snap_digits(scale, x.shape)
     d = snap_at(snap_at(x, digits) - snap_at(y, digits), digits)
     n = d.shape[0]
-    i, j = np.triu_indices(n)
-    m = i.size
+    m = n * (n + 1) // 2
     half = m // 2  # np.median of the sorted Walsh averages (its mean of the middle two when m is even)
     magnitudes = np.sort(np.abs(d), axis=0)
     distinct = (magnitudes[1:] != magnitudes[:-1]).all(axis=0)
     exact = (n < HL_EXACT_BELOW) & (d != 0).all(axis=0) & distinct
-    c = np.array([interval_rank(n, bool(e), level) for e in exact.tolist()], dtype=np.intp)
-    attained = np.array([interval_level(n, int(r)) for r in c.tolist()], dtype=np.float64)
+    # C depends on N and on being exact only: asked once for each kind present (the exact C of a
+    # large N would take long, and is never used there)
+    rank_of = {e: interval_rank(n, e, level) for e in np.unique(exact).tolist()}
+    c = np.where(exact, rank_of.get(True, 1), rank_of.get(False, 1)).astype(np.intp)
+    level_of = {e: interval_level(n, r) for e, r in rank_of.items()}
+    attained = np.where(exact, level_of.get(True, 0.0), level_of.get(False, 0.0)).astype(np.float64)
     middle = [half] if m % 2 else [half - 1, half]
     dt, st = np.ascontiguousarray(d.T), np.ascontiguousarray(scale.T)
     dense, powers = _rank_powers(st)
     estimate, low, high = np.empty(d.shape[1]), np.empty(d.shape[1]), np.empty(d.shape[1])
+    if m > LIST_MAX:  # 2,896 data sets and more: each pair's order statistics selected, not listed
+        for p in range(d.shape[1]):
+            values = walsh_order_statistics(dt[p], st[p], [*middle, int(c[p]) - 1, m - int(c[p])])
+            estimate[p] = values[0] if m % 2 else (values[0] + values[1]) / 2.0
+            low[p], high[p] = values[-2], values[-1]
+        return estimate, low, high, attained
+    i, j = np.triu_indices(n)
+    if m < FEW_WALSH:  # few Walsh averages a pair (N < 90): many pairs a numpy call
+        for chunk in _chunks(d.shape[1], m):
+            _walsh_order_block(chunk, dt, st, dense, powers, (i, j), middle, c, (estimate, low, high))
+        return estimate, low, high, attained
     for p in range(d.shape[1]):
         row = dt[p]
         walsh = row.take(i)
@@ -121,8 +145,74 @@ def _hodges_lehmann(raw: np.ndarray, first: np.ndarray, second: np.ndarray, high
     return estimate, low, high, attained
 
 
-def _mann_whitney_p(oriented: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """:func:`stats.mann_whitney`'s p (``method="auto"``) of column ``first`` against ``second``."""
+#: Below this many Walsh averages a pair (N < 90 data sets), :func:`_hodges_lehmann` takes its pairs
+#: a block at a time (:func:`_walsh_order_block`); above, one at a time (the work of a pair then
+#: outweighs a numpy call). Either way each order statistic is the value ``np.partition`` puts there.
+FEW_WALSH = 4096
+#: Walsh averages held at a time by :func:`_walsh_order_block` (pairs x averages, 8 MB of floats).
+_BLOCK_VALUES = 1 << 20
+
+
+def _chunks(count: int, m: int) -> list[np.ndarray]:
+    """The pairs ``0..count-1`` in blocks of about :data:`_BLOCK_VALUES` / ``m`` pairs."""
+    step = max(1, _BLOCK_VALUES // m)
+    return [np.arange(start, min(start + step, count)) for start in range(0, count, step)]
+
+
+def _walsh_order_block(
+    rows: np.ndarray,
+    dt: np.ndarray,
+    st: np.ndarray,
+    dense: np.ndarray,
+    powers: np.ndarray,
+    walsh_pairs: tuple[np.ndarray, np.ndarray],
+    middle: list[int],
+    c: np.ndarray,
+    out: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> None:
+    """:func:`_hodges_lehmann`'s loop body for the pairs ``rows`` at once (a 2-D array of their Walsh
+    averages), the same floats: the same sums and snaps element by element, and each row partitioned
+    by ``np.partition`` along the rows with the kth values the loop gives it (rows grouped by their
+    C), which is what the loop's :func:`order_statistics` does below its sampling size. A row whose
+    powers of ten are not all usable is snapped by :func:`stats.core._table.snap`, as in the loop.
+
+    Pair by pair, 1,000 learners (499,500 pairs) took over a minute of numpy calls; a block of pairs
+    a call takes a second."""
+    i, j = walsh_pairs
+    m = i.size
+    walsh = dt[rows][:, i]
+    walsh += dt[rows][:, j]
+    walsh /= 2.0
+    top = dense[rows].max(axis=1)
+    odd = np.isnan(np.where(np.arange(powers.shape[1])[None, :] <= top[:, None], powers[rows], 0.0)).any(axis=1)
+    plain = np.flatnonzero(~odd)
+    if plain.size:
+        at = np.maximum(dense[rows[plain]][:, i], dense[rows[plain]][:, j])
+        power = np.take_along_axis(powers[rows[plain]], at, axis=1)
+        part = walsh[plain]
+        part *= power
+        np.rint(part, out=part)
+        part /= power
+        walsh[plain] = part
+    for r in np.flatnonzero(odd).tolist():
+        p = int(rows[r])
+        walsh[r] = snap(walsh[r], np.maximum(st[p, i], st[p, j]))
+    estimate, low, high = out
+    for rank in np.unique(c[rows]).tolist():
+        which = np.flatnonzero(c[rows] == rank)
+        ks = [*middle, rank - 1, m - rank]
+        block = np.partition(walsh[which], sorted(set(ks)), axis=1)
+        values = [block[:, k] for k in ks]
+        estimate[rows[which]] = values[0] if m % 2 else (values[0] + values[1]) / 2.0
+        low[rows[which]], high[rows[which]] = values[-2], values[-1]
+
+
+def _mann_whitney_p(oriented: np.ndarray, first: np.ndarray, second: np.ndarray, wins: np.ndarray) -> np.ndarray:
+    """:func:`stats.mann_whitney`'s p (``method="auto"``) of column ``first`` against ``second``.
+
+    The exact p of a pair without ties depends only on its U = ``wins`` (of :func:`_unpaired_counts`,
+    on the same snapped values) and the sample sizes: it is asked of scipy once per distinct U, for
+    the first pair with it (a call per pair took minutes for 1,000 learners: 499,500 calls)."""
     values = snap(oriented)  # the pooled sample's snap is value by value
     x, y = values[:, first], values[:, second]
     n = values.shape[0]
@@ -133,9 +223,23 @@ def _mann_whitney_p(oriented: np.ndarray, first: np.ndarray, second: np.ndarray)
     if approx.any():
         res = sps.mannwhitneyu(x[:, approx], y[:, approx], alternative="two-sided", method="asymptotic", axis=0)
         p[approx] = res.pvalue
-    for c in np.flatnonzero(~approx).tolist():
-        p[c] = float(sps.mannwhitneyu(x[:, c], y[:, c], alternative="two-sided", method="exact").pvalue)
+    exact = np.flatnonzero(~approx)
+    _, firsts, which = np.unique(wins[exact], return_index=True, return_inverse=True)
+    once = [
+        float(sps.mannwhitneyu(x[:, c], y[:, c], alternative="two-sided", method="exact").pvalue)
+        for c in exact[firsts].tolist()
+    ]
+    p[exact] = np.array(once, dtype=np.float64)[which.reshape(-1)] if exact.size else p[exact]
     return p
+
+
+def _labels(deviations: np.ndarray, denominator: int, bounds: tuple[Fraction, ...], closed: bool) -> list[str]:
+    """``_label(abs(Fraction(x, denominator)), bounds, closed)`` for each integer ``x`` of
+    ``deviations``, judged once per distinct value (a few: counts out of n x n comparisons), not
+    once per pair (a million exact fractions for 1,000 learners)."""
+    found, where = np.unique(deviations, return_inverse=True)
+    labels = np.array([_label(abs(Fraction(int(x), denominator)), bounds, closed=closed) for x in found.tolist()])
+    return labels[where.reshape(-1)].tolist() if deviations.size else []
 
 
 def pairwise_effects(scores: Any, *, higher_is_better: bool = True, confidence: float = 0.95) -> PairwiseEffects:
@@ -198,13 +302,10 @@ def pairwise_effects(scores: Any, *, higher_is_better: bool = True, confidence: 
     twice = 2 * wins + ties
     a12 = twice / (2.0 * total)
     delta = (wins - losses) / total
-    a12_labels = [_label(abs(Fraction(t - total, 2 * total)), A12_BOUNDS, closed=True) for t in twice.tolist()]
-    delta_labels = [
-        _label(abs(Fraction(w - lo, total)), DELTA_BOUNDS, closed=False)
-        for w, lo in zip(wins.tolist(), losses.tolist())
-    ]
+    a12_labels = _labels(twice - total, 2 * total, A12_BOUNDS, closed=True)
+    delta_labels = _labels(wins - losses, total, DELTA_BOUNDS, closed=False)
     estimate, low, high, attained = _hodges_lehmann(raw, first, second, bool(higher_is_better), level)
-    mw_p = _mann_whitney_p(oriented, first, second)
+    mw_p = _mann_whitney_p(oriented, first, second, wins)
     names = list(table.learners)
     out = pd.DataFrame(
         {

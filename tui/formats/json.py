@@ -51,6 +51,13 @@ def records(frame: pd.DataFrame, strings: tuple[str, ...]) -> list[dict[str, Any
     return [dict(zip(columns, row)) for row in zip(*values)] if columns else [{} for _ in range(len(frame))]
 
 
+def _shared(texts: list[str]) -> list[str]:
+    """``texts`` with equal strings one object: a table of all pairs of 1,000 learners names each
+    learner 999 times a column (half a million strings, not a thousand, held for the whole report)."""
+    seen: dict[str, str] = {}
+    return [seen.setdefault(t, t) for t in texts]
+
+
 def _column(series: pd.Series, string: bool) -> list[Any]:
     """``[str(v) ...]`` or ``[num(v) ...]`` of the values iterating ``series`` gives (as
     ``itertuples`` does), read in bulk where that is the same: a NumPy column's ``tolist()`` is
@@ -61,12 +68,14 @@ def _column(series: pd.Series, string: bool) -> list[Any]:
     dtype = series.dtype
     if string:
         if isinstance(dtype, pd.StringDtype):
-            return [str(v) for v in series.array.tolist()]
-        return [str(v) for v in series]
+            return _shared([str(v) for v in series.array.tolist()])
+        return _shared([str(v) for v in series])
     if isinstance(dtype, np.dtype) and dtype == np.float64:
-        array = series.to_numpy()
-        floats = array.tolist()
-        return floats if np.isfinite(array).all() else [f if math.isfinite(f) else None for f in floats]
+        array = np.ascontiguousarray(series.to_numpy())
+        # one Python float per distinct value (by its bits), shared by the rows that hold it
+        bits, where = np.unique(array.view(np.int64), return_inverse=True)
+        floats = [f if math.isfinite(f) else None for f in bits.view(np.float64).tolist()]
+        return np.array(floats, dtype=object)[where.reshape(-1)].tolist() if array.size else []
     if isinstance(dtype, np.dtype) and dtype == np.int64:
         return series.to_numpy().tolist()
     return [num(v) for v in series]

@@ -51,13 +51,18 @@ def prob(p: float) -> str:
 
 
 def grid(header: tuple[str, ...] | list[str], rows: list[list[str]], left: int = 1) -> list[str]:
-    """Fixed-width text columns: the first ``left`` left-aligned, the others right-aligned."""
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    """Fixed-width text columns: the first ``left`` left-aligned, the others right-aligned.
+
+    Each line is one ``str.format`` of a template of the columns' widths (a row of as many cells
+    as columns): a cell justified at a time took seconds for the 499,500 rows of 1,000 learners'
+    pairs."""
+    widths = [max(map(len, map(str, col))) for col in zip(header, *rows)]
 
     def line(cells: list[str] | tuple[str, ...]) -> str:
         return "  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
 
-    return [line(header), *(line(r) for r in rows)]
+    template = "  ".join(f"{{:{'<' if i < left else '>'}{w}}}" for i, w in enumerate(widths))
+    return [line(header), *(template.format(*r).rstrip() if len(r) == len(widths) else line(r) for r in rows)]
 
 
 def finite(x: float) -> bool:

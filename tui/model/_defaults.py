@@ -25,15 +25,17 @@ def labels_present(column: pd.Series) -> tuple[str, ...]:
         codes = column.cat.codes.to_numpy()
         cats = column.cat.categories
         used = np.bincount(codes[codes >= 0] if (codes < 0).any() else codes, minlength=len(cats))
-        return tuple(str(cats[i]) for i in np.flatnonzero(used).tolist())
-    return tuple(str(x) for x in pd.unique(column))
+        return tuple(str(x) for x in cats.to_numpy(dtype=object)[np.flatnonzero(used)].tolist())
+    found = pd.unique(column)  # its values read in bulk (tolist), not an Arrow scalar per label
+    return tuple(str(x) for x in (found.tolist() if hasattr(found, "tolist") else found))
 
 
 def labels_in_index(index: pd.MultiIndex, level: str) -> tuple[str, ...]:
     """Labels of ``level`` that some row of ``index`` has, in the level's order."""
     i = index.names.index(level)
     used = np.bincount(np.asarray(index.codes[i]), minlength=len(index.levels[i]))
-    return tuple(str(index.levels[i][j]) for j in np.flatnonzero(used).tolist())
+    # the labels read in bulk, not an Index lookup per label (seconds for 100,000 data sets)
+    return tuple(str(x) for x in index.levels[i].to_numpy(dtype=object)[np.flatnonzero(used)].tolist())
 
 
 def criteria_of(labels: tuple[str, ...]) -> tuple[str, ...]:

@@ -141,14 +141,17 @@ def _effects_by_pair(scores: pd.DataFrame, higher: bool) -> pd.DataFrame:
 
 def rejected_pairs(table: pd.DataFrame, column: str, alpha: float) -> list[tuple[str, str]]:
     """The pairs (a, b) of ``table`` whose APV in ``column`` is <= ``alpha``."""
-    apv = table[column].to_numpy(np.float64)
-    return [(str(a), str(b)) for a, b, q in zip(table["a"], table["b"], apv) if q <= alpha]
+    rows = np.flatnonzero(table[column].to_numpy(np.float64) <= alpha)  # the column at once, not row by row
+    a, b = table["a"].to_numpy(dtype=object)[rows], table["b"].to_numpy(dtype=object)[rows]
+    return [(str(x), str(y)) for x, y in zip(a, b)]
 
 
 def nemenyi_rejected(average: pd.Series, cd: float) -> list[tuple[str, str]]:
     """The pairs whose average ranks differ by at least ``cd`` (as :func:`stats.cd_groups`)."""
     names, v = [str(x) for x in average.index], average.to_numpy(np.float64)
-    return [(names[i], names[j]) for i, j in pairs(len(names)) if abs(v[i] - v[j]) >= cd - EPS]
+    i, j = np.triu_indices(len(names), 1)  # pairs(k)'s order, every pair at once
+    hit = np.flatnonzero(np.abs(v[i] - v[j]) >= cd - EPS)
+    return [(names[x], names[y]) for x, y in zip(i[hit].tolist(), j[hit].tolist())]
 
 
 @dataclass(frozen=True)

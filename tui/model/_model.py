@@ -198,8 +198,11 @@ class Model(FoldParts):
         if known is not None:
             return known
         index = self._part(criterion)[1].index
-        datasets = set(index.get_level_values("dataset").astype(str))
-        learners = set(index.get_level_values("learner").astype(str))
+        if isinstance(index, pd.MultiIndex):  # the labels its rows use, from its codes (no string per row)
+            datasets, learners = set(labels_in_index(index, "dataset")), set(labels_in_index(index, "learner"))
+        else:
+            datasets = set(index.get_level_values("dataset").astype(str))
+            learners = set(index.get_level_values("learner").astype(str))
         names = (tuple(d for d in self._datasets if d in datasets), tuple(x for x in self._learners if x in learners))
         with self._lock:  # written under the lock that updated() reads them under (one made meanwhile wins)
             return self._by_measured.setdefault(criterion, names)
@@ -331,16 +334,16 @@ def measured_learners(model: Model, sel: Selection) -> tuple[str, ...]:
     """The selected learners with results for the criterion (a learner of the log without them is
     left out, with a note: :func:`basis_notes`; one not in the log at all is an error of the
     selection, which ``stats.scores_table`` names)."""
-    have = set(model.learners_for(sel.criterion))
-    return tuple(x for x in sel.learners if x in have or x not in model.learners)
+    have, known = set(model.learners_for(sel.criterion)), set(model.learners)  # (sets: no scan per learner)
+    return tuple(x for x in sel.learners if x in have or x not in known)
 
 
 def basis_notes(model: Model, sel: Selection) -> tuple[str, ...]:
     """What was left out of the selection and why: the learners without results for the criterion."""
     if sel.criterion not in model.criteria:
         return ()
-    have = set(model.learners_for(sel.criterion))
-    absent = [x for x in sel.learners if x not in have and x in model.learners]
+    have, known = set(model.learners_for(sel.criterion)), set(model.learners)
+    absent = [x for x in sel.learners if x not in have and x in known]
     if not absent:
         return ()
     return (f"left out: no {sel.criterion} results for learner{'s' * (len(absent) > 1)} {', '.join(absent)}",)

@@ -30,8 +30,10 @@ FIELDS = ("min", "q1", "median", "q3", "max")
 
 
 def _sort_best_first(medians: dict[str, float], higher: bool) -> list[str]:
-    names = list(medians)
-    return sorted(names, key=lambda n: (-medians[n] if higher else medians[n], names.index(n)))
+    """The names best first by median; equal medians in their given order (the position looked up
+    in a dict, not by a scan of the names for each: quadratic for 1,000 learners)."""
+    position = {n: i for i, n in enumerate(medians)}
+    return sorted(medians, key=lambda n: (-medians[n] if higher else medians[n], position[n]))
 
 
 def with_control(view: QuartilesView | None, control: str | None) -> QuartilesView | None:
@@ -94,7 +96,8 @@ def quartiles_view(
         ]
         tau[ds] = taus[i]
     flagged = sorted((d for d, t in tau.items() if t < TAU_FLAG), key=lambda d: tau[d])
-    others = [d for d in tau if d not in flagged]
+    flagged_set = set(flagged)  # (a scan of the flagged list for each data set was quadratic)
+    others = [d for d in tau if d not in flagged_set]
     scopes = (OVERALL, *flagged, *others)
     warning = None
     if tau and len(flagged) > WARN_SHARE * len(tau):

@@ -278,9 +278,16 @@ def _one_of(key: str, value: Any, valid: tuple[str, ...]) -> str:
 
 
 def _names(key: str, value: Any, valid: tuple[str, ...]) -> tuple[str, ...]:
+    """``value`` as a tuple, checked to be an array of names among ``valid`` (``ValueError`` naming
+    the unknown ones, in their order, and listing the valid ones, else).
+
+    Membership is looked up in a set of ``valid`` built once (linear in both lengths): a scan of the
+    tuple per name made a spec of a log's 100,000 data sets take over a minute (issue 30, item 9).
+    """
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ValueError(f"{key} must be an array of strings, got {value!r}")
-    bad = [v for v in value if v not in valid]
+    known = frozenset(valid)
+    bad = [v for v in value if v not in known]
     if bad:
         raise ValueError(f"{key}: unknown {', '.join(map(repr, bad))}; valid values are: {', '.join(valid)}")
     return tuple(value)

@@ -44,7 +44,9 @@ def render_json(analysis: Analysis, view: str = "all", *, source: str = "", asci
     doc = report_dict(analysis, view)
     if source:
         doc = {"source": source, **doc}
-    return dumps_indented(doc) + "\n"
+    text = dumps_indented(doc)
+    del doc  # (its rows, before the text is copied once more)
+    return text + "\n"
 
 
 __all__ = ["COMMON", "render_json", "report_dict"]

@@ -44,6 +44,32 @@ def _cell(frame: pd.DataFrame, row: str, column: str) -> float:
     return float(frame.loc[rows[row], columns[column]])
 
 
+#: The most learners the matrix and the contrast table show (rows and columns): a Textual table of
+#: 1,000 x 1,000 cells held the event loop for a minute and a half. Beyond, a block of them.
+MAX_SHOWN = 60
+
+
+def _block(view: PairsView, needle: str) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    """The matrix and the contrast table of the first :data:`MAX_SHOWN` learners the ``/`` filter
+    keeps (all of them without one), as rows and columns, and the line saying so."""
+    names = [x for x in view.matrix.index if matches(needle, x)]
+    keep = names[:MAX_SHOWN]
+    k = len(view.matrix.columns)
+    if not needle:
+        picked = f"the first {len(keep)}"
+    elif len(names) > MAX_SHOWN:
+        picked = f"the first {len(keep)} of the {len(names):,} the / filter keeps"
+    else:
+        picked = f"the {len(keep)} the / filter keeps"
+    note = (
+        f"{k:,} learners: the tables show {picked} (rows and columns), not {k:,} x {k:,} cells; "
+        "/ picks learners by name; rankboard report --view pairs lists every pair"
+    )
+    if needle and not names:
+        note = f"{k:,} learners: no learner name contains the / filter"
+    return view.matrix.loc[keep, keep], view.contrast.loc[keep, keep], note
+
+
 class PairsPanel(ViewPanel, VerticalScroll):
     """Shows ``view`` (a PairsView or None); Enter on a matrix cell asks for that pair
     (:class:`~tui.widgets.SelectionWanted`)."""
@@ -105,20 +131,24 @@ class PairsPanel(ViewPanel, VerticalScroll):
         if view.replaced:
             head_text.append(f"\n{view.replaced}", style="bold yellow")
         head_text.append("\nenter picks the pair, m cycles the procedure")
+        matrix, contrast_frame = view.matrix, view.contrast
+        if len(matrix.columns) > MAX_SHOWN:  # a block of the matrix, not k x k cells (1,000,000 for 1,000)
+            matrix, contrast_frame, note = _block(view, self.needle)
+            head_text.append("\n" + note, style="bold yellow")
         head.show(head_text)
-        shown = [(learner, values) for learner, values in view.matrix.iterrows() if matches(self.needle, learner)]
+        shown = [(learner, values) for learner, values in matrix.iterrows() if matches(self.needle, learner)]
         cells = {learner: [apv_cell(v, view.alpha) for v in values] for learner, values in shown}
-        widths = [max((row[j].cell_len for row in cells.values()), default=0) for j in range(len(view.matrix.columns))]
+        widths = [max((row[j].cell_len for row in cells.values()), default=0) for j in range(len(matrix.columns))]
         self._room = panel_room(self, self)
         names, heads = fit_table(
             [literal(x).plain for x, _ in shown],
-            [literal(x).plain for x in view.matrix.columns],
+            [literal(x).plain for x in matrix.columns],
             widths,
             self._room,
             full=self.full_names,
         )
         table.add_column(Text(""), key="")
-        for learner in view.matrix.columns:  # right-aligned over the numbers, as in the contrast table
+        for learner in matrix.columns:  # right-aligned over the numbers, as in the contrast table
             table.add_column(Text(heads[literal(learner).plain], justify="right"), key=str(learner))
         for learner, _ in shown:
             table.add_row(Text(names[literal(learner).plain]), *cells[learner], key=str(learner))
@@ -143,7 +173,7 @@ class PairsPanel(ViewPanel, VerticalScroll):
         detail.show(text)
         fill_table(
             contrast,
-            view.contrast[[matches(self.needle, x) for x in view.contrast.index]],
+            contrast_frame[[matches(self.needle, x) for x in contrast_frame.index]],
             room=self._room,
             full=self.full_names,
             learner_columns=True,

@@ -12,6 +12,7 @@ import pandas as pd
 from stats import PROCEDURE_NAMES, fmt_p
 from stats.core.labels import HL_CONFIDENCE
 from stats.twosample.effect_size import level_text
+from tui.formats.cells import column, each_float, each_value
 from tui.model import PairsView
 
 PAIR_PROCEDURES = ("nemenyi", "holm", "shaffer", "bergmann")
@@ -65,40 +66,46 @@ def two_sample_title(pairs: PairsView, alpha: float) -> str:
 def two_sample_cells(
     pairs: PairsView, alpha: float, esc: Escape, mark: Mark, p: Callable[[float], str] = fmt_p
 ) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the two-sample table: a, b, statistic, better, p, APV (marked)."""
+    """Header and rows of the two-sample table: a, b, statistic, better, p, APV (marked).
+
+    A column at a time, each distinct value formatted once (:mod:`tui.formats.cells`)."""
     table = pairs.two_sample
+    frame = table.table
     header = ["a", "b", "statistic", "better", "p", pairs.procedure]
-    rows = []
-    for r in table.table.itertuples(index=False):
-        apv = float(r[5])
-        better = esc(r.better) if r.better else "-"
-        rows.append([esc(r.a), esc(r.b), f"{float(r.statistic):g}", better, p(float(r.p)), mark(p(apv), apv <= alpha)])
-    return header, rows
+    columns = [
+        each_value(column(frame, "a"), esc),
+        each_value(column(frame, "b"), esc),
+        each_float(frame["statistic"], lambda s: f"{s:g}"),
+        each_value(column(frame, "better"), lambda b: esc(b) if b else "-"),
+        each_float(frame["p"], p),
+        each_float(frame.iloc[:, 5], lambda apv: mark(p(apv), apv <= alpha)),
+    ]
+    return header, [list(row) for row in zip(*columns)]
 
 
 def effects_cells(frame: pd.DataFrame, esc: Escape, p: Callable[[float], str] = fmt_p) -> list[list[str]]:
-    """The rows of the effect-size table (header: ``a``, ``b`` and :data:`EFFECT_HEADER`)."""
-    rows = []
+    """The rows of the effect-size table (header: ``a``, ``b`` and :data:`EFFECT_HEADER`).
+
+    A column at a time, each distinct value formatted once (:mod:`tui.formats.cells`): a row at a
+    time took over a minute for the 499,500 pairs of 1,000 learners."""
     short = _short(frame)
-    for r, below in zip(frame.itertuples(index=False), short.tolist()):
-        high = _num(r.hl_high, ".4g")
-        if below:  # the attained level, after the interval (effect_note says what it is)
-            high += esc(f" ({level_text(float(r.hl_confidence), HL_CONFIDENCE)})")
-        rows.append(
-            [
-                esc(r.a),
-                esc(r.b),
-                _num(r.a12, ".3f"),
-                r.a12_magnitude or "-",
-                _num(r.delta, ".3f"),
-                r.delta_magnitude or "-",
-                _num(r.hl_estimate, ".4g"),
-                _num(r.hl_low, ".4g"),
-                high,
-                p(float(r.mann_whitney_p)) if math.isfinite(float(r.mann_whitney_p)) else "-",
-            ]
-        )
-    return rows
+    high = each_float(frame["hl_high"], lambda x: _num(x, ".4g"))
+    # a short interval: its attained level after it (effect_note says what it is)
+    level = each_float(frame["hl_confidence"], lambda c: esc(f" ({level_text(c, HL_CONFIDENCE)})"))
+    high = [h + lv if below else h for h, lv, below in zip(high, level, short.tolist())]
+    columns = [
+        each_value(column(frame, "a"), esc),
+        each_value(column(frame, "b"), esc),
+        each_float(frame["a12"], lambda x: _num(x, ".3f")),
+        [m or "-" for m in column(frame, "a12_magnitude")],
+        each_float(frame["delta"], lambda x: _num(x, ".3f")),
+        [m or "-" for m in column(frame, "delta_magnitude")],
+        each_float(frame["hl_estimate"], lambda x: _num(x, ".4g")),
+        each_float(frame["hl_low"], lambda x: _num(x, ".4g")),
+        high,
+        each_float(frame["mann_whitney_p"], lambda x: p(x) if math.isfinite(x) else "-"),
+    ]
+    return [list(row) for row in zip(*columns)]
 
 
 Escape = Callable[[Any], str]

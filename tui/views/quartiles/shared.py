@@ -25,8 +25,20 @@ def chart_decimals(view: QuartilesView) -> int:
     return decimals
 
 
+#: Each view's rows by scope (weakly, as :data:`_DECIMALS`): a pass over every row for each chart
+#: was quadratic (100,000 data sets: 100,000 passes over 300,000 rows).
+_BY_SCOPE: weakref.WeakKeyDictionary[QuartilesView, dict[str, list[QuartileRow]]] = weakref.WeakKeyDictionary()
+
+
 def scope_rows(view: QuartilesView, scope: str) -> list[QuartileRow]:
-    return [r for r in view.rows if r.scope == scope]
+    """The rows of the chart of ``scope``, in the view's order."""
+    by_scope = _BY_SCOPE.get(view)
+    if by_scope is None:
+        by_scope = {}
+        for r in view.rows:
+            by_scope.setdefault(r.scope, []).append(r)
+        _BY_SCOPE[view] = by_scope
+    return list(by_scope.get(scope, ()))
 
 
 def sk_rank(view: QuartilesView, scope: str, learner: str) -> int | None:

@@ -6,7 +6,7 @@ from tui.formats.names import fit_names
 from tui.formats.text import wrapped_grid
 from tui.model import Analysis
 from tui.registry import RenderOptions
-from tui.views.ranks.shared import letters_row, rank_cell
+from tui.views.ranks.shared import letters_row, rank_cell, rank_rows
 
 
 def ranks_text(analysis: Analysis, width: int | None = None) -> list[str]:
@@ -18,10 +18,7 @@ def ranks_text(analysis: Analysis, width: int | None = None) -> list[str]:
     assert view is not None
     scores, ranks, avg = view.medians, view.ranks, view.average
     learners = [str(c) for c in scores.columns]
-    rows = [
-        [str(name), *(rank_cell(scores.loc[name, c], ranks.loc[name, c]) for c in scores.columns)]
-        for name in scores.index
-    ]
+    rows = [[str(name), *map(rank_cell, values, places)] for name, values, places in rank_rows(scores, ranks)]
     rows.append(["average rank", *(f"{avg[c]:.3f}" for c in scores.columns)])
     letters = letters_row(analysis, list(scores.columns))
     if letters is not None:
