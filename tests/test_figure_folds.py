@@ -352,3 +352,18 @@ def test_with_rope_0_every_point_lies_on_the_bottom_edge(cases: dict[str, tuple[
     assert marks and all(abs(y - bottom) < 0.01 for _, y in marks)
     assert text_at(found["prob-equivalent"])[0] == "P = 0.000"
     assert "rope 0" in " ".join(_lines(found, "caption"))
+
+
+def test_a_learner_whose_signed_rank_test_was_not_computed_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above the Monte Carlo's size limit the totals hold NaN (stats.folds._signed_rank_jobs.MAX_WEIGHTS):
+    the simplex is refused with the reason, never drawn from weights that would not fit in memory."""
+    import stats.folds._signed_rank_jobs as jobs
+
+    monkeypatch.setattr(jobs, "MAX_WEIGHTS", 1)
+    log = stats.read_logs(DATA / "sweep.dat")
+    model, selection = Model(log), default_selection(log, "acc")
+    view = _view((model, selection))
+    learner = next(str(n) for n in view.totals.index if n != view.control)
+    assert np.isnan(view.totals.loc[learner, "p_better"])  # the limit took effect
+    with pytest.raises(ValueError, match="probabilities were not computed"):
+        render_figure(model, selection, "folds", FigureOptions(pair=learner))

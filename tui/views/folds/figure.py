@@ -279,6 +279,9 @@ def _learner(view: FoldsView, pair: str) -> str:
     the learners otherwise."""
     names = [str(n) for n in view.totals.index]
     if pair in names and int(view.totals["datasets"].to_dict()[pair]) > 0:
+        if np.isnan(view.totals.loc[pair, [o[1] for o in OUTCOMES]].to_numpy(float)).any():
+            # left out above the Monte Carlo's size limit (the view's notes say why), or still computing
+            raise ValueError(f"--pair {label(pair)}: the signed-rank test's probabilities were not computed")
         return pair
     if pair == view.control:
         why = "is the control itself"
