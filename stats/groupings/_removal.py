@@ -263,7 +263,7 @@ class RankSums:
 
     def _apv(self, p: np.ndarray) -> np.ndarray:
         self.spent += self._cost
-        return adjust(p, self.method)
+        return adjust(p, self.method)  # type: ignore[arg-type]  # (a procedure name checked by the caller)
 
     def _apv_at_least(self, p: np.ndarray, h: int) -> float:
         """A lower bound on pair h's APV (the APV itself but for Bergmann-Hommel, where

@@ -7,7 +7,9 @@ to a budget; then a greedy removal gives an upper bound.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -43,8 +45,8 @@ def full_search(table: Table, r: Rule, targets: list[bool], budget: int, limit: 
             if spent >= budget:
                 break
             spent += 1
-            for h in np.flatnonzero(analyse(rows) != current):
-                found.setdefault(int(h), rows)
+            for hit in np.flatnonzero(analyse(rows) != current):
+                found.setdefault(int(hit), rows)
         else:
             done = s
             continue
@@ -88,7 +90,8 @@ def _greedy_path(
     order = _proxy_order(table, h, current)
     a, b = pairs(table.k)[h]
     m, alpha = table.k * (table.k - 1) // 2, r.alpha
-    own = {"wilcoxon-holm": wilcoxon, "sign-holm": sign_test}.get(r.procedure)
+    tests: dict[str, Callable[..., Any]] = {"wilcoxon-holm": wilcoxon, "sign-holm": sign_test}
+    own = tests.get(r.procedure)
     for s in sizes:
         rows = tuple(sorted(order[:s].tolist()))
         if own is not None:

@@ -71,6 +71,7 @@ class Fragility(Printable):
 
     def __str__(self) -> str:
         lines = [f"fragility at alpha = {self.alpha:g} ({PROCEDURE_NAMES[self.procedure]}): {self.omnibus}"]
+        row: Any
         for row in self.pairs.itertuples(index=False):
             f = None if pd.isna(row.fragility) else int(row.fragility)
             low = None if pd.isna(row.at_least) else int(row.at_least)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -67,6 +67,8 @@ class Stability(Printable):
 
     def __str__(self) -> str:
         lines = [f"stability at alpha = {self.alpha:g} ({PROCEDURE_NAMES[self.procedure]}): {self.omnibus}"]
+        row: Any
+        role: Any
         for row in self.pairs.itertuples(index=False):
             what = "rejected" if row.rejected else "not rejected"
             lines.append(f"{row.a} vs {row.b} {what}: {_held(row.held, row.analyses, row.datasets, row.learners)}")
@@ -235,7 +237,7 @@ def stability(
     for h, (a, b) in enumerate(pairs(k)):
 
         def decided(o: _Outcome, y: Any, h: int = h, a: int = a, b: int = b) -> bool:
-            return bool(o.rejected[h if y is None else _reduced_pair(a, b, names.get_loc(y), k)])
+            return bool(o.rejected[h if y is None else _reduced_pair(a, b, cast(int, names.get_loc(y)), k)])
 
         rejected = bool(full.rejected[h])
         pair_rows.append((names[a], names[b], rejected, *tally(rejected, decided, (names[a], names[b]))))

@@ -39,7 +39,7 @@ def each_value(values: Iterable[Any], fn: Callable[[Any], str]) -> list[str]:
     return out
 
 
-def column(frame: pd.DataFrame, name: str) -> list[Any]:
+def column(frame: Any, name: str) -> list[Any]:
     """The values of ``frame[name]`` as ``frame.itertuples()`` gives them, read in bulk where that is
     the same (as :func:`tui.formats.json.records` reads them): a NumPy column's ``tolist()`` (its
     ``item()`` of each element), a string column's ``array.tolist()`` (its strings, its NA value

@@ -91,7 +91,8 @@ class ScottKnottRanks(Mapping[str, Mapping[str, int]]):
         ranked = stats.scott_knott_ranks([s for s in samples if s], higher_is_better=self._higher, method=self.method)
         found = iter(ranked)
         for scope, sample in zip(scopes, samples):
-            ranks = (next(found) or {}) if sample else {}
+            got: dict[str, int] | None = next(found) if sample else None
+            ranks = got or {}
             with self._lock:
                 self._done.setdefault(scope, ranks)
 
