@@ -17,8 +17,9 @@ import numpy as np
 import pandas as pd
 
 
-def each_float(values: Any, fn: Callable[[float], str]) -> list[str]:
-    """``[fn(float(v)) for v in values]``, ``fn`` called once per distinct float (bit for bit)."""
+def each_float(values: Any, fn: Callable[[float], Any]) -> list[Any]:
+    """``[fn(float(v)) for v in values]``, ``fn`` called once per distinct float (bit for bit); equal
+    values share the one object ``fn`` gave."""
     array = np.ascontiguousarray(np.asarray(values, dtype=np.float64)).reshape(-1)
     if not array.size:
         return []
@@ -40,11 +41,15 @@ def each_value(values: Iterable[Any], fn: Callable[[Any], str]) -> list[str]:
 
 
 def column(frame: Any, name: str) -> list[Any]:
-    """The values of ``frame[name]`` as ``frame.itertuples()`` gives them, read in bulk where that is
-    the same (as :func:`tui.formats.json.records` reads them): a NumPy column's ``tolist()`` (its
-    ``item()`` of each element), a string column's ``array.tolist()`` (its strings, its NA value
-    for missing ones) instead of an Arrow scalar per row; any other dtype iterated."""
-    series = frame[name]
+    """The values of ``frame[name]`` as ``frame.itertuples()`` gives them (:func:`values`)."""
+    return values(frame[name])
+
+
+def values(series: pd.Series) -> list[Any]:
+    """The values of ``series`` as iterating it (``itertuples``) gives them, read in bulk where that
+    is the same: a NumPy column's ``tolist()`` (its ``item()`` of each element), a string column's
+    ``array.tolist()`` (its strings, its NA value for missing ones) instead of an Arrow scalar per
+    row; any other dtype iterated."""
     dtype = series.dtype
     if isinstance(dtype, pd.StringDtype):
         return series.array.tolist()

@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from tui.formats.cells import each_float, values
+
 NUM = {"type": ["number", "null"]}
 STR_LIST = {"type": "array", "items": {"type": "string"}}
 TEST = {
@@ -67,15 +69,10 @@ def _column(series: pd.Series, string: bool) -> list[Any]:
     dtype is iterated."""
     dtype = series.dtype
     if string:
-        if isinstance(dtype, pd.StringDtype):
-            return _shared([str(v) for v in series.array.tolist()])
-        return _shared([str(v) for v in series])
+        return _shared([str(v) for v in values(series)])
     if isinstance(dtype, np.dtype) and dtype == np.float64:
-        array = np.ascontiguousarray(series.to_numpy())
         # one Python float per distinct value (by its bits), shared by the rows that hold it
-        bits, where = np.unique(array.view(np.int64), return_inverse=True)
-        floats = [f if math.isfinite(f) else None for f in bits.view(np.float64).tolist()]
-        return np.array(floats, dtype=object)[where.reshape(-1)].tolist() if array.size else []
+        return each_float(series.to_numpy(), lambda f: f if math.isfinite(f) else None)
     if isinstance(dtype, np.dtype) and dtype == np.int64:
         return series.to_numpy().tolist()
     return [num(v) for v in series]
