@@ -351,3 +351,24 @@ def test_shaffer_t_computes_each_s_once() -> None:
 def test_shaffer_s_rejects_negative_k() -> None:
     with pytest.raises(ValueError, match="k must be >= 0"):
         stats.shaffer_s(-1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_one_pairs_decision_is_its_apvs_to_the_last_bit(seed: int) -> None:
+    # bergmann_exceeds(p, h, k, alpha) is bergmann_apv(p, k)[h] > alpha, for alphas at the APVs
+    # themselves and one float below them (the boundary), on random, rounded (tied) and equal p
+    from stats.posthoc.shaffer_bergmann import bergmann_exceeds
+
+    rng = np.random.default_rng(seed)
+    for trial in range(30):
+        k = int(rng.integers(3, 11))
+        m = k * (k - 1) // 2
+        p = rng.random(m) ** int(rng.integers(1, 6))
+        if trial % 3 == 1:
+            p = np.round(p, 2)
+        elif trial % 3 == 2:
+            p[:] = p[0]
+        apv = bergmann_apv(p, k)
+        for alpha in (0.01, 0.05, float(apv[trial % m]), float(np.nextafter(apv[trial % m], 0)), 1.0):
+            got = [bergmann_exceeds(p, h, k, alpha) for h in range(m)]
+            assert got == [bool(a > alpha) for a in apv], (k, alpha)

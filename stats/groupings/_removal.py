@@ -37,7 +37,7 @@ from stats.core import Table, as_table, check_alpha, check_choice, pairs
 from stats.groupings.groups import EPS
 from stats.groupings.verdicts import TWO_SAMPLE_RULES
 from stats.posthoc import BergmannLimitWarning, adjust, pairwise_test, pairwise_wilcoxon
-from stats.posthoc.shaffer_bergmann import MAX_EXACT_K
+from stats.posthoc.shaffer_bergmann import MAX_EXACT_K, bergmann_exceeds
 from stats.posthoc.ztests import standard_error
 from stats.ranking import AverageRanks, critical_difference, friedman, iman_davenport, mean_ranks
 from stats.ranking.omnibus import chi2_sf, f_sf
@@ -50,8 +50,10 @@ PROCEDURES = (*RANK_RULES, *TWO_SAMPLE_RULES)
 OMNIBUS_TESTS = ("friedman", "iman_davenport")
 RANK_TESTS = ("friedman", "aligned", "quade")
 #: The steps of a search one exact Bergmann-Hommel computation counts for (milliseconds at k = 10,
-#: against tens of microseconds for a node of the search or Holm's or Shaffer's APVs).
+#: against tens of microseconds for a node of the search or Holm's or Shaffer's APVs), and one
+#: pair's Bergmann-Hommel decision (:func:`stats.posthoc.shaffer_bergmann.bergmann_exceeds`).
 BERGMANN_COST = 100
+EXCEEDS_COST = 3
 #: A bound decides only when it clears alpha by more than floating-point rounding could explain;
 #: otherwise the search looks closer (a bound is never trusted at the boundary itself).
 SLACK = 1e-9
@@ -255,9 +257,9 @@ class RankSums:
             return 1
         if p_low > a * (1 + SLACK):
             return -1
-        if p_high <= a and self._apv_at_most(_two_sided(least * zf), h) <= a * (1 - SLACK):
+        if p_high <= a and not self._above(_two_sided(least * zf), h, a * (1 - SLACK)):
             return 1
-        if m * p_low > a and self._apv_at_least(_two_sided(most * zf), h) > a * (1 + SLACK):
+        if m * p_low > a and self._above(_two_sided(most * zf), h, a * (1 + SLACK)):
             return -1
         return 0
 
@@ -265,27 +267,18 @@ class RankSums:
         self.spent += self._cost
         return adjust(p, self.method)  # type: ignore[arg-type]  # (a procedure name checked by the caller)
 
-    def _apv_at_least(self, p: np.ndarray, h: int) -> float:
-        """A lower bound on pair h's APV (the APV itself but for Bergmann-Hommel, where
-        :func:`bergmann_at_least` comes first and the APV only when that does not decide)."""
+    def _above(self, p: np.ndarray, h: int, level: float) -> bool:
+        """Pair h's APV exceeds ``level``. Bergmann-Hommel's from its one-pair decision
+        (:func:`stats.posthoc.shaffer_bergmann.bergmann_exceeds`: the same decision as its APV,
+        at a fraction of the cost of all pairs' APVs), the others' from their APVs."""
         if self.method == "bergmann":
-            least = bergmann_at_least(p, h, self.ia, self.ib, self.k)
-            if least > self.rule.alpha * (1 + SLACK):
-                return least
-        return float(self._apv(p)[h])
-
-    def _apv_at_most(self, p: np.ndarray, h: int) -> float:
-        """An upper bound on pair h's APV (the APV itself but for Bergmann-Hommel, whose APVs never
-        exceed Shaffer's: Shaffer's first, Bergmann-Hommel's only when Shaffer's does not decide)."""
-        if self.method == "bergmann":
-            shaffer = float(adjust(p, "shaffer")[h])
-            if shaffer <= self.rule.alpha * (1 - SLACK):
-                return shaffer
-        return float(self._apv(p)[h])
+            self.spent += EXCEEDS_COST
+            return bergmann_exceeds(p, h, self.k, level)
+        return bool(self._apv(p)[h] > level)
 
     def rejects_pair(self, removed: np.ndarray, s: int, h: int) -> bool:
-        """Pair h's decision without the data sets: :meth:`rejects`, unless p_h <= APV_h <= (Shaffer's
-        APV, or m p_h) already decides it (Bergmann-Hommel's APVs cost milliseconds each)."""
+        """Pair h's decision without the data sets: :meth:`rejects`, unless p_h <= APV_h <= m p_h
+        already decides it; Bergmann-Hommel's by its one-pair decision (:meth:`_above`)."""
         hit = self._pairs.get(removed.tobytes())
         if hit is not None or self.rule.procedure == "nemenyi":
             return bool(self.rejects(removed, s)[h])
@@ -296,8 +289,10 @@ class RankSums:
         a = self.rule.alpha
         if p[h] > a:
             return False
-        if p[h] * p.size <= a or (self.method == "bergmann" and adjust(p, "shaffer")[h] <= a):
+        if p[h] * p.size <= a:
             return True
+        if self.method == "bergmann":
+            return not self._above(p, h, a)
         return bool(self.rejects(removed, s)[h])
 
     def omnibus_features(self) -> np.ndarray:
@@ -339,23 +334,3 @@ def _basis(direction: np.ndarray) -> np.ndarray:
     q, _ = np.linalg.qr(np.column_stack([direction.astype(float), np.eye(k)]))
     return q[:, :k] if np.any(direction) else np.eye(k)
 
-
-def bergmann_at_least(p: np.ndarray, h: int, ia: np.ndarray, ib: np.ndarray, k: int) -> float:
-    """A lower bound on pair h's Bergmann-Hommel APV, min(1, max |I| min{p_j : j in I} over the
-    exhaustive sets I holding h) (Garcia & Herrera 2008, Sec. 3.2): the best |I| min p_I over the
-    single blocks grown from h's two learners, each time adding the learner that keeps min p_I
-    largest (one block B and singletons is exhaustive, |I| = C(|B|, 2))."""
-    matrix = np.full((k, k), np.inf)
-    matrix[ia, ib] = matrix[ib, ia] = p
-    inside = np.zeros(k, dtype=bool)
-    inside[[ia[h], ib[h]]] = True
-    low = best = float(p[h])
-    closest = np.minimum(matrix[:, ia[h]], matrix[:, ib[h]])  # each learner's least p with the block
-    for size in range(3, k + 1):
-        candidates = np.where(inside, -np.inf, np.minimum(closest, low))
-        c = int(np.argmax(candidates))
-        low = float(candidates[c])
-        inside[c] = True
-        closest = np.minimum(closest, matrix[:, c])
-        best = max(best, size * (size - 1) / 2 * low)
-    return min(best, 1.0)

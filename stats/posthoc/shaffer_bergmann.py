@@ -309,3 +309,43 @@ def bergmann_apv(p: np.ndarray, k: int) -> np.ndarray:
                 credit(*hit)
                 ceiling.append((j, hit[0]))
     return np.minimum(np.array(best, dtype=float), 1.0)
+
+
+def bergmann_exceeds(p: np.ndarray, h: int, k: int, alpha: float) -> bool:
+    """Whether pair ``h``'s Bergmann-Hommel APV exceeds ``alpha``: ``bergmann_apv(p, k)[h] > alpha``,
+    the same decision to the last bit, without the other pairs' APVs.
+
+    By step 1 of :func:`bergmann_apv`, APV_h > alpha (alpha < 1) exactly when some threshold t, a
+    p-value in (0, p_h], has F_h(t) >= W_t, the least integer W with W * t > alpha in floating
+    point: a partition of G_t into cliques holding pair h in one block with sum C(|B|, 2) >= W_t.
+    Thresholds go from the largest down (W_t grows as t falls, so the search stops once W_t exceeds
+    C(k, 2)), and the first partition found answers. A search that is to decide many pairs'
+    rejections one removal at a time (:func:`stats.fragility`) needs only this: it costs a
+    fraction of the APVs of all pairs.
+    """
+    if not alpha < 1.0:
+        return False  # APVs are capped at 1
+    plist = pairs(k)
+    pv = [float(x) for x in np.asarray(p, dtype=float)]
+    if pv[h] > alpha:
+        return True  # the set {h} alone
+    a, b = plist[h]
+    held = [(1 << a) | (1 << b)]
+    m = len(plist)
+    for t in sorted({x for x in pv if 0 < x <= pv[h]}, reverse=True):
+        need = _least_weight(t, alpha)
+        if need > m:
+            return False
+        adj = [0] * k
+        for i, (u, v) in enumerate(plist):
+            if pv[i] >= t:
+                adj[u] |= 1 << v
+                adj[v] |= 1 << u
+        if not (adj[a] >> b & 1):
+            continue
+        omega = _max_cliques_per_vertex(adj, k)
+        if _packing_bound([min(x.bit_count() + 1, o) for x, o in zip(adj, omega)]) < need:
+            continue
+        if _best_partition(adj, omega, k, held, need) is not None:
+            return True
+    return False
