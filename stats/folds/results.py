@@ -60,7 +60,8 @@ class FoldComparison(Printable):
     signed_rank_left_out: tuple[str, ...] = ()
 
     def sentence(self) -> str:
-        """One line per learner: the Bayesian signed-rank verdict against the control."""
+        """One line per learner: the Bayesian signed-rank verdict against the control, the most
+        probable outcome first (better, practically equivalent or worse; with rope 0, better or worse)."""
         lines = []
         for learner, row in self.totals.iterrows():
             n = int(row["datasets"])
@@ -77,16 +78,7 @@ class FoldComparison(Printable):
             if np.isnan(row["p_better"]):  # begin_fold_comparison's early part: not computed yet
                 lines.append(f"{learner} vs {self.control}: Bayesian signed-rank across data sets still computing")
                 continue
-            if self.rope > 0:
-                lines.append(
-                    f"{learner} is practically better than {self.control} with probability {row['p_better']:.2f}; "
-                    f"practically equivalent {row['p_equivalent']:.2f}; worse {row['p_worse']:.2f} {tail}"
-                )
-            else:
-                lines.append(
-                    f"{learner} is better than {self.control} with probability {row['p_better']:.2f}; "
-                    f"worse {row['p_worse']:.2f} {tail}"
-                )
+            lines.append(f"{learner} is {_outcomes(row, self.control, self.rope > 0)} {tail}")
         return "\n".join(lines)
 
     @property
@@ -106,6 +98,24 @@ class FoldComparison(Printable):
         if len(self.notes) > 10:
             notes.append(f"... and {len(self.notes) - 10} more notes")
         return "\n".join([head, *wtl, self.sentence(), *notes])
+
+
+#: The outcomes of a Bayesian test against the control: (column, leading words, words after).
+_OUTCOMES = (
+    ("p_better", "practically better than", "better"),
+    ("p_equivalent", "practically equivalent to", "practically equivalent"),
+    ("p_worse", "practically worse than", "worse"),
+)
+
+
+def _outcomes(row: pd.Series, control: str, rope: bool) -> str:
+    """"practically equivalent to C with probability 0.95; better 0.03; worse 0.02": the
+    most probable outcome first (ties in the order better, equivalent, worse), then the others in
+    that order. Without a rope nothing is equivalent: "better than C ...; worse ..."."""
+    kept = _OUTCOMES if rope else ((_OUTCOMES[0][0], "better than", "better"), (_OUTCOMES[2][0], "worse than", "worse"))
+    lead = max(kept, key=lambda o: row[o[0]])  # the first of equal ones
+    rest = [f"{after} {row[col]:.2f}" for col, _, after in kept if col != lead[0]]
+    return f"{lead[1]} {control} with probability {row[lead[0]]:.2f}; " + "; ".join(rest)
 
 
 class PendingFoldComparison:
