@@ -399,7 +399,7 @@ def test_missing_paths_are_errors_naming_them(tmp_path: Path) -> None:
     log = read_logs(missing, empty_dir, pattern, on_error="skip")
     assert problems(log) == [
         f"error: {missing}: no such file or directory",
-        f"warning: {empty_dir}: no *.dat files in this directory",
+        f"warning: {empty_dir}: no logs in this directory (looked for *.dat, *.dat.gz and Parquet or Arrow files)",
         f"error: {pattern}: no file matches this pattern",
     ]
 

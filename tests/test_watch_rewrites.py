@@ -147,10 +147,11 @@ def test_a_rewrite_that_keeps_the_last_bytes_is_read_again(tmp_path: Path) -> No
 def test_a_path_problem_that_no_longer_holds_is_taken_back(tmp_path: Path) -> None:
     watcher = Follow(tmp_path)
     first = watcher.poll()
-    assert [p.reason for p in first.problems] == ["no *.dat files in this directory"]
+    looked_for = "no logs in this directory (looked for *.dat, *.dat.gz and Parquet or Arrow files)"
+    assert [p.reason for p in first.problems] == [looked_for]
     (tmp_path / "a.dat").write_text("iris,1,1,nb,accuracy,0.9\n")
     update = watcher.poll()
-    assert [p.reason for p in update.resolved] == ["no *.dat files in this directory"]
+    assert [p.reason for p in update.resolved] == [looked_for]
 
 
 async def test_the_problems_panel_follows_the_current_poll(tmp_path: Path) -> None:
@@ -160,8 +161,8 @@ async def test_the_problems_panel_follows_the_current_poll(tmp_path: Path) -> No
     app = make_app([str(logs)], live=True, interval=None)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert any("no *.dat files" in p for p in app.query_one(ProblemsPanel).problems)
+        assert any("no logs in this directory" in p for p in app.query_one(ProblemsPanel).problems)
         (logs / "a.dat").write_text("iris,1,1,nb,accuracy,0.9\niris,1,1,knn,accuracy,0.8\n")
         await poll(pilot)
-        assert not any("no *.dat files" in p for p in app.query_one(ProblemsPanel).problems)
+        assert not any("no logs in this directory" in p for p in app.query_one(ProblemsPanel).problems)
         assert app.model is not None and app.model.learners == ("nb", "knn")

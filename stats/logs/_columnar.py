@@ -26,6 +26,12 @@ within the limits are kept. A 1 kB Parquet file declaring a billion run-length-e
 185 kB Feather file declaring 100 million dictionary-encoded ones, is refused (a "Parquet/Arrow
 bomb") before anything is decompressed.
 
+A part file of a hive-partitioned dataset (``criterion=acc/part-0.parquet``, as Spark, Dask and
+DuckDB write them: :mod:`stats.logs._dataset`) gets the columns its directories name and it lacks
+on every row, judged as text fields are (a null, ``__HIVE_DEFAULT_PARTITION__``, where a result
+needs a value refuses the file); a column both in the path and in the file must agree on each row
+(a row that differs is an error naming it).
+
 Duplicate column names the reader would read (``value`` twice, or ``Value`` and ``value``) are an
 error of the file naming the column: which to read is unclear.
 """
@@ -46,6 +52,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from stats.logs._arrow_numpy import filled, nulls, numpy_of
+from stats.logs._dataset import PathFill, PathRefused, path_columns
 from stats.logs._dictionaries import Judgements, Validated, coded_field
 from stats.logs._formats import LONG, LONG_COLUMNS, MAX_VALUE, LogProblem, LogSpec, out_of_range, parse_header
 from stats.logs._ipc_limits import CorruptIPC, Declared, scan_file, scan_stream
@@ -90,7 +97,8 @@ def read_columnar(
 
     ``progress(n)`` gets the file's bytes "read" so far (in proportion to its rows); what it raises
     propagates. Problems of the whole file (corrupt or truncated, wrong columns or types, too
-    many rows for the limits) are errors naming the file; rows already handed on are kept.
+    many rows for the limits, a path whose partition columns do not read) are errors naming the
+    file; rows already handed on are kept.
     """
     out = ColumnarRead()
     size = path.stat().st_size
@@ -101,12 +109,19 @@ def read_columnar(
 
     try:
         with _open(path, kind, size) as table:
-            spec, columns, ignored = _spec(table.schema)
+            fill = PathFill(path_columns(path), table.schema.names)  # its hive partition, if any
+            spec, columns, ignored = _spec(table.schema, fill.names)
+            unread = fill.prepare(spec, columns)
             out.spec = spec
             if ignored:
                 shown = ", ".join(repr(c) for c in ignored)
                 out.problems.append(
                     LogProblem(name, None, f"column(s) {shown} not read (not part of the format)", "warning")
+                )
+            if unread:
+                shown = ", ".join(unread)
+                out.problems.append(
+                    LogProblem(name, None, f"the path's {shown} not read (not a column of the format)", "warning")
                 )
             declared = table.rows
             if table.whole is not None:
@@ -123,11 +138,12 @@ def read_columnar(
                     progress(size if declared is None or not declared else size * min(done, declared) // declared)
                 return stop_at_error and bool(part.problems)
 
-            if _pipelined(table.batches(columns, check), spec, size, limits, hand):
+            batches = fill.batches(table.batches(fill.file_columns(columns), check), columns)
+            if _pipelined(batches, spec, size, limits, hand):
                 return out
             if progress is not None:
                 progress(size)
-    except _Refused as exc:
+    except (_Refused, PathRefused) as exc:
         kept = f"; the {out.rows:,} results before are kept" if out.rows else ""
         out.problems.append(LogProblem(name, None, f"{exc}{kept}"))
     except (pa.ArrowException, OSError, ValueError) as exc:
@@ -139,7 +155,7 @@ def read_columnar(
 
 
 def _pipelined(
-    batches: Iterator[pa.RecordBatch],
+    batches: Iterator[tuple[pa.RecordBatch, dict[int, str]]],
     spec: LogSpec,
     size: int,
     limits: Decompression,
@@ -162,10 +178,10 @@ def _pipelined(
     with ThreadPoolExecutor(1) as pool:
         try:
             done = 0
-            for batch in batches:
+            for batch, differ in batches:
                 done += batch.num_rows
                 _bound(done, size, limits)
-                waiting.append((batch.num_rows, done, pool.submit(_part, batch, spec, judgements)))
+                waiting.append((batch.num_rows, done, pool.submit(_part, batch, spec, judgements, differ)))
                 if len(waiting) > 1 and hand_first():
                     return True
         except (_Refused, pa.ArrowException, OSError, ValueError) as exc:
@@ -326,10 +342,11 @@ def _empty(reader: Any, columns: list[str]) -> pa.RecordBatch:
     return pa.RecordBatch.from_pylist([], schema=schema)
 
 
-def _spec(schema: pa.Schema) -> tuple[LogSpec, list[str], list[str]]:
+def _spec(schema: pa.Schema, added: list[str] | None = None) -> tuple[LogSpec, list[str], list[str]]:
     """The spec of a table (long or wide format) from its column names and types, the columns
-    to read (in spec order) and the columns left out (long format)."""
-    names = [n for n in schema.names if n != _INDEX]
+    to read (in spec order) and the columns left out (long format). ``added``: columns its path
+    gives (hive partitions, :mod:`stats.logs._dataset`), typed by the spec, not the file."""
+    names = [n for n in schema.names if n != _INDEX] + (added or [])
     lower = {n.lower(): n for n in names}
     if all(c in lower for c in LONG_COLUMNS):
         _unique(names, LONG_COLUMNS)
@@ -350,8 +367,9 @@ def _spec(schema: pa.Schema) -> tuple[LogSpec, list[str], list[str]]:
             "a wide one data, learner, repeats, bin and one column per criterion"
         )
     for column, kind in zip(columns, spec.kinds):
-        _check_type(column, schema.field(column).type, kind)
-    return spec, columns, ignored
+        if column not in (added or []):
+            _check_type(column, schema.field(column).type, kind)
+    return spec, columns, [n for n in ignored if n not in (added or [])]
 
 
 def _unique(names: list[str], wanted: tuple[str, ...]) -> None:
@@ -386,10 +404,13 @@ def _check_type(column: str, t: pa.DataType, kind: str) -> None:
         raise _Refused(f"column {column!r} has type {t}: it should hold {want}")
 
 
-def _part(batch: pa.RecordBatch, spec: LogSpec, judgements: Judgements | None = None) -> Part:
-    """One batch's rows as a part; bad rows left out, each an error (its first reason)."""
+def _part(
+    batch: pa.RecordBatch, spec: LogSpec, judgements: Judgements | None = None, found: dict[int, str] | None = None
+) -> Part:
+    """One batch's rows as a part; bad rows (``found``: known before, with their reasons) left
+    out, each an error (its first reason)."""
     n = batch.num_rows
-    reasons: dict[int, str] = {}
+    reasons: dict[int, str] = dict(found or {})
     fields = []
     for i, (kind, label) in enumerate(zip(spec.kinds, spec.labels)):
         fields.append(_field(batch.column(i), kind, label, reasons, judgements, i))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from stats.logs._dataset import LOOKED_FOR, bookkeeping_match, log_files
 from stats.logs._formats import LogProblem
 from stats.logs._gzip_size import gzip_text_size
 from stats.logs._magic import HEAD, sniff_file, stdin_kind
@@ -58,20 +59,15 @@ class Source:
 
 
 def _log_files(folder: str, problems: list[LogProblem] | None = None) -> list[str]:
-    """Every ``*.dat`` / ``*.dat.gz`` below ``folder``, sorted; a subdirectory that cannot be
-    read is a problem in ``problems`` (``os.walk`` skips it silently)."""
+    """Every log below ``folder``, sorted: ``*.dat`` / ``*.dat.gz``, and Parquet or Arrow part
+    files outside engine bookkeeping (:func:`stats.logs._dataset.log_files`); a subdirectory
+    that cannot be read is a problem in ``problems`` (``os.walk`` skips it silently)."""
 
     def unreadable(exc: OSError) -> None:
         if problems is not None:
             problems.append(LogProblem(exc.filename or folder, None, f"cannot read this directory: {_os_reason(exc)}"))
 
-    found = [
-        os.path.join(root, f)
-        for root, _, files in os.walk(folder, onerror=unreadable)
-        for f in files
-        if f.endswith((".dat", ".dat.gz"))
-    ]
-    return sorted(found)
+    return log_files(folder, unreadable)
 
 
 def _missing(name: str) -> str:
@@ -87,8 +83,10 @@ def _missing(name: str) -> str:
 
 
 def expand(paths: tuple[Any, ...]) -> tuple[list[Source], list[LogProblem]]:
-    """Files named by ``paths``: files, directories (every ``*.dat`` / ``*.dat.gz`` below, sorted),
-    glob patterns (``**`` allowed) and ``-`` for standard input. A file named twice is read once.
+    """Files named by ``paths``: files, directories (every ``*.dat`` / ``*.dat.gz`` below, and
+    every Parquet or Arrow part file an engine wrote, sorted: :mod:`stats.logs._dataset`), glob
+    patterns (``**`` allowed; a match that is engine bookkeeping, ``_SUCCESS``, ``_metadata`` or
+    below ``_temporary/``, is skipped) and ``-`` for standard input. A file named twice is read once.
     """
     sources: list[Source] = []
     problems: list[LogProblem] = []
@@ -109,7 +107,7 @@ def expand(paths: tuple[Any, ...]) -> tuple[list[Source], list[LogProblem]]:
         elif os.path.isdir(name):
             found = _log_files(name, problems)
             if not found:
-                problems.append(LogProblem(name, None, "no *.dat files in this directory", "warning"))
+                problems.append(LogProblem(name, None, LOOKED_FOR, "warning"))
             for f in found:
                 add(f)
         elif os.path.exists(name):
@@ -122,7 +120,8 @@ def expand(paths: tuple[Any, ...]) -> tuple[list[Source], list[LogProblem]]:
                 problems.append(LogProblem(name, None, "no file matches this pattern"))
             for m in matches:
                 for f in _log_files(m, problems) if os.path.isdir(m) else [m]:
-                    add(f)
+                    if not bookkeeping_match(f, name):
+                        add(f)
         else:
             problems.append(LogProblem(name, None, _missing(name)))
     return sources, problems

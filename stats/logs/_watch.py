@@ -62,7 +62,8 @@ def _follow(plan: _Plan, got: FileRead) -> None:
 
 
 class LogWatcher:
-    """Follow growing logs: files, directories (new ``*.dat`` files are picked up) and globs.
+    """Follow growing logs: files, directories (new ``*.dat`` files and new Parquet or Arrow
+    part files an engine writes are picked up: :mod:`stats.logs._dataset`) and globs.
 
     Parameters
     ----------
