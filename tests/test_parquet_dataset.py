@@ -299,3 +299,21 @@ async def test_the_app_shows_a_new_partition_as_it_lands(tmp_path: Path) -> None
         write_part(out / "criterion=pd" / "part-0.parquet", results(**ROWS))
         await poll(pilot)
         assert app.model.criteria == ("acc", "pd")
+
+
+def test_a_directory_of_text_logs_does_not_also_read_their_conversion(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `rankboard convert logs/ -o logs/all.parquet`, then `rankboard logs/`: every result once,
+    # and a warning naming the Parquet file left unread
+    import shutil
+
+    for f in (SAMPLES / "cv").glob("*.dat"):
+        shutil.copy(f, tmp_path / f.name)
+    assert main(["convert", str(tmp_path), "-o", str(tmp_path / "all.parquet")]) == 0
+    capsys.readouterr()
+    main(["check", str(tmp_path)])
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert "6250 lines" in said and "duplicate" not in said
+    assert "all.parquet" in said and "not read" in said

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from stats.logs._dataset import LOOKED_FOR, bookkeeping_match, log_files
+from stats.logs._dataset import LOOKED_FOR, TEXT_SUFFIXES, bookkeeping_match, log_files
 from stats.logs._formats import LogProblem
 from stats.logs._gzip_size import gzip_text_size
 from stats.logs._magic import HEAD, sniff_file, stdin_kind
@@ -59,15 +59,32 @@ class Source:
 
 
 def _log_files(folder: str, problems: list[LogProblem] | None = None) -> list[str]:
-    """Every log below ``folder``, sorted: ``*.dat`` / ``*.dat.gz``, and Parquet or Arrow part
-    files outside engine bookkeeping (:func:`stats.logs._dataset.log_files`); a subdirectory
+    """Every log below ``folder``, sorted: its ``*.dat`` / ``*.dat.gz``, or, when it holds none,
+    its Parquet or Arrow part files outside engine bookkeeping (:func:`stats.logs._dataset.log_files`:
+    a warning names the part files a directory of text logs also holds, not read); a subdirectory
     that cannot be read is a problem in ``problems`` (``os.walk`` skips it silently)."""
 
     def unreadable(exc: OSError) -> None:
         if problems is not None:
             problems.append(LogProblem(exc.filename or folder, None, f"cannot read this directory: {_os_reason(exc)}"))
 
-    return log_files(folder, unreadable)
+    found = log_files(folder, unreadable)
+    text = [f for f in found if f.endswith(TEXT_SUFFIXES)]
+    if text and len(text) < len(found) and problems is not None:
+        # `rankboard convert logs/ -o logs/all.parquet` would otherwise count every result twice
+        other = [f for f in found if not f.endswith(TEXT_SUFFIXES)]
+        many = f"{len(other)} Parquet or Arrow files" if len(other) > 1 else "a Parquet or Arrow file"
+        problems.append(
+            LogProblem(
+                folder,
+                None,
+                f"also holds {many} ({os.path.relpath(other[0], folder)}{', ...' if len(other) > 1 else ''}), "
+                "not read: a directory with *.dat logs reads those (a conversion of them beside them would "
+                "count every result twice); name the files, or a glob, to read them",
+                "warning",
+            )
+        )
+    return text or found
 
 
 def _missing(name: str) -> str:
