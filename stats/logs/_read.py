@@ -59,7 +59,9 @@ def read_logs(
     ----------
     *paths : str or path-like
         Files (plain or gzip-compressed, found by their magic bytes), directories (every
-        ``*.dat`` and ``*.dat.gz`` below, recursively, in sorted order), glob patterns (expanded
+        ``*.dat`` and ``*.dat.gz`` below, recursively, in sorted order; in a directory without
+        them, the Parquet and Arrow part files an engine wrote, hive partitions read back into
+        columns: :mod:`stats.logs._dataset`), glob patterns (expanded
         here, ``**`` included, so they work unexpanded by a shell) and ``-`` for standard input.
         A file named twice is read once.
     on_error : {"raise", "skip"}
