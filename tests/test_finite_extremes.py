@@ -19,6 +19,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -184,3 +185,19 @@ async def test_the_app_names_them_and_tests_the_rest(log: tuple[Path, list[str]]
         assert analysis.problem is None
         medians = analysis.ranks.medians.to_numpy(dtype=float)  # type: ignore[union-attr]
         assert np.isfinite(medians).all() and np.abs(medians).max() <= 1e50
+
+
+@pytest.mark.parametrize("make", ["aggregate", "scores_table", "Aggregator"])
+def test_a_log_given_as_a_dataframe_is_held_to_the_same_limit(make: str) -> None:
+    # the readers refuse 1e51; a DataFrame handed to stats straight must be refused too, not
+    # overflow in the statistics (the limit itself is taken, as in a log)
+    rows = [("d1", 1, 1, "a", "acc", 0.5), ("d1", 1, 1, "b", "acc", -1e51), ("d2", 1, 1, "a", "acc", 1e50)]
+    log = pd.DataFrame(rows, columns=["dataset", "repeat", "fold", "learner", "criterion", "value"])
+    build = {
+        "aggregate": stats.aggregate,
+        "scores_table": lambda x: stats.scores_table(x, "acc"),
+        "Aggregator": stats.Aggregator,
+    }[make]
+    with pytest.raises(ValueError, match=r"at most 1e50 in magnitude.*-1e\+51 \(row 1"):
+        build(log)
+    assert stats.aggregate(log.drop(index=1))["max"].max() == 1e50

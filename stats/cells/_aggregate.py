@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from stats.core import pack_cell_run, pack_radix, radix_dtype, radix_space, table_of, unpack_radix
+from stats.core.limits import MAX_VALUE, MAX_VALUE_TEXT
 
 #: Index levels of an aggregate, in order.
 KEYS = ("criterion", "dataset", "learner")
@@ -44,6 +45,12 @@ def _check_log(log: pd.DataFrame, need: tuple[str, ...] = ("value",)) -> np.ndar
     values = log["value"].to_numpy(dtype=np.float64)
     if not np.isfinite(values).all():
         raise ValueError("log values must be finite; column 'value' holds NaN or infinity")
+    beyond = np.flatnonzero(np.abs(values) > MAX_VALUE)
+    if beyond.size:  # as the log readers refuse them: the statistics would overflow
+        raise ValueError(
+            f"log values must be at most {MAX_VALUE_TEXT} in magnitude; column 'value' holds "
+            f"{float(values[beyond[0]])!r} (row {int(beyond[0])}, {beyond.size:,} in all)"
+        )
     return values
 
 

@@ -23,6 +23,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from stats.core import printable_lines
+from stats.core.limits import MAX_VALUE, MAX_VALUE_TEXT  # (why 1e50: there)
 
 Severity = Literal["error", "warning"]
 Kind = Literal["name", "meta", "int", "metaint", "value"]
@@ -39,14 +40,6 @@ _FLOAT = re.compile(
 _MAX_INT = 2**31 - 1
 _NONZERO = re.compile(r"[+-]?0*\.?0*[1-9]")  # a mantissa with a non-zero digit
 
-#: The largest magnitude of a value (as written: ``1e50`` is read, ``1.0000001e50`` is refused
-#: as out of range). The statistics square results and sum them (variances, sums of squares of
-#: millions of values), and normality tests raise differences to the fourth power (D'Agostino &
-#: Pearson 1973's kurtosis): at 1e100 that already overflows a double (1e400), and at +-1e308 a
-#: mean or a difference does. (2e50)^4 = 1.6e201 leaves a hundred orders of magnitude for the
-#: sums; no result of a cross-validation (accuracies, errors, seconds, squared errors) comes near.
-MAX_VALUE_TEXT = "1e50"
-MAX_VALUE = float(MAX_VALUE_TEXT)
 _MAX_DECIMAL = Decimal(MAX_VALUE_TEXT)
 
 

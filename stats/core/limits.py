@@ -1,0 +1,13 @@
+"""The largest magnitude of a result the statistics take, shared by the log readers
+(:mod:`stats.logs`) and the cell summaries of a log given as a DataFrame (:mod:`stats.cells`).
+
+The statistics square results and sum them (variances, sums of squares of millions of values),
+and normality tests raise differences to the fourth power (D'Agostino & Pearson 1973's kurtosis):
+at 1e100 that already overflows a double (1e400), and at +-1e308 a mean or a difference does.
+(2e50)^4 = 1.6e201 leaves a hundred orders of magnitude for the sums; no result of a
+cross-validation (accuracies, errors, seconds, squared errors) comes near.
+"""
+
+#: As written in a log: ``1e50`` is read, ``1.0000001e50`` is refused as out of range.
+MAX_VALUE_TEXT = "1e50"
+MAX_VALUE = float(MAX_VALUE_TEXT)
