@@ -22,7 +22,7 @@ VIEWS = {
     "tests": ("3", ["control-table", "sign-table", "wlt-table"]),
     "ranks": ("2", ["ranks-table"]),
     "folds": ("6", ["folds-totals", "folds-table"]),
-    "pairs": ("4", ["pairs-table", "contrast-table"]),
+    "pairs": ("4", ["pairs-table", "contrast-table", "fragility-table"]),
 }
 
 

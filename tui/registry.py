@@ -20,6 +20,10 @@ The contract of each reference, for a view named ``name``:
     :class:`RenderOptions`); ``json``: the view's keys of the JSON document, as a dict.
 ``export(analysis)``
     The CSV export of the view (``e`` in the app, ``report --format csv``), as a DataFrame.
+``later``
+    Parts of the view the app computes in the background after showing the view without them
+    (saying so), then shows it again whole: the robustness of the tests, pairs and CD views,
+    one part they share, computed once per analysis. The reports compute them when they render.
 ``schema()``
     The JSON schema of the view's keys: ``{"required": [...], "properties": {...}}``.
 ``panel``
@@ -67,6 +71,7 @@ class View:
     requires: tuple[str, ...] = ()  # Basis predicates that must hold for the parts to be made
     shown_with: tuple[str, ...] = ()  # other parts computed before the view is shown (ranks: letters)
     early: str | None = None  # a part shown first while the view is computed (folds: folds_early)
+    later: tuple[str, ...] = ()  # parts computed in the background, the view shown first without them (robustness)
     raw: bool = False  # made from the raw results: unavailable when only an aggregate is kept
     in_footer: bool = True  # its key in the footer (80 columns: not every view's)
     focus: str | None = None  # the id of the widget that takes the keys (its table), else the panel
@@ -119,6 +124,10 @@ def _declare(name: str, key: str, title: str, short: str, **more: Any) -> View:
     return View(name, key, title, short, **{**defaults, **more})
 
 
+#: The robustness of the tests, pairs and CD views (fragility and leave-one-out stability of their
+#: conclusions): one part the three declare, made once per analysis.
+ROBUSTNESS = "tui.views.tests.part:robustness"
+
 #: Every view, in the order of their keys, of the report's sections and of ``--view all``.
 REGISTRY: list[View] = [
     _declare(
@@ -143,19 +152,41 @@ REGISTRY: list[View] = [
         shown="tui.views.ranks.export:shown",
     ),
     _declare(
-        "tests", "3", "Tests view", "tests", requires=("testable",), focus="control-table", filtered_by=("learner",)
+        "tests",
+        "3",
+        "Tests view",
+        "tests",
+        parts={"tests": "tui.views.tests.part:make", "robustness": ROBUSTNESS},
+        requires=("testable",),
+        later=("robustness",),
+        focus="control-table",
+        filtered_by=("learner",),
     ),
     _declare(
         "pairs",
         "4",
         "Pairs view",
         "pairs",
-        parts={"pairs": "tui.views.pairs.part:make", "effects": "tui.views.pairs.part:effects"},
+        parts={
+            "pairs": "tui.views.pairs.part:make",
+            "effects": "tui.views.pairs.part:effects",
+            "robustness": ROBUSTNESS,
+        },
         requires=("testable",),
+        later=("robustness",),
         focus="pairs-table",
         filtered_by=("a", "b"),
     ),
-    _declare("cd", "5", "CD diagram view", "CD", requires=("testable",), figure="tui.views.cd.figure:draw"),
+    _declare(
+        "cd",
+        "5",
+        "CD diagram view",
+        "CD",
+        parts={"cd": "tui.views.cd.part:make", "robustness": ROBUSTNESS},
+        requires=("testable",),
+        later=("robustness",),
+        figure="tui.views.cd.figure:draw",
+    ),
     _declare(
         "folds",
         "6",
@@ -217,4 +248,3 @@ def selected(name: str) -> tuple[View, ...]:
 def part_owner(part: str) -> View | None:
     """The view whose parts include ``part`` (None: no view makes it)."""
     return next((v for v in REGISTRY if part in v.parts), None)
-

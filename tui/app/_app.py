@@ -10,6 +10,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 from typing import Any, cast
 
 from textual import work
@@ -105,7 +106,13 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._closed = False  # after unmount, late messages from workers are dropped
         self._gc = IdleCollector()
         self._rendered: Rendered | None = None
-        self._finishing: Analysis | None = None  # the analysis whose whole view (shown first in part) finish_view makes
+        # what finish_view is making, by what it finishes (_finish_key): the analysis whose view shown
+        # first in part it makes whole (the folds view's signed-rank test; the robustness the tests,
+        # pairs and CD views share: one computation for the three)
+        self._finishing: dict[str, Analysis] = {}
+        # one robustness computation at a time: one a new selection made stale runs to its end (it
+        # cannot be stopped), the new one waits for it, and any older waiting one gives up
+        self._finish_slots: dict[str, threading.Lock] = {}
         self._ahead = Ahead()  # what panels drew for other controls while idle
         self._views = registry.views()  # the views of this app (those registered when it was made)
         self._stale_views: set[str] = set()
@@ -263,16 +270,49 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         if not get_current_worker().is_cancelled and token is not None:
             self.post_message(Prepared(analysis, view, token, rendered))
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="finish")
     def finish_view(
         self, analysis: Analysis, name: str, early: Rendered, width: int | None, token: Token | None
+    ) -> Worker[None]:
+        """Make the whole view ``name`` of ``analysis``, whose first part is on screen (the folds
+        view's signed-rank test across data sets; the robustness of the tests, pairs and CD views),
+        then what its panel draws (from what it drew for the first part), in a worker of the group
+        of what it finishes: a new one of that group (a new selection's) makes this one stale."""
+        key = _finish_key(name)
+        slot = self._finish_slots.setdefault(key, threading.Lock()) if key != "finish" else None
+        return self.run_worker(
+            partial(self._finish, analysis, name, early, width, token, slot),
+            name=f"finish_view({name})",
+            group=key,
+            exclusive=True,
+            thread=True,
+            exit_on_error=False,
+        )
+
+    def _finish(
+        self,
+        analysis: Analysis,
+        name: str,
+        early: Rendered,
+        width: int | None,
+        token: Token | None,
+        slot: threading.Lock | None,
     ) -> None:
-        """The whole view ``name`` of ``analysis``, whose first part is on screen (the folds view's
-        signed-rank test across data sets), then what its panel draws (from what it drew for the
-        first part: the folds table's rows, with the new totals)."""
-        analysis.prepare(name)
+        """finish_view's work (in its thread): with ``slot``, one at a time (waiting for it, given up
+        once a newer one of the group made this one stale)."""
+        worker = get_current_worker()
+        if slot is not None:
+            while not slot.acquire(timeout=0.05):
+                if worker.is_cancelled or self._closed:
+                    return
+        try:
+            if worker.is_cancelled:
+                return
+            analysis.finish(name)
+        finally:
+            if slot is not None:
+                slot.release()
         rendered = Rendered(analysis).build(name, early, width, self._ahead)
-        if not get_current_worker().is_cancelled and token is not None:
+        if not worker.is_cancelled and token is not None:
             self.post_message(Prepared(analysis, name, token, rendered))
 
     def on_prepared(self, message: Prepared) -> None:
@@ -283,8 +323,10 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
                 else:
                     self._rendered.take(message.rendered)
             self._show_problem(_problem_line(message.analysis))  # a view a limit of stats left empty
-            if message.view == self.view:
-                self._fill_view(message.view)
+            # the view on screen: the one prepared, or one whose missing part this made (the
+            # robustness that the tests, pairs and CD views share, finished for another of them)
+            if message.view == self.view or message.analysis.complete(self.view):
+                self._fill_view(self.view)
             if message.view == self.view:
                 self._warm_other_controls(message.analysis)
 
@@ -338,14 +380,17 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
 
     def _show_early(self, analysis: Analysis, name: str) -> None:
         """Show the part of view ``name`` shown first (the folds view's, its signed-rank
-        probabilities still computing) and have finish_view bring the whole view (once per
-        analysis; Prepared comes back to _fill_view)."""
+        probabilities still computing; the tests, pairs and CD views without their robustness)
+        and have finish_view bring the whole view: once per analysis and what it finishes, so the
+        robustness the three views share is computed once (Prepared comes back to _fill_view,
+        which fills whichever of them is on screen then)."""
         rendered = self._rendered_of(analysis)
         width = self._fit(name)
         rendered.build(name, None, width, self._ahead)  # unless a worker did
         self._panel(name).show(rendered.data[name])
-        if self._finishing is not analysis:
-            self._finishing = analysis
+        key = _finish_key(name)
+        if self._finishing.get(key) is not analysis:
+            self._finishing[key] = analysis
             self.finish_view(analysis, name, Rendered(analysis, {name: rendered.data[name]}), width, self._shown)
 
     def _rendered_of(self, analysis: Analysis) -> Rendered:
@@ -503,6 +548,16 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
 def create_app(paths: Sequence[str], **options: Any) -> RankboardApp:
     """The app factory (the command and the tests build the app here)."""
     return RankboardApp(paths, **options)
+
+
+def _finish_key(view: str) -> str:
+    """The worker group that finishes ``view`` shown first in part: "finish" for a view with an
+    early part (the folds view), else one named after the parts it shows later (the tests, pairs
+    and CD views share "finish-robustness": one computation, one worker)."""
+    declared = registry.view(view)
+    if declared.early is not None or not declared.later:
+        return "finish"
+    return "finish-" + "-".join(declared.later)
 
 
 def _problem_line(analysis: Analysis) -> str | None:

@@ -145,7 +145,7 @@ class LoadActions(_Base):
     _load_worker: Worker[None] | None
     _gc: IdleCollector
     _rendered: Rendered | None
-    _finishing: Analysis | None
+    _finishing: dict[str, Analysis]
     _ahead: Ahead
     #: What a reload let go of, until a load is shown (see :meth:`_let_go`).
     _before: Before | None = None
@@ -377,9 +377,12 @@ class LoadActions(_Base):
         self.tokens.cancel("analysis")  # an analysis under way (of the old model) is stale
         for group in ("analysis", "prepare", "finish", "warm"):
             self.workers.cancel_group(self, group)
+        for worker in list(self.workers):  # the groups finishing parts shown later (finish-robustness)
+            if worker.group.startswith("finish-"):
+                worker.cancel()
         self.selection = None  # (no model: nothing analysed)
         self.analysis = None  # the views cleared (RankboardApp.watch_analysis)
-        self._rendered = self._finishing = None
+        self._rendered, self._finishing = None, {}
         self._ahead = Ahead()
         self.loader.show(None)
 

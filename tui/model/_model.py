@@ -154,6 +154,7 @@ class Model(FoldParts):
             "folds": OrderedDict(),
             "folds-pending": OrderedDict(),
             "cube": OrderedDict(),
+            "robustness": OrderedDict(),  # the fragility and stability of a table's conclusions
         }
 
     @property

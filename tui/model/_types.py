@@ -238,12 +238,16 @@ class ViewParts:
     the function computing it; a view
     without a maker is None. A maker that raises ``ValueError`` (a limit of :mod:`stats`) leaves
     its view None and its message in :attr:`failure` (the first such message).
+
+    Each part has its own lock: a part computed in the background for seconds (the robustness of
+    the tests, pairs and CD views) never holds up another part asked for meanwhile.
     """
 
     def __init__(self, makers: Mapping[str, Callable[[], Any]] | None = None) -> None:
         self._makers = dict(makers or {})
         self._values: dict[str, Any] = {}
-        self._lock = threading.RLock()
+        self._lock = threading.Lock()  # guards _locks
+        self._locks: dict[str, threading.RLock] = {}
         self.failure: str | None = None
 
     def computed(self, name: str) -> bool:
@@ -254,11 +258,15 @@ class ViewParts:
         """Whether view ``name`` needs no computation any more (computed, or nothing to compute)."""
         return name in self._values or name not in self._makers
 
+    def _part_lock(self, name: str) -> threading.RLock:
+        with self._lock:
+            return self._locks.setdefault(name, threading.RLock())
+
     def get(self, name: str) -> Any:
         """View ``name``, computed now if it was not."""
         if name in self._values:
             return self._values[name]
-        with self._lock:  # an app worker and the event loop may ask at once: compute once
+        with self._part_lock(name):  # an app worker and the event loop may ask at once: compute once
             if name not in self._values:
                 make = self._makers.get(name)
                 try:
@@ -326,6 +334,14 @@ class Analysis:
         return self.part("folds_early")
 
     @property
+    def robustness(self) -> Any:
+        """How fragile and how stable the conclusions of the tests, pairs and CD views are
+        (:class:`~tui.model._robustness.Robustness`), computed now if it was not (the reports);
+        the app computes it in the background and shows those views first without it
+        (:meth:`pending`)."""
+        return self.part("robustness")
+
+    @property
     def letters(self) -> Any:
         """The compact letters of the pairs procedure (:class:`~tui.model._effects.Letters`), shown
         with the ranks (computed with them: :data:`WITH`)."""
@@ -346,9 +362,19 @@ class Analysis:
         declares), computed now if it was not; None when there is nothing to show."""
         return self.parts.get(name)
 
+    def pending(self, part: str) -> bool:
+        """Whether ``part`` is still to be computed (it has a maker and was not computed)."""
+        return not self.parts.done(part)
+
     def ready(self, view: str) -> bool:
-        """Whether showing ``view`` needs no more computation (its part and those shown with it)."""
+        """Whether showing ``view`` needs no more computation (its part and those shown with it);
+        the parts it shows later may still be computing (:meth:`complete`)."""
         return all(self.parts.done(part) for part in _shown(view))
+
+    def complete(self, view: str) -> bool:
+        """Whether ``view`` is whole: :meth:`ready`, and the parts it shows later (the robustness of
+        the tests, pairs and CD views) computed too."""
+        return self.ready(view) and all(self.parts.done(part) for part in _later(view))
 
     def first_part(self, view: str) -> str:
         """The part of ``view`` to compute before it is shown: the part a view shows first while it
@@ -358,14 +384,28 @@ class Analysis:
         return early if early is not None and not self.ready(view) else view
 
     def early_ready(self, view: str) -> bool:
-        """Whether ``view`` is not made yet but its part shown first is (show that, finish the rest)."""
+        """Whether ``view`` is not made yet but what it shows first is (show that, finish the rest):
+        its early part (the folds view's), or its own parts without those it shows later (the
+        tests, pairs and CD views without their robustness)."""
         early = _early(view)
-        return early is not None and not self.ready(view) and self.parts.computed(early)
+        if early is not None:
+            return not self.ready(view) and self.parts.computed(early)
+        return bool(_later(view)) and self.ready(view) and not self.complete(view)
 
     def prepare(self, *views: str) -> Analysis:
-        """Compute ``views`` now (e.g. off the event loop); returns self."""
+        """Compute ``views`` now (e.g. off the event loop), without the parts a view shows later
+        (:meth:`finish` computes those; reading one computes it too); returns self."""
         for view in views:
             for part in _shown(view):
+                self.parts.get(part)
+        return self
+
+    def finish(self, *views: str) -> Analysis:
+        """Compute the whole of ``views`` now: :meth:`prepare` and the parts each shows later
+        (the robustness of the tests, pairs and CD views); returns self."""
+        self.prepare(*views)
+        for view in views:
+            for part in _later(view):
                 self.parts.get(part)
         return self
 
@@ -377,6 +417,13 @@ def _shown(view: str) -> tuple[str, ...]:
     if owner is None or owner.name != view:
         return (view,)
     return (view, *owner.shown_with)
+
+
+def _later(view: str) -> tuple[str, ...]:
+    """The parts ``view`` shows once they are computed in the background (none for a part that is
+    no view)."""
+    owner = registry.part_owner(view)
+    return owner.later if owner is not None and owner.name == view else ()
 
 
 def _early(view: str) -> str | None:

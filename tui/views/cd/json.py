@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from tui.formats.json import NUM, STR_LIST, num
-from tui.model import PROCEDURES, Analysis
+from tui.model import PROCEDURES, ROBUSTNESS_SCHEMA, Analysis, robustness_json
 from tui.registry import RenderOptions
 
 SCHEMA: dict[str, Any] = {
-    "required": ["critical_difference", "cd"],
+    "required": ["critical_difference", "cd", "robustness"],
     "properties": {
+        "robustness": ROBUSTNESS_SCHEMA,
         "critical_difference": NUM,
         "cd": {
             "type": ["object", "null"],
@@ -35,7 +36,7 @@ def schema() -> dict[str, Any]:
 def render(analysis: Analysis, options: RenderOptions) -> dict[str, Any]:
     c = analysis.cd
     if c is None:
-        return {"critical_difference": None, "cd": None}
+        return {"critical_difference": None, "cd": None, "robustness": None}
     return {
         "critical_difference": num(c.cd),
         "cd": {
@@ -44,4 +45,5 @@ def render(analysis: Analysis, options: RenderOptions) -> dict[str, Any]:
             "basis": c.basis + (f"; {c.replaced}" if c.replaced else ""),
             "cliques": [list(x) for x in c.cliques],
         },
+        "robustness": robustness_json(analysis.robustness),  # (the tests and pairs views' key too)
     }

@@ -7,7 +7,7 @@ import math
 from tui.formats.latex import (
     tex_escape,
 )
-from tui.model import Analysis
+from tui.model import Analysis, cd_sentence
 from tui.registry import RenderOptions
 
 
@@ -50,4 +50,7 @@ def render(analysis: Analysis, options: RenderOptions) -> list[str]:
                 rf"\draw ({x(v):.3f},0) |- ({axis + 0.3:.3f},{y:.3f}) node[right] {{({v:.2f}) {tex_escape(n)}}};"
             )
     out.append(r"\end{tikzpicture}")
+    r = analysis.robustness
+    if r is not None:  # issue 31: under the diagram
+        out.append(f"% {tex_escape(cd_sentence(r))}")
     return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tui.formats.json import records, row_schema
-from tui.model import PROCEDURES, Analysis
+from tui.model import PROCEDURES, ROBUSTNESS_SCHEMA, Analysis, robustness_json
 from tui.registry import RenderOptions
 
 PAIR_APVS = ("nemenyi", "holm", "shaffer", "bergmann")
@@ -15,8 +15,9 @@ EFFECT_NUMBERS = ("a12", "delta", "hl_estimate", "hl_low", "hl_high", "hl_confid
 
 
 SCHEMA: dict[str, Any] = {
-    "required": ["pairs"],
+    "required": ["pairs", "robustness"],
     "properties": {
+        "robustness": ROBUSTNESS_SCHEMA,
         "pairs": {
             "type": ["object", "null"],
             "required": ["test", "bergmann", "rows", "procedure", "two_sample", "effects"],
@@ -74,7 +75,7 @@ def two_sample_dict(table: Any, procedure: str) -> dict[str, Any]:
 def render(analysis: Analysis, options: RenderOptions) -> dict[str, Any]:
     p, sel = analysis.pairs, analysis.selection
     if p is None:
-        return {"pairs": None}
+        return {"pairs": None, "robustness": None}
     e = analysis.effects
     return {
         "pairs": {
@@ -84,5 +85,6 @@ def render(analysis: Analysis, options: RenderOptions) -> dict[str, Any]:
             "procedure": p.procedure,
             "two_sample": None if p.two_sample is None else two_sample_dict(p.two_sample, p.procedure),
             "effects": None if e is None else records(e, ("a", "b", "a12_magnitude", "delta_magnitude")),
-        }
+        },
+        "robustness": robustness_json(analysis.robustness),  # (the tests and CD views' key too)
     }

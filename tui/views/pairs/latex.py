@@ -8,9 +8,17 @@ from tui.formats.latex import (
     tex_escape,
     tex_p,
 )
-from tui.model import Analysis
+from tui.model import Analysis, fragility_note
 from tui.registry import RenderOptions
-from tui.views.pairs.shared import PAIR_PROCEDURES, effect_note, effects_cells, two_sample_cells, two_sample_title
+from tui.views.pairs.shared import (
+    PAIR_PROCEDURES,
+    effect_note,
+    effects_cells,
+    fragility_column,
+    reversals,
+    two_sample_cells,
+    two_sample_title,
+)
 
 
 def render(analysis: Analysis, options: RenderOptions) -> list[str]:
@@ -22,7 +30,16 @@ def render(analysis: Analysis, options: RenderOptions) -> list[str]:
         + [bf(tex_p(float(getattr(r, c))), getattr(r, c) <= sel.alpha) for c in PAIR_PROCEDURES]
         for r in pairs.table.itertuples(index=False)
     ]
-    out += tabular("l l" + " r" * (2 + len(PAIR_PROCEDURES)), ["$a$", "$b$", "$z$", "$p$", *PAIR_PROCEDURES], body)
+    header, spec = ["$a$", "$b$", "$z$", "$p$", *PAIR_PROCEDURES], "l l" + " r" * (2 + len(PAIR_PROCEDURES))
+    robust = analysis.robustness  # (computed now when the app has not: a report prints it whole)
+    if robust is not None:  # issue 31: the fragility of each pair's decision under the procedure
+        out.append(f"% {tex_escape(fragility_note(robust))}")
+        body = [row + [tex_escape(mark)] for row, mark in zip(body, fragility_column(pairs.table, robust))]
+        header, spec = [*header, "fragility"], spec + " r"
+    out += tabular(spec, header, body)
+    if robust is not None:
+        out.append(f"% reversed by removing data sets ({tex_escape(robust.procedure_name)}):")
+        out += [f"%   {line}" for line in reversals(robust, tex_escape)] or ["%   no pair"]
     if pairs.two_sample is not None:
         header, cells = two_sample_cells(pairs, sel.alpha, tex_escape, bf, tex_p)
         title = tex_escape(two_sample_title(pairs, sel.alpha)).replace("are marked", "in bold")

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from stats import fmt_p
 from tui.formats.markdown import bold, md_escape, table
-from tui.model import Analysis
+from tui.model import Analysis, fragility_note
 from tui.registry import RenderOptions
 from tui.views.pairs.shared import (
     EFFECT_HEADER,
     PAIR_PROCEDURES,
     effect_note,
     effects_cells,
+    fragility_column,
+    reversals,
     two_sample_cells,
     two_sample_title,
 )
@@ -25,7 +27,17 @@ def render(analysis: Analysis, options: RenderOptions) -> list[str]:
         + [bold(fmt_p(float(getattr(r, c))), getattr(r, c) <= sel.alpha) for c in PAIR_PROCEDURES]
         for r in pairs.table.itertuples(index=False)
     ]
-    out += table(["a", "b", "z", "p", *PAIR_PROCEDURES], "llrr" + "r" * len(PAIR_PROCEDURES), rows)
+    header, align = ["a", "b", "z", "p", *PAIR_PROCEDURES], "llrr" + "r" * len(PAIR_PROCEDURES)
+    robust = analysis.robustness  # (computed now when the app has not: a report prints it whole)
+    if robust is not None:  # issue 31: the fragility of each pair's decision under the procedure
+        out += [md_escape(fragility_note(robust)) + ".", ""]
+        rows = [row + [mark] for row, mark in zip(rows, fragility_column(pairs.table, robust))]
+        header, align = [*header, "fragility"], align + "r"
+    out += table(header, align, rows)
+    if robust is not None:
+        lines = reversals(robust, md_escape)
+        out += ["", f"Reversed by removing data sets ({robust.procedure_name}):", ""]
+        out += [f"- {line}" for line in lines] or ["- no pair: no removal found reverses any decision"]
     if pairs.two_sample is not None:
         header, cells = two_sample_cells(pairs, sel.alpha, md_escape, bold)
         out += ["", md_escape(two_sample_title(pairs, sel.alpha)).replace("are marked", "are in bold") + ".", ""]

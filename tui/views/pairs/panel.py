@@ -12,8 +12,17 @@ from textual.reactive import reactive
 from textual.widgets import DataTable
 
 from stats import PROCEDURE_NAMES
-from tui.formats.names import fit_table
-from tui.model import PairsView
+from tui.formats.names import MIN_NAME, fit_names, fit_table
+from tui.model import (
+    COMPUTING,
+    COMPUTING_TEXT,
+    PairsView,
+    Robustness,
+    fragility_mark,
+    fragility_note,
+    listed,
+    robustness_now,
+)
 from tui.widgets import (
     ExactLine,
     Note,
@@ -74,8 +83,10 @@ class PairsPanel(ViewPanel, VerticalScroll):
     """Shows ``view`` (a PairsView or None); Enter on a matrix cell asks for that pair
     (:class:`~tui.widgets.SelectionWanted`)."""
 
-
     view: reactive[PairsView | None] = reactive(None, always_update=True, init=False)
+    #: The robustness of the pairs' decisions: a :class:`~tui.model.Robustness`, ``COMPUTING``
+    #: while the app computes it (the view is shown at once without it), or None (none).
+    robust: Any = None
     can_focus = False  # the tables get the keys (and scroll the pane to their cursor)
     needle = ""  # the / filter (case-folded): the rows of the learners whose name contains it
 
@@ -94,6 +105,15 @@ class PairsPanel(ViewPanel, VerticalScroll):
         contrast.exact, contrast.exact_line = self._exact_contrast, ExactLine(id="contrast-exact")
         yield contrast
         yield contrast.exact_line
+        # issue 31: each pair's fragility under the procedure (last: the pair's lines stay where they were)
+        head = Note(id="fragility-head")
+        head.styles.width = "1fr"  # (wrapped: the note is a sentence)
+        head.styles.margin = (1, 0, 0, 0)
+        yield head
+        fragile = VimTable(id="fragility-table", fixed_columns=1, zebra_stripes=True)
+        fragile.exact, fragile.exact_line = self._exact_fragility, ExactLine(id="fragility-exact")
+        yield fragile
+        yield fragile.exact_line
 
     def _exact_apv(self, a: str, b: str) -> tuple[str, str] | None:
         """A cell of the matrix at full precision and its sentence ("KNN vs NB: Holm APV
@@ -112,6 +132,85 @@ class PairsPanel(ViewPanel, VerticalScroll):
         value = _cell(view.contrast, a, b)
         return repr(value), f"{a} - {b}: contrast (median of differences) {value!r}"
 
+    @classmethod
+    def prepare(cls, analysis: Any, part: str, width: int | None, made: Any) -> Any:
+        """The view and its robustness as computed so far (never waiting for it)."""
+        view = analysis.part(part)
+        return None if view is None else (view, robustness_now(analysis))
+
+    def _fragility_rows(self) -> list[Any]:
+        """The rows of the fragility table: every pair the / filter keeps (either name), in order."""
+        frame = self._robust_pairs()
+        return [] if frame is None else [x for x in frame.itertuples() if matches(self.needle, x.a, x.b)]
+
+    _robust_frame: tuple[Any, pd.DataFrame] | None = None
+
+    def _robust_pairs(self) -> pd.DataFrame | None:
+        """``Robustness.pairs()`` of the robustness shown, made once for it."""
+        robust, kept = self.robust, self._robust_frame
+        if not isinstance(robust, Robustness):
+            return None
+        if kept is None or kept[0] is not robust:
+            kept = self._robust_frame = (robust, robust.pairs())
+        return kept[1]
+
+    def _exact_fragility(self, key: str, column: str) -> tuple[str, str] | None:
+        """A row of the fragility table in a sentence: the pair, its decision and every data set of
+        the smallest removal found that reverses it."""
+        robust, rows = self.robust, self._robust_pairs()
+        if not isinstance(robust, Robustness) or rows is None or not key.isdigit():
+            return None
+        x = rows.iloc[int(key)]
+        mark = fragility_mark(x.fragility, bool(x.exact), x.at_least)
+        what = "rejected" if x.rejected else "not rejected"
+        if pd.isna(x.fragility):
+            how = "no removal of data sets found reverses it"
+        else:
+            how = f"reversed without {listed(tuple(x.removed), str, most=len(x.removed))}"
+        held = f"holds in {x.held} of {x.analyses} analyses leaving one out"
+        return mark, f"{x.a} vs {x.b} {what} ({robust.procedure_name}): fragility {mark}, {how}; {held}"
+
+    def _show_fragility(self, view: PairsView | None) -> None:
+        """The fragility table under the matrix: one row per pair ("a vs b", the names fitted so
+        that the APV and the fragility stay on screen), its APV, fragility and the data sets whose
+        removal reverses it; or that it is computing."""
+        head, table = self.query_one("#fragility-head", Note), self.query_one("#fragility-table", VimTable)
+        robust = self.robust
+        at = table.cursor_coordinate
+        table.clear(columns=True)
+        head.display = robust is not None
+        table.display = isinstance(robust, Robustness)
+        if table.exact_line is not None:
+            table.exact_line.display = table.display
+        if robust is None or view is None:
+            return
+        if robust is COMPUTING:
+            head.show(Text(COMPUTING_TEXT, style="italic"))
+            return
+        rows = self._fragility_rows()
+        apvs = [apv_cell(_cell(view.matrix, str(x.a), str(x.b)), view.alpha) for x in rows]
+        marks = [Text(fragility_mark(x.fragility, bool(x.exact), x.at_least) + " ", justify="right") for x in rows]
+        without = [Text(listed(tuple(x.removed), lambda n: literal(n).plain, most=3)) for x in rows]
+        apv_w = max([c.cell_len for c in apvs] + [3])
+        mark_w = max([c.cell_len for c in marks] + [len("fragility")])
+        names = sorted({literal(n).plain for x in rows for n in (x.a, x.b)})
+        # the pair's two names, " vs " and the two number columns (each 2 cells of padding) fit
+        room = self._room or 0
+        cap = (room - 2 - 4 - (apv_w + 2) - (mark_w + 2) - 2) // 2  # (2: the table's own scrollbar)
+        fitted = fit_names(names, max(cap, MIN_NAME) if self._room else None, full=self.full_names)
+        table.add_column(Text(""), key="")
+        table.add_column(Text("APV", justify="right"), key="apv")
+        table.add_column(Text("fragility", justify="right"), key="fragility")
+        table.add_column(Text("without"), key="without")
+        for x, apv, mark, out in zip(rows, apvs, marks, without):
+            label = f"{fitted[literal(x.a).plain]} vs {fitted[literal(x.b).plain]}"
+            table.add_row(Text(label), apv, mark, out, key=str(x.Index))
+        legend = fitted.legend("learners")
+        note = fragility_note(robust) + "; without: the data sets of that removal (all of them under the table)"
+        head.show(Text(note + (f"\n{legend}" if legend else ""), style="dim"))
+        table.move_cursor(row=min(at.row, table.row_count - 1), column=min(at.column, len(table.columns) - 1))
+        table.show_exact()
+
     def watch_view(self, view: PairsView | None) -> None:
         table, contrast = self.query_one("#pairs-table", VimTable), self.query_one("#contrast-table", VimTable)
         at = table.cursor_coordinate
@@ -121,6 +220,8 @@ class PairsPanel(ViewPanel, VerticalScroll):
         if view is None:
             head.show(Text("no pairs for this selection"))
             detail.show(Text(""))
+            self.robust = None
+            self._show_fragility(view)
             return
         name = PROCEDURE_NAMES[view.procedure]
         # the lines wrap (a number cut off at the right edge is a number not shown)
@@ -182,6 +283,7 @@ class PairsPanel(ViewPanel, VerticalScroll):
         table.move_cursor(row=min(at.row, table.row_count - 1), column=min(at.column, len(table.columns) - 1))
         table.show_exact()
         contrast.show_exact()
+        self._show_fragility(view)
 
     _room: int | None = None  # the width the names were fitted to
 
@@ -199,9 +301,10 @@ class PairsPanel(ViewPanel, VerticalScroll):
         if a in names and b in names and a != b:  # (by the keys: the filter may leave out rows)
             self.post_message(SelectionWanted({"pair": (names[a], names[b])}))
 
-
     def show(self, data: Any) -> None:
-        self.view = data
+        """``data``: :meth:`prepare`'s (the view, its robustness so far), or a view, or None."""
+        self.robust = data[1] if isinstance(data, tuple) else None
+        self.view = data[0] if isinstance(data, tuple) else data
 
     def learner_under_cursor(self) -> str | None:
         return learner_in_row(self, "#pairs-table")

@@ -13,7 +13,7 @@ from stats import PROCEDURE_NAMES, fmt_p
 from stats.core.labels import HL_CONFIDENCE
 from stats.twosample.effect_size import level_text
 from tui.formats.cells import column, each_float, each_value
-from tui.model import PairsView
+from tui.model import PairsView, Robustness, fragility_mark, listed
 
 PAIR_PROCEDURES = ("nemenyi", "holm", "shaffer", "bergmann")
 
@@ -112,3 +112,28 @@ Escape = Callable[[Any], str]
 
 
 Mark = Callable[[str, bool], str]
+
+
+def fragility_column(table: Any, r: Robustness) -> list[str]:
+    """The fragility of each pair of ``table`` (a, b: the pairs table's order), as a cell
+    (:func:`tui.model.fragility_mark`); "" for a pair ``r`` does not hold."""
+    frame = r.fragility.pairs
+    marks = {
+        (str(a), str(b)): fragility_mark(size, bool(exact), low)
+        for a, b, size, exact, low in zip(frame["a"], frame["b"], frame["fragility"], frame["exact"], frame["at_least"])
+    }
+    return [marks.get((str(a), str(b)), "") for a, b in zip(column(table, "a"), column(table, "b"))]
+
+
+def reversals(r: Robustness, esc: Escape) -> list[str]:
+    """One line per pair that some removal of data sets reverses: the pair, its decision, its
+    fragility and the data sets removed (names escaped by ``esc``), in the pairs' order."""
+    out = []
+    rows: list[Any] = list(r.fragility.pairs.itertuples(index=False))  # (typed Any: fields are columns)
+    for x in rows:
+        if pd.isna(x.fragility):
+            continue
+        what = "rejected" if x.rejected else "not rejected"
+        mark = fragility_mark(x.fragility, bool(x.exact), x.at_least)
+        out.append(f"{esc(x.a)} vs {esc(x.b)} ({what}): {mark}, without {listed(tuple(x.removed), esc, most=10)}")
+    return out

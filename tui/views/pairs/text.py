@@ -7,13 +7,15 @@ import textwrap
 from stats import fmt_p
 from tui.formats.cells import column, each_float
 from tui.formats.text import fitted_grid
-from tui.model import Analysis
+from tui.model import Analysis, fragility_note
 from tui.registry import RenderOptions
 from tui.views.pairs.shared import (
     EFFECT_HEADER,
     PAIR_PROCEDURES,
     effect_note,
     effects_cells,
+    fragility_column,
+    reversals,
     two_sample_cells,
     two_sample_title,
 )
@@ -25,8 +27,15 @@ def pairs_text(analysis: Analysis, width: int | None = None) -> list[str]:
     pairs, sel = analysis.pairs, analysis.selection
     assert pairs is not None
     out = [f"all pairs ({sel.test} z statistics); adjusted p-values <= {sel.alpha:g} are marked *"]
+    r = analysis.robustness  # (computed now when the app has not: a report prints it whole)
+    fragile = None if r is None else fragility_column(pairs.table, r)
+    if r is not None:
+        out += textwrap.wrap(fragility_note(r), min(width or 100, 100))
     if width is None:
-        out += _apv_lines(analysis)
+        lines = _apv_lines(analysis)
+        if fragile is not None:  # the column after the APVs
+            lines = [f"{line}{mark:>11}" for line, mark in zip(lines, ["fragility", *fragile])]
+        out += lines
     else:
         table = pairs.table
         columns = [
@@ -36,8 +45,15 @@ def pairs_text(analysis: Analysis, width: int | None = None) -> list[str]:
             each_float(table["p"], fmt_p),
             *(each_float(table[c], lambda q: fmt_p(q) + ("*" if q <= sel.alpha else " ")) for c in PAIR_PROCEDURES),
         ]
+        header = ["a", "b", "z", "p", *PAIR_PROCEDURES]
+        if fragile is not None:
+            columns.append(fragile)
+            header.append("fragility")
         rows = [list(row) for row in zip(*columns)]
-        out += fitted_grid(["a", "b", "z", "p", *PAIR_PROCEDURES], rows, width, left=2, names=(0, 1), keep=3)
+        out += fitted_grid(header, rows, width, left=2, names=(0, 1), keep=3)
+    if r is not None:
+        out += ["", f"reversed by removing data sets ({r.procedure_name}):"]
+        out += [f"  {line}" for line in reversals(r, str)] or ["  no pair: no removal found reverses any decision"]
     if pairs.two_sample is not None:
         header, cells = two_sample_cells(pairs, sel.alpha, str, lambda text, on: text + ("*" if on else " "))
         out += ["", two_sample_title(pairs, sel.alpha), *fitted_grid(header, cells, width, left=4, names=(0, 1))]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tui.formats.json import NUM, STR_LIST, TEST, df_value, num, records, row_schema
-from tui.model import PROCEDURES, Analysis, TestsView
+from tui.model import PROCEDURES, ROBUSTNESS_SCHEMA, Analysis, TestsView, robustness_json
 from tui.registry import RenderOptions
 from tui.views.tests.extra import extra_json
 
@@ -27,6 +27,7 @@ SCHEMA: dict[str, Any] = {
         "critical_difference",
         "verdict",
         "control",
+        "robustness",
     ],
     "properties": {
         "friedman": {"type": ["object", "null"], **{k: v for k, v in TEST.items() if k != "type"}},
@@ -95,6 +96,7 @@ SCHEMA: dict[str, Any] = {
             },
         },
         "critical_difference": NUM,
+        "robustness": ROBUSTNESS_SCHEMA,
         "verdict": {
             "type": ["object", "null"],
             "required": ["outcome", "winners", "losers", "procedure", "message"],
@@ -165,6 +167,7 @@ def render(analysis: Analysis, options: RenderOptions) -> dict[str, Any]:
             "message": t.verdict,
         }
     )
+    doc["robustness"] = robustness_json(analysis.robustness)  # (the pairs and CD views' key too)
     doc["control"] = (
         None
         if t is None

@@ -9,7 +9,7 @@ from tui.formats.latex import (
     tex_escape,
     tex_p,
 )
-from tui.model import Analysis
+from tui.model import Analysis, tests_sentence
 from tui.registry import RenderOptions
 from tui.views.tests.extra import extra_latex
 from tui.views.tests.shared import SM_NAME, apv_columns, df_text, uses_sentence
@@ -18,7 +18,11 @@ from tui.views.tests.shared import SM_NAME, apv_columns, df_text, uses_sentence
 def render(analysis: Analysis, options: RenderOptions) -> list[str]:
     tests, sel = analysis.tests, analysis.selection
     assert tests is not None
-    out = [f"% verdict: {tex_escape(tests.verdict)}", f"% {tex_escape(tests.safety)}"]
+    out = [f"% verdict: {tex_escape(tests.verdict)}"]
+    r = analysis.robustness
+    if r is not None:  # issue 31: how fragile and how stable the verdict's decisions are
+        out.append(f"% robustness: {tex_escape(tests_sentence(r))}")
+    out.append(f"% {tex_escape(tests.safety)}")
     rows = [
         [OMNIBUS_NAMES[str(n)], fmt_stat(r["statistic"]), df_text(r["df"]), tex_p(r["pvalue"])]
         for n, r in tests.omnibus.iterrows()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from stats import OMNIBUS_NAMES, OMNIBUS_SYMBOLS, fmt_p, fmt_stat
 from tui.formats.markdown import bold, md_escape, table
-from tui.model import Analysis
+from tui.model import Analysis, tests_sentence
 from tui.registry import RenderOptions
 from tui.views.tests.extra import extra_markdown
 from tui.views.tests.shared import SM_NAME, apv_columns, df_text, uses_sentence
@@ -14,6 +14,9 @@ def render(analysis: Analysis, options: RenderOptions) -> list[str]:
     tests, sel = analysis.tests, analysis.selection
     assert tests is not None
     out = ["## Tests", "", f"**Verdict:** {md_escape(tests.verdict)}", ""]
+    r = analysis.robustness
+    if r is not None:  # issue 31: how fragile and how stable the verdict's decisions are
+        out += [f"**Robustness:** {md_escape(tests_sentence(r))}", ""]
     rows = [
         [
             f"{OMNIBUS_NAMES[str(n)]} ({OMNIBUS_SYMBOLS[str(n)]})",

@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 import stats
 from stats import OMNIBUS_NAMES, fmt_p
-from tui.model import TestsView
+from tui.model import COMPUTING, COMPUTING_TEXT, Robustness, TestsView, robustness_now, tests_sentence
 from tui.views.tests.shared import SM_NAME, uses_sentence
 from tui.widgets import (
     ExactLine,
@@ -131,8 +131,22 @@ class TestsPanel(ViewPanel, ScrollableContainer):
         frame = control_frame(view)
         return frame[[matches(self.needle, x) for x in frame.index]]
 
+    #: The robustness shown under the verdict: a :class:`~tui.model.Robustness`, ``COMPUTING``
+    #: while the app computes it (the view is shown at once without it), or None (none).
+    robust: Any = None
+
+    @classmethod
+    def prepare(cls, analysis: Any, part: str, width: int | None, made: Any) -> Any:
+        """The view and its robustness as computed so far (never waiting for it)."""
+        view = analysis.part(part)
+        return None if view is None else (view, robustness_now(analysis))
+
     def compose(self) -> ComposeResult:
         yield Body(id="verdict")
+        robust = Body(id="tests-robustness")  # how fragile and stable the verdict is (issue 31)
+        robust.styles.width = "1fr"  # wrapped to the pane, as the verdict
+        robust.styles.margin = (0, 0, 1, 0)
+        yield robust
         yield Body(id="tests-body", classes="body")
         counts = Body(id="tests-incomplete")  # how many data sets each test uses, when some miss results
         counts.styles.width = "1fr"  # wrapped to the pane, as the verdict
@@ -165,7 +179,7 @@ class TestsPanel(ViewPanel, ScrollableContainer):
     @property
     def plain(self) -> str:
         """The text of the view, the control table as a text table (tests read it)."""
-        parts = [self.query_one(f"#{name}", Body).plain for name in ("verdict", "tests-body")]
+        parts = [self.query_one(f"#{name}", Body).plain for name in ("verdict", "tests-robustness", "tests-body")]
         if self.view is not None and self.view.incomplete is not None:
             parts.append(self.query_one("#tests-incomplete", Body).plain)
         parts.append(self.query_one("#control-head", Body).plain)
@@ -193,6 +207,7 @@ class TestsPanel(ViewPanel, ScrollableContainer):
         ]
         table = self.query_one("#control-table", VimTable)
         self._show_incomplete(view)
+        self._show_robustness(view)
         if view is None:
             table.clear(columns=True)
             for name in ("sign-head", "sign-table", "wlt-head", "wlt-table"):
@@ -222,6 +237,23 @@ class TestsPanel(ViewPanel, ScrollableContainer):
         text.no_wrap = False
         safety.show(text)
 
+    def _show_robustness(self, view: TestsView | None) -> None:
+        """The sentence on the verdict's fragility and stability under it, or that it is computing."""
+        body, robust = self.query_one("#tests-robustness", Body), self.robust
+        body.display = shown = view is not None and robust is not None
+        # right under the verdict, the blank line after both
+        self.query_one("#verdict", Body).styles.margin = (0, 0, 0 if shown else 1, 0)
+        if view is None or robust is None:
+            body.show(Text(""))
+            return
+        if robust is COMPUTING:
+            text = Text(COMPUTING_TEXT, style="italic")
+        else:
+            assert isinstance(robust, Robustness)
+            text = literal("robustness: " + tests_sentence(robust), "italic")  # names from the logs
+        text.no_wrap = False
+        body.show(text)
+
     def _show_incomplete(self, view: TestsView | None) -> None:
         """The data sets each test uses, under the omnibus tests (wrapped), when some miss results."""
         body = self.query_one("#tests-incomplete", Body)
@@ -241,7 +273,9 @@ class TestsPanel(ViewPanel, ScrollableContainer):
     PANEL_CLASSES = "view-scroll"
 
     def show(self, data: Any) -> None:
-        self.view = data
+        """``data``: :meth:`prepare`'s (the view, its robustness so far), or a view, or None."""
+        self.robust = data[1] if isinstance(data, tuple) else None
+        self.view = data[0] if isinstance(data, tuple) else data
 
     def learner_under_cursor(self) -> str | None:
         return learner_in_row(self, "#control-table")

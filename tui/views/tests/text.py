@@ -6,7 +6,7 @@ from functools import partial
 
 from stats import fmt_p
 from tui.formats.text import fitted_grid
-from tui.model import Analysis, TestsView
+from tui.model import Analysis, TestsView, tests_sentence
 from tui.registry import RenderOptions
 from tui.views.tests.extra import extra_text, friedman_ties_text
 from tui.views.tests.shared import apv_columns, omnibus_line, sm_line, uses_sentence
@@ -36,7 +36,11 @@ def tests_text(analysis: Analysis, width: int | None = None) -> list[str]:
     tests, sel = analysis.tests, analysis.selection
     assert tests is not None
 
-    out = ["verdict: " + tests.verdict, ""]
+    out = ["verdict: " + tests.verdict]
+    r = analysis.robustness  # (computed now when the app has not: a report prints it whole)
+    if r is not None:
+        out.append("robustness: " + tests_sentence(r))
+    out.append("")
     for name, row in tests.omnibus.iterrows():
         out.append(omnibus_line(str(name), row))
         if name == "friedman" and tests.extra is not None:
