@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 # `rankboard --help` and an argument error never load them, `rankboard check` never loads scipy.
 
 BUNDLED_CV = "cv"
-SUBCOMMANDS = ("report", "check", "convert")
+SUBCOMMANDS = ("report", "check", "convert", "aggregate")
 
 
 def bundled_cv() -> Path:
@@ -44,7 +44,8 @@ def build_app_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="rankboard [PATHS ...] [--paused] [--spec FILE] [--memory SIZE]\n"
         "       rankboard report [PATHS ...] [options]\n       rankboard check PATHS ...\n"
-        "       rankboard convert PATHS ... -o FILE",
+        "       rankboard convert PATHS ... -o FILE\n"
+        "       rankboard aggregate PATHS ... --engine duckdb|dask|spark -o FILE",
         description="Which learner is best, and is it significant? Statistics for R x N "
         "cross-validation logs (dataset,repeat,fold,learner,criterion,value).\n\n"
         "Without a subcommand, opens the terminal app on PATHS (default: the bundled sample logs\n"
@@ -52,7 +53,8 @@ def build_app_parser() -> argparse.ArgumentParser:
         "  report   print the rank table, omnibus tests, critical difference, verdict and control table\n"
         "  check    lint logs: every problem as file:line: reason, then a summary; exit 1 on any error\n"
         "  convert  read the logs once, write their tidy long table as Parquet or Arrow (Feather)\n"
-        "(see rankboard report --help, rankboard check --help, rankboard convert --help)",
+        "  aggregate  the grouped median on DuckDB, Dask or Spark, written as Parquet for rankboard to open\n"
+        "(see rankboard report --help, rankboard check --help, rankboard convert --help, rankboard aggregate --help)",
         epilog="PATHS may be files, directories (every *.dat below), globs, .gz files, or Parquet/Arrow\n"
         "tables (named as files).\n\n" + _keys_epilog(),
     )
@@ -260,7 +262,30 @@ def build_parser() -> argparse.ArgumentParser:
         help="the file's format (default: from FILE's suffix: .parquet/.pq, or .feather/.arrow/.ipc)",
     )
     convert.add_argument("--force", action="store_true", help="replace an existing FILE (as report -o --force)")
+    _add_aggregate(sub)
     return parser
+
+
+def _add_aggregate(sub: Any) -> None:
+    """``rankboard aggregate``: the grouped median on DuckDB, Dask or Spark (tui.engines)."""
+    aggregate = sub.add_parser(
+        "aggregate",
+        help="hand the grouped median to DuckDB, Dask or Spark; write it as Parquet for rankboard to open",
+        description="The exact median of value per criterion, data set and learner over all repeats and folds, "
+        "computed by an engine (duckdb: one node, out of core; dask, spark: a cluster), in the logs' order of first "
+        "appearance, written atomically as a long-format Parquet file (repeat 1, fold 1 per cell): rankboard report "
+        "on it prints the ranks, tests, pairs and CD views of the whole logs. Text logs (long format, .dat, .dat.gz) "
+        "and long Parquet tables; a line the engine will not read makes it fail, naming it (rankboard check names "
+        'every problem). Each engine is an extra: pip install "rankboard[duckdb]" (or [dask], [spark]).',
+    )
+    aggregate.add_argument("paths", nargs="+", metavar="PATHS", help="logs (files, directories, globs)")
+    aggregate.add_argument("--engine", required=True, choices=("duckdb", "dask", "spark"), help="the engine")
+    aggregate.add_argument("-o", "--output", metavar="FILE", required=True, help="the Parquet file to write")
+    aggregate.add_argument("--force", action="store_true", help="replace an existing FILE (as report -o --force)")
+    aggregate.add_argument(
+        "--scheduler", metavar="ADDRESS", help="dask: a distributed scheduler (default: the threads of this machine)"
+    )
+    aggregate.add_argument("--master", metavar="URL", help="spark: the master (default: local[*])")
 
 
 def say(*parts: object, file: TextIO | None = None) -> None:
@@ -514,6 +539,18 @@ def main(argv: list[str] | None = None) -> int:
             from tui.convert import run_convert
 
             return run_convert(args.paths, args.output, args.format, args.force)
+        if args.command == "aggregate":
+            from tui.engines import run_aggregate
+
+            return run_aggregate(
+                args.paths,
+                args.engine,
+                args.output,
+                force=args.force,
+                scheduler=args.scheduler,
+                master=args.master,
+                say=lambda text: say(text, file=sys.stderr),
+            )
         return run_check(args.paths, args.memory) if args.command == "check" else run_report(args)
     except BrokenPipeError:  # `rankboard check d | head`: the reader has gone; say nothing more
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -23,6 +23,7 @@ _EXPORTS: dict[str, str] = {
     "Progress": "stats.logs._progress",
     "SpilledLogs": "stats.logs._spill",
     "WatchUpdate": "stats.logs._watch_update",
+    "log_paths": "stats.logs._paths",
     "log_size": "stats.logs._paths",
     "read_columns": "stats.logs._read",
     "read_logs": "stats.logs._read",
@@ -34,6 +35,7 @@ if TYPE_CHECKING:  # what type checkers see: the same names, imported eagerly
     from stats.logs._formats import LogProblem  # noqa: F401
     from stats.logs._paths import (
         Decompression,  # noqa: F401
+        log_paths,  # noqa: F401
         log_size,  # noqa: F401
     )
     from stats.logs._progress import Progress  # noqa: F401

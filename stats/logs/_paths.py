@@ -144,6 +144,17 @@ def expand(paths: tuple[Any, ...]) -> tuple[list[Source], list[LogProblem]]:
     return sources, problems
 
 
+def log_paths(*paths: Any) -> tuple[list[str], list[LogProblem]]:
+    """The files ``paths`` name, in the order the readers read them (:func:`expand`: files,
+    directories, globs, engine bookkeeping skipped), and what naming them found wrong (a path
+    that names nothing, a directory without logs). For a program that hands the logs to another
+    reader (``rankboard aggregate``): standard input (``-``) is a problem there, not a file."""
+    sources, problems = expand(paths)
+    if any(source.path is None for source in sources):
+        problems.append(LogProblem("-", None, "standard input is not a file: name the logs"))
+    return [source.name for source in sources if source.path is not None], problems
+
+
 def not_regular(mode: int) -> str:
     """Why a file of ``mode`` (not a regular file) is not read."""
     kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
