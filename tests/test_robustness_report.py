@@ -226,3 +226,25 @@ def test_names_in_the_sentences_and_cells_are_escaped_per_format(tmp_path: Path)
     assert any(md_escape(removed) in x and md_escape(row["a"]) in x for x in listed), listed
     cd_tex = render_report(model, sel, view="cd", fmt="latex")  # type: ignore[arg-type]
     assert tex_escape(removed) in cd_tex.splitlines()[-1] and "&" not in cd_tex.splitlines()[-1].replace(r"\&", "")
+
+
+def test_under_nemenyi_the_pairs_fragility_says_it_follows_the_critical_difference() -> None:
+    # the pairs table's nemenyi column is m p (Garcia & Herrera 2008); Nemenyi's rejections in the
+    # verdict, the CD diagram and the fragility are Demsar's CD: the note must say which it follows,
+    # and its "rejected" must be the CD's (bundled logs, accuracy: KNN vs LogisticRegression is
+    # 0.0468 by m p, rejected by both here)
+    from dataclasses import replace
+
+    log = stats.read_logs(CV)
+    sel = replace(default_selection(log, "accuracy"), procedure="nemenyi")
+    text = render_report(Model(log), sel, view="pairs", fmt="text")  # type: ignore[arg-type]
+    flat = " ".join(text.split())
+    assert "Demšar's (2006) critical difference" in flat and "as in the CD diagram and the verdict" in flat
+    ranks = stats.average_ranks(stats.scores_table(log, "accuracy"))
+    cd = stats.critical_difference(ranks.k, ranks.n, alpha=0.05)
+    average = ranks.ranks
+    rejected, kept = ("DecisionTree", "LogisticRegression"), ("GaussianNB", "DecisionTree")
+    for pair, said in [(rejected, "(rejected)"), (kept, "(not rejected)")]:
+        apart = abs(average[pair[0]] - average[pair[1]]) >= cd
+        assert (said == "(rejected)") == apart
+        assert f"{pair[0]} vs {pair[1]} {said}" in text

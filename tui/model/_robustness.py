@@ -136,12 +136,20 @@ def fragility_mark(size: Any, exact: bool, at_least: Any) -> str:
 
 
 def fragility_note(r: Robustness) -> str:
-    """What the fragility column holds, in a sentence for every format."""
+    """What the fragility column holds, in a sentence for every format. Under Nemenyi it says which
+    decision it follows: Demsar's critical difference (the CD diagram's, the letters' and the
+    verdict's), which rejects a little more than the m p of the table's nemenyi column."""
+    basis = ""
+    if r.procedure == "nemenyi":
+        basis = (
+            "; a pair is rejected when its average ranks differ by at least Demšar's (2006) critical difference, "
+            "as in the CD diagram and the verdict (the nemenyi column's m p, García & Herrera 2008, can mark fewer)"
+        )
     return (
         f"fragility ({r.procedure_name}, alpha = {r.alpha:g}): the fewest data sets whose removal reverses "
         "the pair's decision, a rejection lost or a non-rejection turned into one (Walsh et al. 2014); "
         '"-": no removal does; "a..b": the search stopped, the fewest lies between a and b; '
-        '">=a": none found, it takes at least a'
+        f'">=a": none found, it takes at least a{basis}'
     )
 
 
