@@ -205,10 +205,10 @@ def test_all_pairs_effects_judge_each_distinct_count_once(monkeypatch: pytest.Mo
     k, n = 60, 4  # 1,770 pairs of 4 values: exact Mann-Whitney, 10 Walsh averages a pair
     scores = pd.DataFrame(rng.uniform(0.5, 0.9, (n, k)), columns=[f"L{i:02d}" for i in range(k)])
     labels, orders = _Calls(ape._label), _Calls(ape.order_statistics)
-    exact = _Calls(ape.sps.mannwhitneyu)
+    exact = _Calls(ape.mannwhitneyu_two_sided)
     monkeypatch.setattr(ape, "_label", labels)
     monkeypatch.setattr(ape, "order_statistics", orders)
-    monkeypatch.setattr(ape, "sps", SimpleNamespace(mannwhitneyu=exact))
+    monkeypatch.setattr(ape, "mannwhitneyu_two_sided", exact)
     table = stats.pairwise_effects(scores).table
     assert labels.calls <= 2 * (2 * n * n + 1)  # per distinct count of wins and ties, not 2 x 1,770
     assert exact.calls <= n * n + 1  # per distinct U, not per pair

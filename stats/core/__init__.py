@@ -7,6 +7,8 @@
 * :mod:`stats.core._keys`: integer keys, every packing of several integers into one.
 * :mod:`stats.core._pairs`: the k(k-1)/2 pairs of learners in the library's order.
 * :mod:`stats.core._order_statistics`: a few order statistics of a large array.
+* :mod:`stats.core._distributions`: the normal and binomial functions, the sign test's p and
+  mid-ranks of ``scipy.stats``, the same floats, from ``scipy.special`` (no ``import scipy.stats``).
 * :mod:`stats.core.names`: names from logs made safe to show; :mod:`stats.core.labels`: the
   printed names of the tests and procedures; :mod:`stats.core.criteria`: which criterion lines are
   criteria and which are bookkeeping (a sequence study's training size).
@@ -46,6 +48,14 @@ _EXPORTS: dict[str, str] = {
     "unpack_location": "stats.core._keys",
     "unpack_radix": "stats.core._keys",
     "unpack_run": "stats.core._keys",
+    "binom_cdf": "stats.core._distributions",
+    "binom_pmf": "stats.core._distributions",
+    "binom_sf": "stats.core._distributions",
+    "binomtest_half_pvalue": "stats.core._distributions",
+    "binomtest_half_pvalues": "stats.core._distributions",
+    "norm_cdf": "stats.core._distributions",
+    "norm_isf": "stats.core._distributions",
+    "twice_midranks": "stats.core._distributions",
     "order_statistics": "stats.core._order_statistics",
     "pairs": "stats.core._pairs",
     "LogRead": "stats.core._result",
@@ -80,6 +90,16 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted([*_EXPORTS, "lazy"])
 
 if TYPE_CHECKING:  # what type checkers see: the same names, imported eagerly
+    from stats.core._distributions import (  # noqa: F401
+        binom_cdf,
+        binom_pmf,
+        binom_sf,
+        binomtest_half_pvalue,
+        binomtest_half_pvalues,
+        norm_cdf,
+        norm_isf,
+        twice_midranks,
+    )
     from stats.core._format import Printable, fmt_p, fmt_stat, p_is  # noqa: F401
     from stats.core._keys import (  # noqa: F401
         NARROW_BITS,

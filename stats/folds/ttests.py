@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.stats as sps
+from scipy import special
 
 from stats.core import Printable, as_sample, check_bool, fmt_stat, p_is, paired_difference
 
@@ -115,7 +115,8 @@ def corrected_ttest(a: Any, b: Any, *, folds: int, higher_is_better: bool = True
         t = 0.0 if mean == 0.0 else float(np.copysign(np.inf, mean))
         return CorrectedTTest(t, 1.0 if mean == 0.0 else 0.0, j - 1, mean)
     t = mean / scale
-    return CorrectedTTest(float(t), float(2 * sps.t.sf(abs(t), j - 1)), j - 1, mean)
+    p = float(2 * special.stdtr(j - 1, -abs(t)))  # 2 scipy.stats.t.sf(|t|, j - 1): the ufunc it calls
+    return CorrectedTTest(float(t), p, j - 1, mean)
 
 
 @dataclass(frozen=True)
@@ -187,8 +188,9 @@ def bayes_correlated_ttest(
         else:
             p_a, p_b = float(mean > r), float(mean < -r)
     else:
-        p_a = float(sps.t.sf(r, j - 1, loc=mean, scale=scale))
-        p_b = float(sps.t.cdf(-r, j - 1, loc=mean, scale=scale))
+        # scipy.stats.t.sf(r, j - 1, loc=mean, scale=scale) and .cdf(-r, ...): the ufunc they call
+        p_a = float(special.stdtr(j - 1, -((r - mean) / scale)))
+        p_b = float(special.stdtr(j - 1, (-r - mean) / scale))
     p_rope = max(0.0, 1.0 - p_a - p_b) if r > 0 or scale == 0.0 else 0.0
     if r == 0.0 and scale > 0.0:
         p_b = 1.0 - p_a

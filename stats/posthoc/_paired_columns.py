@@ -25,8 +25,8 @@ from functools import lru_cache
 
 import numpy as np
 from scipy import special
-from scipy import stats as sps
 
+from stats.core import binomtest_half_pvalues as _binomtest_pvalues
 from stats.core import snap_at, snap_digits
 
 
@@ -147,52 +147,6 @@ def wilcoxon_columns(d: np.ndarray, zero_method: str, exact_max_n: int) -> dict[
         "n_zero": n_zero,
         "zscore": zscore,
     }
-
-
-@lru_cache(maxsize=1024)
-def _binomtest_pvalues(n: int) -> np.ndarray:
-    """``scipy.stats.binomtest(k, n, 0.5).pvalue`` for k = 0..n, computed as scipy does (the same
-    binary search over the pmf for the other tail, the same pmf/cdf/sf calls) for all k at once."""
-    p = 0.5
-    binom = sps.binom
-    k = np.arange(n + 1)
-    pmf = binom.pmf(k, n, p)
-    rerr = 1 + 1e-7
-    other = np.zeros(n + 1, dtype=np.int64)  # y of scipy's binomtest
-    low = k < p * n
-
-    def at(x: int) -> float:  # binom.pmf(x, n, p): 0 outside 0..n
-        return float(pmf[x]) if 0 <= x <= n else 0.0
-
-    for j in k.tolist():
-        d = float(pmf[j])
-        if j == p * n:
-            continue
-        if j < p * n:
-            ix = _search(lambda x: -at(x), -d * rerr, int(np.ceil(p * n)), n)
-            other[j] = n - ix + int(d * rerr == at(ix))
-        else:
-            other[j] = _search(at, d * rerr, 0, int(np.floor(p * n))) + 1
-    lower = binom.cdf(k, n, p) + binom.sf(n - other, n, p)
-    upper = binom.cdf(other - 1, n, p) + binom.sf(k - 1, n, p)
-    out = np.minimum(1.0, np.where(low, lower, upper))
-    out[k == p * n] = 1.0
-    out.setflags(write=False)
-    return out
-
-
-def _search(a, d: float, lo: int, hi: int) -> int:  # type: ignore[no-untyped-def]
-    """scipy's ``_binary_search_for_binom_tst``: the i in lo..hi with a(i) <= d < a(i + 1)."""
-    while lo < hi:
-        mid = lo + (hi - lo) // 2
-        midval = a(mid)
-        if midval < d:
-            lo = mid + 1
-        elif midval > d:
-            hi = mid - 1
-        else:
-            return mid
-    return lo if a(lo) <= d else lo - 1
 
 
 def sign_columns(d: np.ndarray, ties: str) -> dict[str, np.ndarray]:

@@ -17,11 +17,9 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
 from scipy.special import bdtr
-from scipy.stats import binom
 
-from stats.core import Printable, as_table, check_alpha, check_choice
+from stats.core import Printable, as_table, binom_cdf, binom_pmf, check_alpha, check_choice
 
 __all__ = ["MultipleSignResult", "multiple_sign_test"]
 
@@ -163,6 +161,8 @@ def _exact_min_cdf(K: int, n: int, r: int, max_states: int = _MAX_STATES, max_nn
         coef, M = coef * small[c, m], M + m
     active = run_hi[src, 0]
     weight = coef / ((active + 1) * small[active, M])
+    from scipy import sparse  # here: the Markov chain of many learners only (issue 32)
+
     T = sparse.csr_matrix((weight, (tgt, src)), shape=(S, S))
     p = np.zeros(S)
     p[0] = 1.0  # every learner at level 0 has rank 0
@@ -186,9 +186,9 @@ def _pair_cdf(n: int, s: int, disc: float) -> float:
     A = np.arange(n + 1)
     D = A[:, None]  # every D at once (row D): scipy's functions act element by element
     lo, hi = np.maximum(D - s + A, 0), np.minimum(D, s - A)
-    pB = np.where(hi >= lo, binom.cdf(hi, D, 0.5) - binom.cdf(lo - 1, D, 0.5), 0.0)
-    pA = binom.pmf(A, n - D, 0.5)
-    pD = binom.pmf(A, n, disc)
+    pB = np.where(hi >= lo, binom_cdf(hi, D, 0.5) - binom_cdf(lo - 1, D, 0.5), 0.0)
+    pA = binom_pmf(A, n - D, 0.5)
+    pD = binom_pmf(A, n, disc)
     total = 0.0
     for d in range(n + 1):  # the sum in the order of D, each term as one dot product: the same digits
         total += pD[d] * float(pA[d] @ pB[d])
@@ -229,9 +229,9 @@ def _pair_cdf_banded(n: int, s: int, disc: float) -> float:
         inside = np.clip(at, 0, max(d - 1, 0))
         return np.where(at < 0, 0.0, np.where(at >= d, 1.0, bdtr(inside, d, 0.5)))
 
-    pA = binom.pmf(a, n - d_lo, 0.5)
+    pA = binom_pmf(a, n - d_lo, 0.5)
     F = cdf(d_lo, k)
-    pD = binom.pmf(np.arange(d_lo, d_hi + 1), n, disc)
+    pD = binom_pmf(np.arange(d_lo, d_hi + 1), n, disc)
     total = 0.0
     for d in range(d_lo, d_hi + 1):
         if d > d_lo:

@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats as sps
 
 from stats.core import Printable, as_sample, as_table, check_alpha, check_choice, fmt_stat, p_is
 
@@ -21,8 +20,20 @@ from stats.core import Printable, as_sample, as_table, check_alpha, check_choice
 LILLIEFORS_SEED = 1967
 #: Default number of Monte Carlo samples of the Lilliefors test.
 LILLIEFORS_MC_SAMPLES = 9999
-# scipy >= 1.15 takes ``rng``, older versions ``random_state``; both accept a Generator (same stream).
-_RNG_KEYWORD = "rng" if "rng" in inspect.signature(sps.goodness_of_fit).parameters else "random_state"
+
+
+def _sps() -> Any:
+    """``scipy.stats``, imported by the tests that need it (Shapiro-Wilk, D'Agostino-Pearson,
+    Lilliefors, Levene: only scipy.stats has them), not with this module: importing ``stats``'s
+    ranking for the first view must not cost the 0.5-0.9 s of ``import scipy.stats`` (issue 32)."""
+    from scipy import stats as sps
+
+    return sps
+
+
+def _rng_keyword() -> str:
+    """scipy >= 1.15 takes ``rng``, older versions ``random_state``; both accept a Generator (same stream)."""
+    return "rng" if "rng" in inspect.signature(_sps().goodness_of_fit).parameters else "random_state"
 
 
 @dataclass(frozen=True)
@@ -172,7 +183,7 @@ def _normality(
 ) -> NormalityResult:
     """:func:`normality` of a checked sample; ``dagostino``: its ``sps.normaltest`` result if already known."""
     n = int(x.size)
-
+    sps = _sps()
     names = ("Shapiro-Wilk", "D'Agostino-Pearson", "Kolmogorov-Smirnov (Lilliefors)")
     constant = n > 1 and np.ptp(x) == 0.0
     tests = []
@@ -188,7 +199,7 @@ def _normality(
         elif not lilliefors:
             tests.append(NormalityTest(None, None, name, None, "not run (lilliefors=False)"))
         else:
-            rng = {_RNG_KEYWORD: np.random.default_rng(seed)}
+            rng = {_rng_keyword(): np.random.default_rng(seed)}
             gof = sps.goodness_of_fit(sps.norm, x, statistic="ks", n_mc_samples=int(n_mc_samples), **rng)
             note = f"Monte Carlo p-value, {n_mc_samples} samples, seed {seed}"
             tests.append(_outcome(name, gof, alpha, note))
@@ -231,7 +242,7 @@ def levene(groups: Sequence[ArrayLike] | Mapping[Any, ArrayLike], *, center: str
     k, n = len(samples), sum(s.size for s in samples)
     if all(np.ptp(s) == 0.0 for s in samples):
         return LeveneResult(None, None, center, k, n, "every group is constant (W = 0/0)")
-    res = sps.levene(*samples, center=center)
+    res = _sps().levene(*samples, center=center)
     return LeveneResult(float(res.statistic), float(res.pvalue), center, k, n)
 
 
@@ -283,7 +294,7 @@ def parametric_safety(
     testable = [j for j in range(table.k) if raw.shape[0] >= 8 and np.ptp(raw[:, j]) > 0]
     dagostino: dict[int, Any] = {}
     if testable:
-        batch = sps.normaltest(raw[:, testable], axis=0)
+        batch = _sps().normaltest(raw[:, testable], axis=0)
         dagostino = {
             j: SimpleNamespace(statistic=batch.statistic[i], pvalue=batch.pvalue[i]) for i, j in enumerate(testable)
         }

@@ -6,18 +6,25 @@ import math
 from functools import lru_cache
 from typing import Literal
 
-from scipy import stats as sps
-
-from stats.core import check_alpha, check_choice
+from stats.core import check_alpha, check_choice, norm_isf
+from stats.ranking._nemenyi_q import K_MAX, K_MIN, Q_NEMENYI
 
 CDMethod = Literal["nemenyi", "bonferroni_dunn"]
 
 
 @lru_cache(maxsize=256)
 def _q(k: int, alpha: float, method: str, df: float) -> float:
-    if method == "nemenyi":
-        return float(sps.studentized_range.ppf(1.0 - alpha, k, df)) / math.sqrt(2.0)
-    return float(sps.norm.isf(alpha / (2.0 * (k - 1))))
+    """Bonferroni-Dunn's from ``scipy.special`` (``norm_isf``); Nemenyi's from the table of
+    :mod:`stats.ranking._nemenyi_q` (alpha 0.10, 0.05, 0.01, k up to 100, df infinite), else from
+    ``scipy.stats.studentized_range``, imported only then (0.5-0.9 s: not on the tests view's path)."""
+    if method != "nemenyi":
+        return float(norm_isf(alpha / (2.0 * (k - 1))))
+    table = Q_NEMENYI.get(alpha)
+    if table is not None and df == math.inf and K_MIN <= k <= K_MAX:
+        return table[k - K_MIN]
+    from scipy import stats as sps
+
+    return float(sps.studentized_range.ppf(1.0 - alpha, k, df)) / math.sqrt(2.0)
 
 
 def q_alpha(k: int, *, alpha: float = 0.05, method: CDMethod = "nemenyi", df: float = math.inf) -> float:
@@ -69,8 +76,9 @@ def critical_difference(
     Notes
     -----
     q_alpha is computed from the distributions for any k rather than copied
-    from a table: Demsar's printed Bonferroni-Dunn value for k = 9 (2.724) is a
-    typo for 2.734.
+    from Demsar's printed table: its Bonferroni-Dunn value for k = 9 (2.724) is a
+    typo for 2.734. Nemenyi's q for alpha 0.10, 0.05, 0.01 and k <= 100 comes from
+    scipy's own values stored with their every digit (:mod:`stats.ranking._nemenyi_q`).
 
     References
     ----------

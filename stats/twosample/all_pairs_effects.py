@@ -4,7 +4,7 @@
 :func:`stats.cliffs_delta` (the two columns as unpaired samples), :func:`stats.hodges_lehmann`
 (paired, 95%) and :func:`stats.mann_whitney` give for its two columns, the same floats digit for
 digit, computed for all pairs together (one array of comparisons, of Walsh averages, one
-``scipy.stats.mannwhitneyu`` call along an axis) instead of a call per pair.
+Mann-Whitney U test of all columns, :mod:`stats.twosample._mann_whitney`) instead of a call per pair.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from stats.core import EFFECT_COLUMNS as EFFECT_COLUMNS  # the table's columns after a and b
 from stats.core import SNAP_DIGITS, TableResult, as_table, order_statistics, pairs, snap, snap_at, snap_digits
+from stats.twosample._mann_whitney import mannwhitneyu_asymptotic_columns, mannwhitneyu_two_sided
 from stats.twosample._walsh_select import LIST_MAX, walsh_order_statistics
 from stats.twosample.effect_size import A12_BOUNDS, DELTA_BOUNDS, HL_EXACT_BELOW, _label, interval_level, interval_rank
 
@@ -211,7 +211,7 @@ def _mann_whitney_p(oriented: np.ndarray, first: np.ndarray, second: np.ndarray,
     """:func:`stats.mann_whitney`'s p (``method="auto"``) of column ``first`` against ``second``.
 
     The exact p of a pair without ties depends only on its U = ``wins`` (of :func:`_unpaired_counts`,
-    on the same snapped values) and the sample sizes: it is asked of scipy once per distinct U, for
+    on the same snapped values) and the sample sizes: it is computed once per distinct U, for
     the first pair with it (a call per pair took minutes for 1,000 learners: 499,500 calls)."""
     values = snap(oriented)  # the pooled sample's snap is value by value
     x, y = values[:, first], values[:, second]
@@ -221,14 +221,10 @@ def _mann_whitney_p(oriented: np.ndarray, first: np.ndarray, second: np.ndarray,
     approx = ties | (n > MW_EXACT_MAX)
     p = np.empty(first.size)
     if approx.any():
-        res = sps.mannwhitneyu(x[:, approx], y[:, approx], alternative="two-sided", method="asymptotic", axis=0)
-        p[approx] = res.pvalue
+        p[approx] = mannwhitneyu_asymptotic_columns(x[:, approx], y[:, approx])
     exact = np.flatnonzero(~approx)
     _, firsts, which = np.unique(wins[exact], return_index=True, return_inverse=True)
-    once = [
-        float(sps.mannwhitneyu(x[:, c], y[:, c], alternative="two-sided", method="exact").pvalue)
-        for c in exact[firsts].tolist()
-    ]
+    once = [mannwhitneyu_two_sided(x[:, c], y[:, c], "exact")[1] for c in exact[firsts].tolist()]
     p[exact] = np.array(once, dtype=np.float64)[which.reshape(-1)] if exact.size else p[exact]
     return p
 

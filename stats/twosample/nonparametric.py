@@ -14,9 +14,21 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats as sps
 
-from stats.core import Printable, as_sample, check_bool, check_choice, fmt_stat, p_is, paired_difference, snap
+from stats.core import (
+    Printable,
+    as_sample,
+    binomtest_half_pvalue,
+    check_bool,
+    check_choice,
+    fmt_stat,
+    norm_cdf,
+    p_is,
+    paired_difference,
+    snap,
+    twice_midranks,
+)
+from stats.twosample._mann_whitney import mannwhitneyu_two_sided
 
 ZERO_METHODS = ("demsar", "zsplit", "pratt", "wilcox")
 #: What each zero method does with the zero differences, in words (the results print it).
@@ -160,7 +172,8 @@ def sign_test(a: ArrayLike, b: ArrayLike, *, ties: str = "split", higher_is_bett
     # Known discrepancy: the printed table gives w_0.05 = 11 for N = 14 and the
     # seed calls C4.5m's 11 of 14 significant, but the exact two-sided binomial
     # p for 11 of 14 is 940/16384 = 0.0574 > 0.05.
-    pvalue = float(sps.binomtest(statistic, n, 0.5).pvalue) if n else 1.0
+    # scipy.stats.binomtest(statistic, n, 0.5).pvalue, bit for bit, without importing scipy.stats
+    pvalue = binomtest_half_pvalue(statistic, n) if n else 1.0
     return SignTestResult(statistic, pvalue, wins, losses, n_ties, n)
 
 
@@ -253,7 +266,7 @@ def wilcoxon(
         return WilcoxonResult(
             0.0, 1.0, 0.0, 0.0, 0, n_zero, 0.0, zero_method, "approx" if method == "approx" else "exact"
         )
-    twice = np.rint(2.0 * sps.rankdata(absd)).astype(np.int64)  # mid-ranks are k/2
+    twice = twice_midranks(absd)  # mid-ranks are k/2: rint(2 * scipy.stats.rankdata(absd))
     twice_nz = twice[kept:]
     zero_share = int(twice[:kept].sum()) // 2 if zero_method in ("demsar", "zsplit") else 0
     pos2 = int(twice_nz[nonzero > 0].sum())
@@ -275,7 +288,7 @@ def wilcoxon(
     if used == "exact":
         pvalue = _exact_pvalue(twice_nz, pos2)
     else:
-        pvalue = min(1.0, float(2.0 * sps.norm.cdf(zscore)))
+        pvalue = min(1.0, float(2.0 * norm_cdf(zscore)))
     return WilcoxonResult(statistic, pvalue, r_plus, r_minus, n, n_zero, zscore, zero_method, used)
 
 
@@ -319,6 +332,6 @@ def mann_whitney(a: ArrayLike, b: ArrayLike, *, method: str = "auto") -> MannWhi
     if method == "auto":
         ties = np.unique(pooled).size < pooled.size
         method = "approx" if (x.size > 8 and y.size > 8) or ties else "exact"
-    scipy_method = "asymptotic" if method == "approx" else "exact"
-    res = sps.mannwhitneyu(x, y, alternative="two-sided", method=scipy_method)
-    return MannWhitneyResult(float(res.statistic), float(res.pvalue), method)
+    # scipy.stats.mannwhitneyu(x, y, alternative="two-sided", method=...)'s floats, without scipy.stats
+    statistic, pvalue = mannwhitneyu_two_sided(x, y, "asymptotic" if method == "approx" else "exact")
+    return MannWhitneyResult(statistic, pvalue, method)

@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from scipy import special
-from scipy import stats as sps
 
 from stats.core import as_table, check_alpha, snap
 
@@ -95,6 +94,8 @@ def _paired_t_rejects(a: np.ndarray, b: np.ndarray, alpha: float) -> np.ndarray:
     out = p <= alpha
     unsure = ~np.isfinite(p) | (np.abs(p - alpha) <= _NEAR * alpha)
     if unsure.any():
+        from scipy import stats as sps  # only then: importing it costs 0.5-0.9 s (issue 32)
+
         with np.errstate(all="ignore"):
             out[unsure] = sps.ttest_rel(a[unsure], b[unsure], axis=1).pvalue <= alpha
     return out

@@ -6,7 +6,8 @@ path to the first view. So the app imports :data:`FIRST_VIEW` in a worker while 
 and :data:`OTHER_VIEWS` in a worker once the first view is shown
 (:meth:`tui.app.RankboardApp.import_statistics`): the first analysis finds its modules imported,
 and the reading and the first view do not share the two cores with imports they do not need
-(``scipy.stats`` alone takes 0.5-0.8 s, most of it scipy parsing its docstrings).
+(``scipy.stats`` alone takes 0.5-0.9 s, most of it scipy building its distributions and parsing
+their docstrings; ``scipy.special``, all the first view needs of scipy, 0.2-0.3 s).
 
 No Textual here, and nothing is imported when this module is: only the names.
 """
@@ -32,8 +33,10 @@ FIRST_VIEW = (
     "pandas.core.reshape.reshape",
 )
 #: What the other views' statistics import: the omnibus tests, post hoc procedures and
-#: adjustments (``stats.posthoc.ztests``), and ``scipy.stats`` (the effect sizes' intervals, the
-#: two-sample and fold-level tests).
+#: adjustments (``stats.posthoc.ztests``), and ``scipy.stats``, which the ranks, tests, pairs and
+#: folds views no longer need (issue 32: their distributions come from ``scipy.special``) but for
+#: the tests view's parametric notice (Shapiro-Wilk, D'Agostino-Pearson, Levene: only scipy.stats
+#: has them), Nemenyi's q outside its table (stats.ranking._nemenyi_q) and the curves view.
 OTHER_VIEWS = ("stats.posthoc.ztests", "scipy.stats")
 
 
