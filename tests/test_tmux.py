@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import time
@@ -170,8 +171,13 @@ def test_at_80x24_without_colour_names_are_distinct_and_only_rejected_apvs_are_m
 
         def control_rows() -> list[list[str]]:
             rows = [line.split("\u258c", 1)[-1].split() for line in term.screen().splitlines()]
-            return [r for r in rows if len(r) >= 4 and r[0] in learners]
+            # (a table row: a learner, then its z; the robustness sentence names learners too)
+            return [r for r in rows if len(r) >= 4 and r[0] in learners and re.fullmatch(r"-?\d+\.\d+", r[1])]
 
+        # the whole view (its robustness sentence computed), then one page down: the sentence
+        # after the verdict puts the control table below the first screen at 80x24
+        term.wait_text("robustness:")
+        term.keys("PageDown")
         # the control table is drawn after the omnibus lines: wait for it, not only for them (CI)
         term.wait(lambda: len(control_rows()) == 4, "the control table's four rows")
         screen = term.screen()
