@@ -72,7 +72,8 @@ def test_folds_frame_names_the_test_and_alpha_of_its_marks() -> None:
 def test_tests_frame(analysis: Analysis) -> None:
     f = export_frame(analysis, "tests")
     sign = ["sign_plus", "sign_minus", "sign_ties", "sign_statistic", "sign_rejected"]
-    assert list(f.columns) == ["learner", "z", "p", *APVS, *sign, "win", "loss", "tie", "win_minus_loss"]
+    roles = ["role", "role_held", "role_analyses", "role_reversed_by"]  # issue 31: each learner's stability
+    assert list(f.columns) == ["learner", "z", "p", *APVS, *sign, "win", "loss", "tie", "win_minus_loss", *roles]
     expected = stats.control_test(analysis.ranks.medians, "C4.5+m+cf")
     assert f["learner"].tolist() == [*expected.index, "C4.5+m+cf"]  # the control last, with its counts only
     assert np.array_equal(f[["z", "p", *APVS]].to_numpy()[:-1], expected.to_numpy())
@@ -99,8 +100,14 @@ def test_pairs_frame(analysis: Analysis) -> None:
     f = export_frame(analysis, "pairs")
     ranks = ["a", "b", "z", "p", "nemenyi", "holm", "shaffer", "bergmann"]
     effects = ["a12", "a12_magnitude", "delta", "delta_magnitude", "hl_estimate", "hl_low", "hl_high", "hl_confidence"]
-    assert list(f.columns) == [*ranks, *effects, "mann_whitney_p"]
+    fragile = ["fragility", "fragility_exact", "fragility_at_least", "fragility_removed"]
+    stable = ["stability_held", "stability_analyses", "stability_reversed_by"]
+    assert list(f.columns) == [*ranks, *effects, "mann_whitney_p", *fragile, *stable]
     scores = analysis.ranks.medians
+    sel = analysis.selection  # issue 31: each pair's fragility, as stats.fragility gives it
+    got = stats.fragility(scores, procedure=sel.procedure, alpha=sel.alpha, higher_is_better=sel.higher_is_better)
+    assert f["fragility"].astype("Int64").tolist() == got.pairs["fragility"].tolist()
+    assert f["fragility_exact"].tolist() == got.pairs["exact"].tolist()
     pd.testing.assert_frame_equal(f[ranks], stats.pairwise_test(scores).table, check_like=False)
     for row in f.itertuples(index=False):  # every pair's effect sizes: stats' functions, a over b
         a, b = scores[row.a], scores[row.b]
@@ -124,7 +131,8 @@ def test_pairs_frame_of_wilcoxon_holm(analysis: Analysis) -> None:
 
 def test_cd_frame(analysis: Analysis) -> None:
     f = export_frame(analysis, "cd")
-    assert list(f.columns) == ["learner", "average_rank", "clique 1"]
+    roles = ["role", "role_held", "role_analyses", "role_reversed_by"]  # issue 31: each learner's stability
+    assert list(f.columns) == ["learner", "average_rank", "clique 1", *roles]
     assert f["average_rank"].tolist() == analysis.cd.ranks.tolist() and f["clique 1"].all()
 
 
@@ -156,6 +164,8 @@ def test_write_csv_round_trip_and_refusal(tmp_path: Path, analysis: Analysis, mo
         if view == "folds":  # an empty mark (no significant difference) reads back as missing
             back["mark"] = back["mark"].astype(object).where(back["mark"].notna(), "")
         for column in [c for c in back.columns if c.endswith(" letters")]:  # empty but on the average row
+            back[column] = back[column].astype(object).where(back[column].notna(), "")
+        for column in [c for c in back.columns if c.endswith(("_removed", "_reversed_by"))]:  # none: empty
             back[column] = back[column].astype(object).where(back[column].notna(), "")
         if view == "tests":  # the control's row has no sign test: a nullable boolean, blank there
             back["sign_rejected"] = back["sign_rejected"].astype("boolean")

@@ -132,6 +132,7 @@ def fill(model, criterion: str, **options):  # noqa: ANN001, ANN003, ANN201
     analysis = model.analyze(sel)
     for view in VIEWS:
         getattr(analysis, view)
+    analysis.robustness  # noqa: B018  (the fragility and stability the tests, pairs and CD views show later)
     return analysis
 
 
@@ -155,7 +156,7 @@ def test_a_poll_that_touches_one_criterion_keeps_the_others_views(tmp_path: Path
     second = loader.load(reload=False)
     assert second is not None
     after = {c: fill(second.model, c) for c in ("acc", "pf")}
-    for view in ("quartiles", "folds"):  # cached views: the same objects for pf, new ones for acc
+    for view in ("quartiles", "folds", "robustness"):  # cached: the same objects for pf, new ones for acc
         assert getattr(after["pf"], view) is getattr(before["pf"], view)
         assert getattr(after["acc"], view) is not getattr(before["acc"], view)
     assert fill(second.model, "pf", deltas=True).quartiles is deltas

@@ -52,6 +52,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from stats.logs._arrow_numpy import filled, nulls, numpy_of
+from stats.logs._columnar_limits import Refused as _Refused
+from stats.logs._columnar_limits import bound_rows as _bound
+from stats.logs._columnar_limits import bound_unpacked as _bound_unpacked
 from stats.logs._dataset import PathFill, PathRefused, path_columns
 from stats.logs._dictionaries import Judgements, Validated, coded_field
 from stats.logs._formats import LONG, LONG_COLUMNS, MAX_VALUE, LogProblem, LogSpec, out_of_range, parse_header
@@ -60,8 +63,6 @@ from stats.logs._magic import ARROW_FILE, ARROW_STREAM, PARQUET, sniff, sniff_fi
 from stats.logs._parse import Coded, Part, _first_seen
 from stats.logs._paths import Decompression
 
-#: Bytes a result takes at least as text (``a,1,1,b,c,1\n``): the row bound of a columnar file.
-ROW_BYTES = 12
 #: Rows per batch read from a Parquet file.
 BATCH = 1 << 18
 #: pandas' index, written by ``DataFrame.to_parquet``: not a column of the log, never warned about.
@@ -77,10 +78,6 @@ class ColumnarRead:
     spec: LogSpec | None = None
     next_line: int = 1
     rows: int = 0
-
-
-class _Refused(Exception):
-    """The whole file is refused; the message is the reason."""
 
 
 def read_columnar(
@@ -197,49 +194,6 @@ def _pipelined(
 def _short(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return text[:300]
-
-
-def declared_rows(path: Path, size: int, limits: Decompression) -> int | None:
-    """The rows a Parquet file's footer declares (None: not Parquet, unreadable, or more rows than
-    ``limits`` let it hold), for the reader to reserve its arrays at once: a Parquet row takes ~2
-    bytes on disk, so the text's ~12 bytes a row reserved a sixth of them and the arrays grew by
-    doubling (three copies of 5M rows)."""
-    if sniff_file(path) != PARQUET:
-        return None
-    try:
-        import pyarrow.parquet as pq
-
-        rows = int(pq.read_metadata(path).num_rows)
-        _bound(rows, size, limits)
-    except (OSError, pa.ArrowException, _Refused):
-        return None  # read_columnar names the problem
-    return rows
-
-
-def _over(n: int, size: int, limits: Decompression) -> bool:
-    """Whether ``n`` bytes out of a file of ``size`` bytes are past ``limits``."""
-    return n > limits.max_bytes or (n >= limits.min_bytes and n > limits.max_ratio * max(size, 1))
-
-
-def _bound(rows: int, size: int, limits: Decompression, entries: int = 0) -> None:
-    """Refuse a file holding more rows (and dictionary entries, each of which a text log would
-    need a line to hold) than a text log within ``limits`` could."""
-    if _over((rows + entries) * ROW_BYTES, size, limits):
-        also = f" and {entries:,} dictionary entries" if entries else ""
-        raise _Refused(
-            f"the file declares {rows:,} rows{also} in {size:,} bytes, more than the limits allow "
-            f"({limits.max_ratio:g} x its size or {limits.max_bytes:,} bytes, at {ROW_BYTES} bytes a row): "
-            "a Parquet/Arrow bomb? not read"
-        )
-
-
-def _bound_unpacked(unpacked: int, size: int, limits: Decompression) -> None:
-    """Refuse a file whose compressed parts decompress to more than ``limits`` let a gzip log."""
-    if _over(unpacked, size, limits):
-        raise _Refused(
-            f"the file declares {unpacked:,} bytes once decompressed in {size:,} bytes, more than the limits "
-            f"allow ({limits.max_ratio:g} x its size or {limits.max_bytes:,} bytes): a Parquet/Arrow bomb? not read"
-        )
 
 
 _Check = Callable[[Declared], None]

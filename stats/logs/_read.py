@@ -26,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 
 from stats.core import LogRead, import_ahead
-from stats.logs._columnar import declared_rows
+from stats.logs._columnar_limits import declared_rows
 from stats.logs._duplicates import compact, resolve
 from stats.logs._formats import LogError, LogProblem, LogSpec
 from stats.logs._frame import Columns, Labels, name_problems
