@@ -392,3 +392,19 @@ def test_the_medians_give_the_same_report_on_a_million_lines(tmp_path, capsys, e
     assert code == 0, err
     assert pq.read_table(out).num_rows == DATASETS * LEARNERS * len(CRITERIA)
     same_reports(capsys, big_log, out, CRITERIA)
+
+
+def test_a_hive_partitioned_input_is_refused_with_the_way_out(tmp_path, capsys) -> None:
+    # the partition column is in the path, not in the files: said so, with rankboard convert
+    import pyarrow.parquet as pq
+
+    table = tmp_path / "cv.parquet"
+    assert main(["convert", str(SAMPLES / "cv"), "-o", str(table)]) == 0
+    whole = pq.read_table(table)
+    part = tmp_path / "results" / "criterion=accuracy"
+    part.mkdir(parents=True)
+    keep = [name for name in whole.column_names if name != "criterion"]
+    pq.write_table(whole.select(keep).slice(0, 100), part / "part-0.parquet")
+    code, err = aggregate(capsys, ["--engine", "duckdb", "-o", str(tmp_path / "m.parquet")], tmp_path / "results")
+    assert code == 1
+    assert "criterion=accuracy/, a hive partition" in err and "rankboard convert" in err

@@ -257,6 +257,12 @@ def _parquet_columns(path: str) -> tuple[str, ...]:
     columns = []
     for wanted in LONG:
         same = [n for n in names if n.lower() == wanted]
+        partition = [part for part in Path(path).parent.parts if part.lower().startswith(f"{wanted}=")]
+        if not same and partition:  # a hive partition: the column is in the path, not in the file
+            raise EngineRefused(
+                f"{path}: its {wanted!r} is in the path ({partition[-1]}/, a hive partition), not in the file: "
+                f"the engines read the columns in the files; rankboard convert DIR -o FILE.parquet writes them in"
+            )
         if len(same) != 1:
             why = "has no" if not same else "has more than one"
             raise EngineRefused(
