@@ -332,3 +332,20 @@ def test_steps_equal_the_first_index_of_the_full_step_matrix(case: int) -> None:
     if rope > 0:
         assert np.array_equal(steps.b1, first(down >= 0))
         assert np.array_equal(steps.bh, first(down > 0))
+
+
+@pytest.mark.parametrize("unit", [1e-160, 1e-200, 1e-300])
+def test_tiny_results_give_the_statistics_of_any_other_unit(unit: float) -> None:
+    # a t statistic is a ratio: results in units of 1e-300 must read as in units of 1 (their
+    # squared differences underflow: t was inf and p 0, "significant" on pure noise)
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(0.8, 0.02, 50), rng.normal(0.79, 0.02, 50)
+    t, small = corrected_ttest(a, b, folds=10), corrected_ttest(a * unit, b * unit, folds=10)
+    assert small.statistic == pytest.approx(t.statistic, rel=1e-12)
+    assert small.pvalue == pytest.approx(t.pvalue, rel=1e-12)
+    post = bayes_correlated_ttest(a, b, folds=10, rope=0.01)
+    tiny = bayes_correlated_ttest(a * unit, b * unit, folds=10, rope=0.01 * unit)
+    for got, want in [(tiny.p_a, post.p_a), (tiny.p_rope, post.p_rope), (tiny.p_b, post.p_b)]:
+        assert got == pytest.approx(want, rel=1e-9)
+    # and a rope of ordinary size holds all of such differences
+    assert bayes_correlated_ttest(a * unit, b * unit, folds=10, rope=0.01).p_rope == 1.0

@@ -53,6 +53,19 @@ def _moments(d: np.ndarray) -> tuple[float, float]:
     return float(np.mean(d)), float(np.var(d, ddof=1))
 
 
+def _spread(d: np.ndarray, factor: float) -> tuple[float, float, float, float]:
+    """(mean, unit, mean / unit, sqrt(factor * variance) / unit) of the differences: unit 1 unless
+    the variance underflows (differences below ~1e-154: their squares are subnormal or 0), then the
+    largest |d|, in which units the moments are exact again. A t statistic is a ratio, the same in
+    any unit: without this, results of 1e-300 read as t = inf, "significant", on any noise."""
+    mean, var = _moments(d)
+    if var >= np.finfo(np.float64).tiny or np.ptp(d) == 0.0:
+        return mean, 1.0, mean, float(np.sqrt(factor * var))
+    unit = float(np.max(np.abs(d)))
+    mean_u, var_u = _moments(d / unit)
+    return mean, unit, mean_u, float(np.sqrt(factor * var_u))
+
+
 def _rope(rope: Any) -> float:
     r = float(rope)
     if not np.isfinite(r) or r < 0:
@@ -109,12 +122,11 @@ def corrected_ttest(a: Any, b: Any, *, folds: int, higher_is_better: bool = True
     d = _paired(a, b, higher_is_better)
     _, n_folds = _folds(d.size, folds)
     j = d.size
-    mean, var = _moments(d)
-    scale = np.sqrt((1.0 / j + 1.0 / (n_folds - 1)) * var)
+    mean, _, mean_u, scale = _spread(d, 1.0 / j + 1.0 / (n_folds - 1))
     if scale == 0.0:
         t = 0.0 if mean == 0.0 else float(np.copysign(np.inf, mean))
         return CorrectedTTest(t, 1.0 if mean == 0.0 else 0.0, j - 1, mean)
-    t = mean / scale
+    t = mean_u / scale
     p = float(2 * special.stdtr(j - 1, -abs(t)))  # 2 scipy.stats.t.sf(|t|, j - 1): the ufunc it calls
     return CorrectedTTest(float(t), p, j - 1, mean)
 
@@ -179,19 +191,20 @@ def bayes_correlated_ttest(
     _, n_folds = _folds(d.size, folds)
     r = _rope(rope)
     j = d.size
-    mean, var = _moments(d)
-    var *= 1.0 / j + 1.0 / (n_folds - 1)
-    scale = float(np.sqrt(var))
-    if scale == 0.0:
+    mean, unit, mean_u, scale_u = _spread(d, 1.0 / j + 1.0 / (n_folds - 1))
+    scale = unit * scale_u  # (0 only when the differences are all equal, or in units below ~1e-308)
+    if scale_u == 0.0:
         if r == 0.0 and mean == 0.0:
             p_a = p_b = 0.5
         else:
             p_a, p_b = float(mean > r), float(mean < -r)
     else:
-        # scipy.stats.t.sf(r, j - 1, loc=mean, scale=scale) and .cdf(-r, ...): the ufunc they call
-        p_a = float(special.stdtr(j - 1, -((r - mean) / scale)))
-        p_b = float(special.stdtr(j - 1, (-r - mean) / scale))
-    p_rope = max(0.0, 1.0 - p_a - p_b) if r > 0 or scale == 0.0 else 0.0
-    if r == 0.0 and scale > 0.0:
+        # scipy.stats.t.sf(r, j - 1, loc=mean, scale=scale) and .cdf(-r, ...): the ufunc they call,
+        # in units of `unit` (1 but for differences whose variance underflows: _spread)
+        r_u = r / unit
+        p_a = float(special.stdtr(j - 1, -((r_u - mean_u) / scale_u)))
+        p_b = float(special.stdtr(j - 1, (-r_u - mean_u) / scale_u))
+    p_rope = max(0.0, 1.0 - p_a - p_b) if r > 0 or scale_u == 0.0 else 0.0
+    if r == 0.0 and scale_u > 0.0:
         p_b = 1.0 - p_a
     return CorrelatedPosterior(p_a, p_rope, p_b, r, mean, scale, j - 1)
