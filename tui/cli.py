@@ -526,6 +526,9 @@ def _report_figure(args: argparse.Namespace, model: Model, selection: Selection,
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    from tui.numpy_tools import defer_numpy_tools
+
+    defer_numpy_tools()  # (issue 32: 0.1 s of each start that imports scipy)
     from tui.atomic import remove_pending
     from tui.memory import remove_spills
     from tui.signals import install
