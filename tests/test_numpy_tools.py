@@ -39,7 +39,9 @@ def test_without_the_deferral_scipy_special_loads_f2py_and_testing() -> None:
 
 
 def test_deferred_they_load_on_first_use_and_work() -> None:
-    script = _LOADED + """
+    script = (
+        _LOADED
+        + """
 from tui.numpy_tools import defer_numpy_tools
 defer_numpy_tools()
 assert 'numpy' not in sys.modules  # nothing imported before scipy is
@@ -54,6 +56,7 @@ assert_array_equal(numpy.arange(3), [0, 1, 2])
 include = numpy.f2py.get_include()
 print(json.dumps({'before': before, 'after': loaded(), 'chi': chi, 'include': include}))
 """
+    )
     out = _run(script)
     assert out["before"] == []
     assert {"numpy.f2py.crackfortran", "numpy.testing._private.utils"} <= set(out["after"])
@@ -62,13 +65,16 @@ print(json.dumps({'before': before, 'after': loaded(), 'chi': chi, 'include': in
 
 
 def test_once_scipy_is_imported_nothing_changes() -> None:
-    script = _LOADED + """
+    script = (
+        _LOADED
+        + """
 import scipy.special
 from tui.numpy_tools import defer_numpy_tools
 defer_numpy_tools()
-import importlib.util
-print(json.dumps({'lazy': type(sys.modules['numpy.testing']).__name__, 'hooks': [type(f).__name__ for f in sys.meta_path]}))
+hooks = [type(f).__name__ for f in sys.meta_path]
+print(json.dumps({'lazy': type(sys.modules['numpy.testing']).__name__, 'hooks': hooks}))
 """
+    )
     out = _run(script)
     assert out["lazy"] == "module" and "_BeforeScipy" not in out["hooks"]
 
@@ -78,13 +84,17 @@ def test_rankboard_report_loads_neither(tmp_path: Path) -> None:
     JSON (it imports scipy.special) loads neither numpy.f2py nor numpy.testing; before, both."""
     log = tmp_path / "tiny.dat"
     log.write_text("d1,1,1,A,acc,0.81\nd1,1,1,B,acc,0.79\nd2,1,1,A,acc,0.66\nd2,1,1,B,acc,0.71\n")
-    script = _LOADED + """
+    script = (
+        _LOADED
+        + """
 import contextlib, io
 from tui.cli import main
 with contextlib.redirect_stdout(io.StringIO()) as out:
     code = main(['report', sys.argv[1], '--format', 'json'])
-print(json.dumps({'code': code, 'scipy': 'scipy.special' in sys.modules, 'loaded': loaded(), 'text': len(out.getvalue())}))
+scipy = 'scipy.special' in sys.modules
+print(json.dumps({'code': code, 'scipy': scipy, 'loaded': loaded(), 'text': len(out.getvalue())}))
 """
+    )
     out = _run(script, str(log))
     assert out["code"] == 0 and out["text"] > 0 and out["scipy"]
     assert out["loaded"] == []
