@@ -87,3 +87,22 @@ def test_mann_whitney_of_columns_equals_scipy_along_an_axis() -> None:
         x, y = rng.integers(0, levels, (n, cols)).astype(float), rng.integers(0, levels, (n, cols)).astype(float)
         want = sps.mannwhitneyu(x, y, alternative="two-sided", method="asymptotic", axis=0).pvalue
         assert np.array_equal(mannwhitneyu_asymptotic_columns(x, y), want, equal_nan=True)
+
+
+def test_column_midranks_are_scipys_rankdata_by_column_with_their_tie_groups() -> None:
+    """``stats.core.column_midranks``: the mid-ranks of ``scipy.stats.rankdata(a, axis=0)``
+    doubled, each value's tie group size (counted here by comparing values), and each column's
+    ranks in ascending order, on columns with ties, an all-tied column, and a single row."""
+    from stats.core import column_midranks
+
+    rng = np.random.default_rng(7)
+    for a in (
+        rng.integers(0, 4, size=(9, 5)).astype(float),
+        np.full((6, 2), 0.25),
+        np.array([[1.5, -2.0, 0.0]]),
+        rng.normal(size=(12, 3)),
+    ):
+        twice, size, ascending = column_midranks(a)
+        np.testing.assert_array_equal(twice, np.rint(2 * sps.rankdata(a, axis=0)).astype(np.int64))
+        np.testing.assert_array_equal(size, (a[:, None, :] == a[None, :, :]).sum(axis=0))
+        np.testing.assert_array_equal(ascending, np.sort(twice, axis=0))

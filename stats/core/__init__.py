@@ -8,7 +8,8 @@
 * :mod:`stats.core._pairs`: the k(k-1)/2 pairs of learners in the library's order.
 * :mod:`stats.core._order_statistics`: a few order statistics of a large array.
 * :mod:`stats.core._distributions`: the normal and binomial functions, the sign test's p and
-  mid-ranks of ``scipy.stats``, the same floats, from ``scipy.special`` (no ``import scipy.stats``).
+  mid-ranks (of one sample, or of every column at once) of ``scipy.stats``, the same floats, from
+  ``scipy.special`` (no ``import scipy.stats``).
 * :mod:`stats.core.names`: names from logs made safe to show; :mod:`stats.core.labels`: the
   printed names of the tests and procedures; :mod:`stats.core.criteria`: which criterion lines are
   criteria and which are bookkeeping (a sequence study's training size).
@@ -53,6 +54,7 @@ _EXPORTS: dict[str, str] = {
     "binom_sf": "stats.core._distributions",
     "binomtest_half_pvalue": "stats.core._distributions",
     "binomtest_half_pvalues": "stats.core._distributions",
+    "column_midranks": "stats.core._distributions",
     "norm_cdf": "stats.core._distributions",
     "norm_isf": "stats.core._distributions",
     "twice_midranks": "stats.core._distributions",
@@ -96,6 +98,7 @@ if TYPE_CHECKING:  # what type checkers see: the same names, imported eagerly
         binom_sf,
         binomtest_half_pvalue,
         binomtest_half_pvalues,
+        column_midranks,
         norm_cdf,
         norm_isf,
         twice_midranks,

@@ -27,7 +27,7 @@ import numpy as np
 from scipy import special
 
 from stats.core import binomtest_half_pvalues as _binomtest_pvalues
-from stats.core import snap_at, snap_digits
+from stats.core import column_midranks, snap_at, snap_digits
 
 
 def paired_differences(values: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
@@ -39,27 +39,6 @@ def paired_differences(values: np.ndarray, first: np.ndarray, second: np.ndarray
     scale = np.maximum(np.abs(x), np.abs(y))
     digits = snap_digits(scale, x.shape)
     return snap_at(snap_at(y, digits) - snap_at(x, digits), digits)
-
-
-def _ranks_and_ties(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Twice the mid-rank of each value of ``a`` within its column (an integer), the size of its
-    tie group, both in the shape of ``a`` (``scipy.stats.rankdata(a, axis=0)``'s ranks), and the
-    twice mid-ranks of each column in ascending order."""
-    n = a.shape[0]
-    order = np.argsort(a, axis=0, kind="stable")
-    s = np.take_along_axis(a, order, axis=0)
-    idx = np.broadcast_to(np.arange(n)[:, None], a.shape)
-    first = np.ones(a.shape, dtype=bool)
-    first[1:] = s[1:] != s[:-1]
-    last = np.ones(a.shape, dtype=bool)
-    last[:-1] = first[1:]
-    start = np.maximum.accumulate(np.where(first, idx, 0), axis=0)
-    end = np.minimum.accumulate(np.where(last, idx, n - 1)[::-1], axis=0)[::-1]
-    ascending = start + end + 2  # ranks start+1 .. end+1
-    twice, size = np.empty(a.shape, dtype=np.int64), np.empty(a.shape, dtype=np.int64)
-    np.put_along_axis(twice, order, ascending, axis=0)
-    np.put_along_axis(size, order, end - start + 1, axis=0)
-    return twice, size, ascending
 
 
 @lru_cache(maxsize=8192)
@@ -108,7 +87,7 @@ def wilcoxon_columns(d: np.ndarray, zero_method: str, exact_max_n: int) -> dict[
     nonzero = rows - n_zero
     kept = {"wilcox": np.zeros_like(n_zero), "demsar": n_zero - n_zero % 2}.get(zero_method, n_zero)
     n = kept + nonzero
-    twice_all, tie_size, ascending = _ranks_and_ties(np.abs(d))
+    twice_all, tie_size, ascending = column_midranks(np.abs(d))
     # a non-zero |d| ranks above all zeros: among the kept values its rank moves by kept - n_zero
     twice = twice_all + 2 * (kept - n_zero)
     pos2 = np.where(pos, twice, 0).sum(axis=0)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from stats.core import twice_midranks
+from stats.core import column_midranks, twice_midranks
 
 
 def mannwhitneyu_two_sided(x: np.ndarray, y: np.ndarray, method: str) -> tuple[float, float]:
@@ -85,19 +85,9 @@ def mannwhitneyu_asymptotic_columns(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     n1, n2 = int(x.shape[0]), int(y.shape[0])
     pooled = np.concatenate([np.asarray(x, dtype=float), np.asarray(y, dtype=float)], axis=0)
     n = pooled.shape[0]
-    order = np.argsort(pooled, axis=0, kind="stable")
-    s = np.take_along_axis(pooled, order, axis=0)
-    idx = np.broadcast_to(np.arange(n)[:, None], pooled.shape)
-    first = np.ones(pooled.shape, dtype=bool)
-    first[1:] = s[1:] != s[:-1]
-    last = np.ones(pooled.shape, dtype=bool)
-    last[:-1] = first[1:]
-    start = np.maximum.accumulate(np.where(first, idx, 0), axis=0)  # each sorted value's tie group
-    end = np.minimum.accumulate(np.where(last, idx, n - 1)[::-1], axis=0)[::-1]
-    ranks = np.empty(pooled.shape)
-    np.put_along_axis(ranks, order, (start + end + 2) / 2.0, axis=0)  # the mid-ranks
-    size = (end - start + 1).astype(float)  # each value's tie group size: sum of c^3 - c by group
-    tie_term = np.where(first, size**3 - size, 0.0).sum(axis=0)
+    twice, size, _ = column_midranks(pooled)
+    ranks = twice / 2.0  # the mid-ranks
+    tie_term = (size**2 - 1).sum(axis=0).astype(float)  # each group of c values: c (c^2 - 1) = c^3 - c
     u1 = ranks[:n1].sum(axis=0) - n1 * (n1 + 1) / 2
     u = np.maximum(u1, n1 * n2 - u1)
     sd = np.sqrt(n1 * n2 / 12 * ((n + 1) - tie_term / (n * (n - 1))))
