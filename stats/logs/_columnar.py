@@ -57,7 +57,7 @@ from stats.logs._columnar_limits import bound_rows as _bound
 from stats.logs._columnar_limits import bound_unpacked as _bound_unpacked
 from stats.logs._dataset import PathFill, PathRefused, path_columns
 from stats.logs._dictionaries import Judgements, Validated, coded_field
-from stats.logs._formats import LONG, LONG_COLUMNS, MAX_VALUE, LogProblem, LogSpec, out_of_range, parse_header
+from stats.logs._formats import LONG, LONG_COLUMNS, MAX_INT, MAX_VALUE, LogProblem, LogSpec, out_of_range, parse_header
 from stats.logs._ipc_limits import CorruptIPC, Declared, scan_file, scan_stream
 from stats.logs._magic import ARROW_FILE, ARROW_STREAM, PARQUET, sniff, sniff_file  # noqa: F401 - re-exported
 from stats.logs._parse import Coded, Part, _first_seen
@@ -67,7 +67,6 @@ from stats.logs._paths import Decompression
 BATCH = 1 << 18
 #: pandas' index, written by ``DataFrame.to_parquet``: not a column of the log, never warned about.
 _INDEX = "__index_level_0__"
-_MAX_INT = 2**31 - 1
 
 
 @dataclass
@@ -408,8 +407,8 @@ def _field(
         ints = numpy_of(filled(pc.cast(column, pa.int64(), safe=False), 0))
         if pa.types.is_uint64(column.type):  # wraps to negative as int64: say what it was
             raw = numpy_of(filled(column, 0))
-            _note(reasons, np.flatnonzero(raw > _MAX_INT), lambda r: f"{label} {int(raw[r])} is out of range")
+            _note(reasons, np.flatnonzero(raw > MAX_INT), lambda r: f"{label} {int(raw[r])} is out of range")
         _note(reasons, np.flatnonzero(ints < 0), lambda r: f"{label} {int(ints[r])} is negative")
-        _note(reasons, np.flatnonzero(ints > _MAX_INT), lambda r: f"{label} {int(ints[r])} is out of range")
+        _note(reasons, np.flatnonzero(ints > MAX_INT), lambda r: f"{label} {int(ints[r])} is out of range")
         return ints
     return coded_field(column, kind, label, lambda rows, why: _note(reasons, rows, why), judgements, index)

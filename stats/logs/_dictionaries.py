@@ -20,10 +20,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from stats.logs._arrow_numpy import filled, numpy_of
-from stats.logs._formats import BadField, parse_field
+from stats.logs._formats import MAX_INT, BadField, parse_field
 from stats.logs._parse import Coded, _first_seen
-
-_MAX_INT = 2**31 - 1
 
 
 @dataclass
@@ -155,7 +153,7 @@ def _judge(text: str, kind: str, label: str) -> Any:
     numbers here: only their range is judged)."""
     if kind == "metaint":
         number = int(text)
-        if number < 0 or number > _MAX_INT:
+        if number < 0 or number > MAX_INT:
             raise BadField(f"{label} {number} is {'negative' if number < 0 else 'out of range'}")
         return number
     return parse_field(text, kind, label)  # type: ignore[arg-type]

@@ -23,7 +23,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from stats.core import printable_lines
-from stats.core.limits import MAX_VALUE, MAX_VALUE_TEXT  # (why 1e50: there)
+from stats.core.limits import MAX_INT, MAX_LINE, MAX_VALUE, MAX_VALUE_TEXT  # (why these: there)
 
 Severity = Literal["error", "warning"]
 Kind = Literal["name", "meta", "int", "metaint", "value"]
@@ -37,7 +37,6 @@ _INT = re.compile(r"-?[0-9]+\Z")
 _FLOAT = re.compile(
     r"[+-]?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan)\Z", re.IGNORECASE
 )
-_MAX_INT = 2**31 - 1
 _NONZERO = re.compile(r"[+-]?0*\.?0*[1-9]")  # a mantissa with a non-zero digit
 
 _MAX_DECIMAL = Decimal(MAX_VALUE_TEXT)
@@ -172,7 +171,7 @@ def parse_field(field: str, kind: Kind, label: str) -> Any:
             raise BadField(f"{label} {text!r} is negative")
         if text.startswith("-"):  # int("-0") is 0: a sign there is a writer's bug, not a repeat 0
             raise BadField(f"{label} {text!r} has a minus sign")
-        if number > _MAX_INT:
+        if number > MAX_INT:
             raise BadField(f"{label} {text!r} is out of range")
         return number
     if not _FLOAT.match(text):
@@ -196,10 +195,6 @@ def out_of_range(label: str, text: str) -> str:
     return f"{label} {text!r} is out of range: a result is at most {MAX_VALUE_TEXT} in magnitude"
 
 
-#: The longest line read as a result (characters): a name, a number or a whole line of a
-#: result is far shorter; a longer line is reported (``file:line: line too long``), never a
-#: crash of the csv module (whose own limit is 131,072 characters per field).
-MAX_LINE = 65536
 #: The most bytes :data:`MAX_LINE` characters take in UTF-8 (at most 4 bytes a character).
 MAX_LINE_BYTES = 4 * MAX_LINE
 _CONTINUATION = bytes(range(0x80, 0xC0))  # UTF-8's continuation bytes, 0b10xxxxxx

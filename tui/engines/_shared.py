@@ -47,6 +47,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# the readers' limits, stated once: a line beyond them is refused by rankboard's reader too
+from stats.core.limits import MAX_INT, MAX_LINE, MAX_VALUE
+
 ENGINES = ("duckdb", "dask", "spark")
 #: The pip extra and the modules each engine needs.
 EXTRAS = {
@@ -58,10 +61,6 @@ LONG = ("dataset", "repeat", "fold", "learner", "criterion", "value")
 NAMES = ("dataset", "learner", "criterion")
 #: A position is file * FILE_STRIDE + the row's place in its file: one 64-bit order of all rows.
 FILE_STRIDE = 1 << 40
-#: The longest line rankboard reads, in characters (its reader refuses longer ones).
-MAX_LINE = 65536
-MAX_VALUE = 1e50
-MAX_INT = 2**31 - 1
 #: How many of the bad lines a refusal quotes.
 SHOWN = 5
 
