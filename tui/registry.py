@@ -157,7 +157,7 @@ REGISTRY: list[View] = [
         "Tests view",
         "tests",
         parts={"tests": "tui.views.tests.part:make", "robustness": ROBUSTNESS},
-        requires=("testable",),
+        requires=("has_tests",),  # Skillings-Mack alone when fewer than 2 data sets are complete
         later=("robustness",),
         focus="control-table",
         filtered_by=("learner",),

@@ -38,7 +38,7 @@ from tui.model._robustness import (
     tests_sentence,
 )
 from tui.model._spec import load_spec, save_spec, selection_from_spec, spec_logs, spec_view
-from tui.model._tests import cd_view, pairs_view, ranks_view, safety_message, tests_view
+from tui.model._tests import alone_view, cd_view, pairs_view, ranks_view, safety_message, tests_view
 from tui.model._types import (
     GROUPINGS,
     PROCEDURES,
@@ -54,6 +54,7 @@ from tui.model._types import (
 )
 
 __all__ = [
+    "alone_view",
     "Analysis",
     "Basis",
     "BOUNDED",

@@ -30,7 +30,9 @@ class Basis:
     ranks when the table is testable (else None, and ``untestable`` says why); ``control`` the
     control in use (the selection's, or the best-ranked learner); ``with_results`` the selected data
     sets with results (the fold-level views need no complete table) and ``fold_control`` their
-    control (``control``, or the first learner when the table is untestable)."""
+    control (``control``, or the first learner when the table is untestable); ``alone`` Skillings &
+    Mack's (1981) test when fewer than 2 data sets are complete and it can test the selection
+    (:func:`~tui.model._tests.skillings_mack_alone`), the tests view's only test, else None."""
 
     model: Model
     selection: Selection
@@ -42,6 +44,7 @@ class Basis:
     with_results: list[str]
     fold_control: str
     untestable: str | None
+    alone: Incomplete | None = None
 
     # -- the predicates of the registry's ``requires`` --------------------------------------------
 
@@ -49,6 +52,11 @@ class Basis:
     def testable(self) -> bool:
         """The table can be tested: ranks, omnibus tests, post-hoc procedures."""
         return self.untestable is None and self.ranked is not None and self.average is not None
+
+    @property
+    def has_tests(self) -> bool:
+        """The table can be tested, or Skillings-Mack alone can (:attr:`alone`): the tests view."""
+        return self.testable or self.alone is not None
 
     @property
     def two_learners(self) -> bool:

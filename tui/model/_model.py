@@ -27,7 +27,7 @@ from tui.model._defaults import (
     labels_present,
 )
 from tui.model._fold_parts import FoldParts
-from tui.model._tests import best_ranked, untestable
+from tui.model._tests import Incomplete, best_ranked, skillings_mack_alone, untestable
 from tui.model._types import Analysis, Selection, ViewParts
 
 #: Entries kept per cache of a Model (scores tables, safety sentences, quartile views).
@@ -300,7 +300,8 @@ class Model(FoldParts):
         except ValueError as exc:
             return fail(str(exc), basis_notes(self, sel))
         n, k = scores.shape
-        problem = untestable(n, k, scores.excluded)
+        alone = self._alone(scores, sel, table_key) if n < 2 <= k and scores.excluded else None
+        problem = untestable(n, k, scores.excluded, alone)
         # validated, oriented and ranked once: every statistic of every view of this table reuses its ranks
         ranked = (
             None
@@ -318,7 +319,17 @@ class Model(FoldParts):
         measured = set(self.datasets_for(sel.criterion))  # once: not per data set (500 x 10 ms)
         with_results = [d for d in sel.datasets if d in measured]
         fold_control = control if control in learners else learners[0]
-        return Basis(self, sel, learners, scores, ranked, average, control, with_results, fold_control, problem)
+        tests = alone if isinstance(alone, Incomplete) else None
+        return Basis(self, sel, learners, scores, ranked, average, control, with_results, fold_control, problem, tests)
+
+    def _alone(self, scores: stats.ScoresTable, sel: Selection, table_key: tuple[Any, ...]) -> Incomplete | str | None:
+        """Skillings-Mack's test of a table with fewer than 2 complete data sets, or why it cannot
+        test it either (:func:`~tui.model._tests.skillings_mack_alone`); cached where the ranks of a
+        testable table would be (changing alpha or the procedure does not compute it again)."""
+        higher = sel.higher_is_better
+        cells = self.per_cell(sel.criterion)
+        make = partial(skillings_mack_alone, scores, cells, higher)
+        return cast("Incomplete | str | None", self._cached("ranked", (*table_key, higher, "skillings-mack"), make))
 
     @property
     def raw(self) -> Any:

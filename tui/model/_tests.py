@@ -173,6 +173,13 @@ def incomplete_tests(scores: stats.ScoresTable, cells: pd.DataFrame, higher: boo
     if not kept.any():
         return None
     result = stats.skillings_mack(pd.concat([scores.table, extra]), higher_is_better=higher)
+    return _incomplete(result, scores, extra)
+
+
+def _incomplete(result: stats.SkillingsMackResult, scores: stats.ScoresTable, extra: pd.DataFrame) -> Incomplete:
+    """``result`` of the complete data sets of ``scores`` and the left-out ``extra`` (:func:`partial_rows`)
+    with the data sets it keeps (two results or more) and those it drops."""
+    kept = extra.notna().sum(axis=1) >= 2
     names = tuple(str(d) for d in extra.index)
     return Incomplete(
         result=result,
@@ -279,11 +286,79 @@ def cd_view(average: pd.Series, n: int, sel: Selection, pairwise: Callable[[], s
     return CDView(ordered, cd, names, sel.procedure, basis, replaced)
 
 
-def untestable(n: int, k: int, excluded: dict[Any, str]) -> str | None:
-    """Why a table of ``n`` data sets x ``k`` learners cannot be tested, or None."""
+def skillings_mack_alone(scores: stats.ScoresTable, cells: pd.DataFrame, higher: bool) -> Incomplete | str | None:
+    """Skillings & Mack's (1981) test when fewer than 2 data sets of the selection are complete (Friedman
+    and the post-hoc procedures need 2): ``stats.skillings_mack`` on the complete data sets and the
+    left-out ones with results (:func:`partial_rows`), or why it cannot test them either (its
+    ``ValueError``'s message); None when no left-out data set has a result (nothing to add: e.g. a
+    criterion measured on some data sets only). Like Friedman's, it needs at least 2 data sets with
+    two results: on one, it is Friedman's statistic on a single data set, which the views refuse
+    (:func:`untestable`). ``cells``: the aggregate of the criterion, indexed by data set and learner."""
+    extra = partial_rows(scores, cells)
+    if extra.empty:
+        return None
+    try:
+        result = stats.skillings_mack(pd.concat([scores.table, extra]), higher_is_better=higher)
+    except ValueError as exc:
+        return str(exc)
+    if result.n < 2:
+        return "it needs at least 2 data sets with two results; 1 has them"
+    return _incomplete(result, scores, extra)
+
+
+def alone_verdict(alone: Incomplete, alpha: float) -> str:
+    """The verdict when Skillings-Mack's test is the only one (:func:`skillings_mack_alone`): the
+    procedure, the data sets it uses, its decision, and why no post-hoc procedure follows (each
+    compares learners on complete data sets), so that no learner is called a winner or a loser."""
+    r, m = alone.result, len(alone.kept)
+    if alone.complete:
+        used = f"the complete data set and {m} with missing results (only 1 is complete)"
+    else:
+        used = f"{m} data set{'s' * (m != 1)} with missing results (no data set is complete)"
+    decision = "rejects" if r.pvalue <= alpha else "does not reject"
+    return (
+        f"Skillings-Mack (Skillings & Mack 1981) on {used}: {decision} at alpha = {alpha:g} "
+        f"({stats.p_is(r.pvalue)}); no post-hoc procedure: they need complete data sets"
+    )
+
+
+def alone_view(alone: Incomplete, alpha: float) -> TestsView:
+    """The tests view of a selection only Skillings-Mack can test (:func:`skillings_mack_alone`): its
+    verdict (:func:`alone_verdict`, outcome "different" when it rejects) and ``incomplete``; no
+    omnibus test of complete data sets, CD, control table, safety notice nor winners and losers
+    (``TestsView.skillings_mack_only``)."""
+    omnibus = pd.DataFrame(
+        {"statistic": pd.Series(dtype=float), "pvalue": pd.Series(dtype=float), "df": pd.Series(dtype=object)},
+        index=pd.Index([], name="test", dtype=object),
+    )
+    return TestsView(
+        alpha=alpha,
+        verdict=alone_verdict(alone, alpha),
+        outcome="different" if alone.result.pvalue <= alpha else "no difference",
+        winners=(),
+        losers=(),
+        omnibus=omnibus,
+        cd=float("nan"),
+        control="",
+        control_table=pd.DataFrame(),
+        safety="",
+        incomplete=alone,
+    )
+
+
+def untestable(n: int, k: int, excluded: dict[Any, str], alone: Incomplete | str | None = None) -> str | None:
+    """Why a table of ``n`` data sets x ``k`` learners cannot be tested, or None.
+
+    ``alone``: what :func:`skillings_mack_alone` made of a table of fewer than 2 complete data sets
+    (None: not tried). Its test: the tests view shows it, and the message names the views that
+    still need complete data sets; its reason: added to the message (it was tried too)."""
     if k < 2:
         return f"the tests need at least 2 learners; {k} {'is' if k == 1 else 'are'} selected"
     if n < 2:
         left = f" after leaving out {len(excluded)} with missing results" if excluded else ""
-        return f"the tests need at least 2 complete data sets; {n} remain{'s' * (n == 1)}{left}"
+        remain = f"{n} remain{'s' * (n == 1)}{left}"
+        if isinstance(alone, Incomplete):
+            return f"the ranks, pairs and CD need at least 2 complete data sets; {remain} (tests: Skillings-Mack)"
+        tried = f"; Skillings-Mack cannot either ({alone})" if isinstance(alone, str) else ""
+        return f"the tests need at least 2 complete data sets; {remain}{tried}"
     return None

@@ -145,6 +145,9 @@ class TestsView:
     ``control_table``: ``stats.control_test`` output; a hypothesis is rejected
     when its APV <= ``alpha`` (the selection's, carried here so that a panel needs nothing else).
     ``extra``: :class:`~tui.model._tests_extra.TestsExtra`.
+    When fewer than 2 data sets are complete, Skillings-Mack's test (``incomplete``) is the only one
+    (:attr:`skillings_mack_only`): ``omnibus`` and ``control_table`` are empty, ``cd`` is NaN,
+    ``control`` and ``safety`` are empty strings and no learner wins or loses.
     """
 
     alpha: float
@@ -159,6 +162,13 @@ class TestsView:
     safety: str
     extra: TestsExtra | None = None  # tie-corrected Friedman, multiple sign test, win/loss/tie (issue 16)
     incomplete: Incomplete | None = None  # Skillings-Mack when data sets miss results (issue 31)
+
+    @property
+    def skillings_mack_only(self) -> bool:
+        """Skillings & Mack's (1981) test is the view's only test: fewer than 2 data sets are complete,
+        too few for Friedman's and every test and table that needs complete data sets
+        (:func:`tui.model._tests.alone_view`)."""
+        return self.incomplete is not None and self.incomplete.complete < 2
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,6 +1,7 @@
 """The tests view's keys of the JSON report: the four omnibus tests, the tie-corrected Friedman test,
 the multiple sign test, the win/loss/tie counts, the CD, the verdict and the control table; and
-Skillings-Mack's test when selected data sets miss results (``skillings_mack``, only then)."""
+Skillings-Mack's test when selected data sets miss results (``skillings_mack``, only then; the only
+test, the others null, when fewer than 2 data sets are complete)."""
 
 from __future__ import annotations
 
@@ -82,7 +83,9 @@ SCHEMA: dict[str, Any] = {
             "type": ["object", "null"],
             "description": "Skillings & Mack's (1981) test, present only when selected data sets miss some "
             "learners' results: on the complete data sets and those with at least two results; every other "
-            "test of this view uses the complete ones ('complete'), and the verdict says which test it used",
+            "test of this view uses the complete ones ('complete'), and the verdict says which test it used. "
+            "With fewer than 2 complete data sets ('complete' 0 or 1) it is the only test: the other tests, "
+            "'critical_difference' and 'control' are null and the verdict is its decision ('procedure' null)",
             "required": ["statistic", "pvalue", "df", "datasets", "complete", "kept", "dropped", "missing"],
             "properties": {
                 "statistic": NUM,
@@ -104,7 +107,12 @@ SCHEMA: dict[str, Any] = {
                 "outcome": {"type": "string", "enum": ["no difference", "different"]},
                 "winners": STR_LIST,
                 "losers": STR_LIST,
-                "procedure": {"type": "string", "enum": list(PROCEDURES)},
+                "procedure": {
+                    "type": ["string", "null"],
+                    "enum": [*PROCEDURES, None],
+                    "description": "the post-hoc procedure of the verdict; null when Skillings-Mack's test is the "
+                    "only one (fewer than 2 complete data sets: no procedure, no winners or losers)",
+                },
                 "message": {"type": "string"},
             },
         },
@@ -145,9 +153,10 @@ def skillings_mack_json(t: TestsView) -> dict[str, Any]:
 
 def render(analysis: Analysis, options: RenderOptions) -> dict[str, Any]:
     t, sel = analysis.tests, analysis.selection
+    alone = t is not None and t.skillings_mack_only  # fewer than 2 complete data sets: Skillings-Mack alone
     doc: dict[str, Any] = {}
     for name in ("friedman", "iman_davenport", "aligned", "quade"):
-        if t is None:
+        if t is None or alone:
             doc[name] = None
         else:
             row = t.omnibus.loc[name]
@@ -155,7 +164,7 @@ def render(analysis: Analysis, options: RenderOptions) -> dict[str, Any]:
     doc.update(extra_json(t, num))  # issue 16: tie-corrected Friedman, multiple sign test, win/loss/tie
     if t is not None and t.incomplete is not None:  # issue 31: only when data sets miss results
         doc["skillings_mack"] = skillings_mack_json(t)
-    doc["critical_difference"] = None if t is None else num(t.cd)
+    doc["critical_difference"] = None if t is None or alone else num(t.cd)
     doc["verdict"] = (
         None
         if t is None
@@ -163,14 +172,14 @@ def render(analysis: Analysis, options: RenderOptions) -> dict[str, Any]:
             "outcome": t.outcome,
             "winners": list(t.winners),
             "losers": list(t.losers),
-            "procedure": sel.procedure,
+            "procedure": None if alone else sel.procedure,
             "message": t.verdict,
         }
     )
     doc["robustness"] = robustness_json(analysis.robustness)  # (the pairs and CD views' key too)
     doc["control"] = (
         None
-        if t is None
+        if t is None or alone
         else {
             "name": t.control,
             "test": sel.test,

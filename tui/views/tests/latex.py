@@ -22,7 +22,8 @@ def render(analysis: Analysis, options: RenderOptions) -> list[str]:
     r = analysis.robustness
     if r is not None:  # issue 31: how fragile and how stable the verdict's decisions are
         out.append(f"% robustness: {tex_escape(tests_sentence(r))}")
-    out.append(f"% {tex_escape(tests.safety)}")
+    if not tests.skillings_mack_only:  # (alone: no safety notice)
+        out.append(f"% {tex_escape(tests.safety)}")
     rows = [
         [OMNIBUS_NAMES[str(n)], fmt_stat(r["statistic"]), df_text(r["df"]), tex_p(r["pvalue"])]
         for n, r in tests.omnibus.iterrows()
@@ -34,8 +35,10 @@ def render(analysis: Analysis, options: RenderOptions) -> list[str]:
         sm = tests.incomplete.result
         rows.insert(
             2 if tests.extra is not None else 1, [SM_NAME, fmt_stat(sm.statistic), df_text(sm.df), tex_p(sm.pvalue)]
-        )
+        )  # (alone: the only row)
         out.append(f"% {tex_escape(uses_sentence(tests))}")
+    if tests.skillings_mack_only:  # fewer than 2 complete data sets: no CD nor control table
+        return out + tabular("l r r r", ["Test", "Statistic", "df", "$p$"], rows)
     rows.append([f"Nemenyi CD ($\\alpha = {sel.alpha:g}$)", f"{tests.cd:.3f}", "", ""])
     out += tabular("l r r r", ["Test", "Statistic", "df", "$p$"], rows)
     out += ["", f"% control {tex_escape(tests.control)} ({sel.test} z); APV <= {sel.alpha:g} (rejected) in bold"]

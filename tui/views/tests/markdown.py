@@ -31,11 +31,13 @@ def render(analysis: Analysis, options: RenderOptions) -> list[str]:
         rows.insert(1, ["Friedman, tie-corrected (chi2)", fmt_stat(f.statistic), df_text(f.df), fmt_p(f.pvalue)])
     if tests.incomplete is not None:  # issue 31: after the Friedman rows, with the counts under the table
         sm = tests.incomplete.result
-        at = 2 if tests.extra is not None else 1
+        at = 2 if tests.extra is not None else 1  # (alone: the only row)
         rows.insert(at, [f"{SM_NAME} (chi2)", fmt_stat(sm.statistic), df_text(sm.df), fmt_p(sm.pvalue)])
     out += table(["test", "statistic", "df", "p"], "lrrr", rows)
     if tests.incomplete is not None:
         out += ["", md_escape(uses_sentence(tests)) + "."]
+    if tests.skillings_mack_only:  # fewer than 2 complete data sets: no CD, safety notice nor control table
+        return out
     out += ["", f"Nemenyi critical difference (alpha = {sel.alpha:g}): CD = {tests.cd:.3f}", ""]
     out += [md_escape(tests.safety), ""]
     out += [

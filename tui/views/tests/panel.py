@@ -3,7 +3,8 @@
 The tests view (issue 16) also shows the tie-corrected Friedman statistic under Demsar's (2006) form,
 the multiple sign test against the control and the win/loss/tie table of Menzies' lecture notes, each in a table that
 tab reaches (the pane follows the focused table's cursor); when selected data sets miss results (issue 31),
-Skillings-Mack's test under Friedman's and how many data sets each uses."""
+Skillings-Mack's test under Friedman's and how many data sets each uses; when fewer than 2 are
+complete, Skillings-Mack's test alone (no CD, control table, notice or post-hoc tables)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,9 @@ def render_tests(view: TestsView) -> Text:
     """The omnibus tests, below the verdict sentence (which wraps, so it is shown on its own)."""
     out = Text(no_wrap=True)
     rows = []
+    if view.skillings_mack_only and view.incomplete is not None:  # fewer than 2 complete data sets: its row alone
+        sm = view.incomplete.result
+        rows.append([SM_NAME, num(sm.statistic), str(sm.df), fmt_p(float(sm.pvalue))])
     for name, row in view.omnibus.iterrows():
         df = row["df"]
         df_text = ", ".join(str(int(d)) for d in df) if isinstance(df, tuple) else str(df)
@@ -182,6 +186,8 @@ class TestsPanel(ViewPanel, ScrollableContainer):
         parts = [self.query_one(f"#{name}", Body).plain for name in ("verdict", "tests-robustness", "tests-body")]
         if self.view is not None and self.view.incomplete is not None:
             parts.append(self.query_one("#tests-incomplete", Body).plain)
+        if self.view is not None and self.view.skillings_mack_only:  # no CD, control table nor notice
+            return "\n".join(parts)
         parts.append(self.query_one("#control-head", Body).plain)
         if self.view is not None:
             parts.append(frame_text(self._frame(self.view), self.view.alpha, marked=stats.CONTROL_METHODS).plain)
@@ -206,18 +212,26 @@ class TestsPanel(ViewPanel, ScrollableContainer):
             self.query_one(f"#{name}", Body) for name in ("verdict", "tests-body", "control-head", "tests-safety")
         ]
         table = self.query_one("#control-table", VimTable)
+        alone = view is not None and view.skillings_mack_only  # fewer than 2 complete data sets
+        # no CD, control table nor notice (the table stays, empty, to take the view's focus as when untestable)
+        for hidden in (bodies[2], table.exact_line, bodies[3]):
+            if hidden is not None:
+                hidden.display = not alone
         self._show_incomplete(view)
         self._show_robustness(view)
-        if view is None:
+        if view is None or alone:
             table.clear(columns=True)
             for name in ("sign-head", "sign-table", "wlt-head", "wlt-table"):
                 self.query_one(f"#{name}").display = False
+        if view is None:
             for body, line in zip(bodies, ("no tests for this selection", "", "", "")):
                 body.show(Text(line))
             return
         verdict, body, head, safety = bodies
         verdict.show(literal(view.verdict, "bold").copy())
         body.show(render_tests(view))
+        if alone:
+            return
         head.show(control_head(view))
         self._room = room = panel_room(self, self)
         full = self.full_names  # names fitted to the room: three number columns on screen

@@ -46,17 +46,20 @@ def sm_line(tests: TestsView) -> str:
 def uses_sentence(tests: TestsView) -> str:
     """How many data sets each test uses, when some miss results (``tests.incomplete`` set):
     Skillings-Mack the complete ones and those with at least two results, every other test and table
-    of the view the complete ones only."""
+    of the view the complete ones only; when it is the only test (``tests.skillings_mack_only``),
+    that the others need at least 2 complete data sets."""
     inc = tests.incomplete
     assert inc is not None
     r, m = inc.result, len(inc.kept)
+    alone = tests.skillings_mack_only
     cells = f"{r.missing} result{'s' * (r.missing != 1)} missing"
-    out = (
-        f"data sets used: {SM_NAME} {r.n} (the {inc.complete} complete and {m} with missing results: "
-        f"{_names(inc.kept)}; {cells}); Friedman and every other test and table here the {inc.complete} "
-        "complete ones"
-    )
+    complete = f"the {inc.complete} complete and " if inc.complete or not alone else ""
+    out = f"data sets used: {SM_NAME} {r.n} ({complete}{m} with missing results: {_names(inc.kept)}; {cells}); "
+    if alone:
+        out += "every other test needs at least 2 complete data sets"
+    else:
+        out += f"Friedman and every other test and table here the {inc.complete} complete ones"
     if inc.dropped:
         n = len(inc.dropped)
-        out += f"; left out of both: {n} with a single result ({_names(inc.dropped)})"
+        out += f"; left out{'' if alone else ' of both'}: {n} with a single result ({_names(inc.dropped)})"
     return out

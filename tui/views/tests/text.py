@@ -41,6 +41,8 @@ def tests_text(analysis: Analysis, width: int | None = None) -> list[str]:
     if r is not None:
         out.append("robustness: " + tests_sentence(r))
     out.append("")
+    if tests.skillings_mack_only:  # fewer than 2 complete data sets: no other test, CD nor table
+        return out + [sm_line(tests), uses_sentence(tests)]
     for name, row in tests.omnibus.iterrows():
         out.append(omnibus_line(str(name), row))
         if name == "friedman" and tests.extra is not None:
