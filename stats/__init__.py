@@ -76,6 +76,7 @@ _EXPORTS: dict[str, str] = {
     "corrected_ttest": "stats.folds.ttests",
     "apv_groups": "stats.groupings.groups",
     "cd_groups": "stats.groupings.groups",
+    "Cancelled": "stats.groupings.fragility",
     "Fragility": "stats.groupings.fragility",
     "OmnibusFragility": "stats.groupings.fragility",
     "fragility": "stats.groupings.fragility",
@@ -202,7 +203,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
         bayes_correlated_ttest,
         corrected_ttest,
     )
-    from stats.groupings.fragility import Fragility, OmnibusFragility, fragility  # noqa: F401
+    from stats.groupings.fragility import Cancelled, Fragility, OmnibusFragility, fragility  # noqa: F401
     from stats.groupings.groups import apv_groups, cd_groups  # noqa: F401
     from stats.groupings.letters import compact_letters  # noqa: F401
     from stats.groupings.scott_knott import ScottKnottResult, Split, scott_knott  # noqa: F401

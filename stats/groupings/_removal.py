@@ -26,6 +26,7 @@ procedure:
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,40 @@ EXCEEDS_COST = 3
 #: A bound decides only when it clears alpha by more than floating-point rounding could explain;
 #: otherwise the search looks closer (a bound is never trusted at the boundary itself).
 SLACK = 1e-9
+
+
+class Cancelled(Exception):
+    """Raised by :func:`stats.fragility` and :func:`stats.stability` when their ``cancelled`` hook
+    returns True: the computation stopped between two units of work, and nothing of it is kept
+    (the caches it filled were its own). Unlike :class:`stats.LoadCancelled`, which a load's
+    ``progress`` callback raises itself, this one is raised by :mod:`stats` on the hook's answer.
+
+    Examples
+    --------
+    >>> import stats
+    >>> stats.fragility([[0.9, 0.8, 0.7], [0.9, 0.7, 0.8]] * 3, cancelled=lambda: True)
+    Traceback (most recent call last):
+    ...
+    stats.groupings._removal.Cancelled: cancelled by the caller's hook
+    """
+
+
+def checker(cancelled: Callable[[], bool] | None) -> Callable[[], None]:
+    """What a search calls between two units of work (a node of a search, one APV computation, one
+    reduced table analysed): nothing without a hook, else raise :class:`Cancelled` once
+    ``cancelled()`` returns True. A cooperative stop (as a thread cannot be stopped from outside)."""
+    if cancelled is None:
+        return go_on
+
+    def check() -> None:
+        if cancelled():
+            raise Cancelled("cancelled by the caller's hook")
+
+    return check
+
+
+def go_on() -> None:
+    """The check without a hook."""
 
 
 @dataclass(frozen=True)
@@ -161,8 +196,10 @@ class RankSums:
     sets, from twice their rank sums (exact integers): ``removed`` is the sum of twice the ranks
     of the data sets left out (a k-vector), ``s`` how many they are."""
 
-    def __init__(self, table: Table, r: Rule) -> None:
+    def __init__(self, table: Table, r: Rule, check: Callable[[], None] = go_on) -> None:
         self.rule = r
+        #: Called before each APV computation and each node of a search (:func:`checker`).
+        self.check = check
         self.twice = np.rint(2.0 * rank_matrix(table)).astype(np.int64)  # N x k, halves are exact
         self.total = self.twice.sum(axis=0)
         self.n, self.k = self.twice.shape
@@ -264,6 +301,7 @@ class RankSums:
         return 0
 
     def _apv(self, p: np.ndarray) -> np.ndarray:
+        self.check()  # (Bergmann-Hommel's cost milliseconds each)
         self.spent += self._cost
         return adjust(p, self.method)  # type: ignore[arg-type]  # (a procedure name checked by the caller)
 
@@ -272,6 +310,7 @@ class RankSums:
         (:func:`stats.posthoc.shaffer_bergmann.bergmann_exceeds`: the same decision as its APV,
         at a fraction of the cost of all pairs' APVs), the others' from their APVs."""
         if self.method == "bergmann":
+            self.check()
             self.spent += EXCEEDS_COST
             return bergmann_exceeds(p, h, self.k, level)
         return bool(self._apv(p)[h] > level)
@@ -333,4 +372,3 @@ def _basis(direction: np.ndarray) -> np.ndarray:
     k = direction.size
     q, _ = np.linalg.qr(np.column_stack([direction.astype(float), np.eye(k)]))
     return q[:, :k] if np.any(direction) else np.eye(k)
-

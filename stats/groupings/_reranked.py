@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from stats.core import Table, pairs
-from stats.groupings._removal import SLACK, Found, Rule, frame, pair_decisions
+from stats.groupings._removal import SLACK, Found, Rule, frame, go_on, pair_decisions
 from stats.twosample.nonparametric import sign_test, wilcoxon
 
 
@@ -29,12 +29,15 @@ def _proxy_order(table: Table, h: int, current: bool) -> np.ndarray:
     return np.argsort(-side * d if current else side * d, kind="stable")
 
 
-def full_search(table: Table, r: Rule, targets: list[bool], budget: int, limit: int) -> list[Found]:
+def full_search(
+    table: Table, r: Rule, targets: list[bool], budget: int, limit: int, check: Callable[[], None] = go_on
+) -> list[Found]:
     """Each pair's fragility where the procedure re-ranks what remains: every removal of 1, 2, ...
     data sets analysed in full (:func:`stats.groupings._removal.pair_decisions`), shared by all
     pairs, until each has its smallest reversal or ``budget`` analyses are spent; then, for those
-    left, a greedy removal along :func:`_proxy_order` as the upper bound."""
-    analyse = _Analyses(table, r)
+    left, a greedy removal along :func:`_proxy_order` as the upper bound. ``check`` is called
+    before each analysis and each step of a greedy removal (:func:`stats.groupings._removal.checker`)."""
+    analyse = _Analyses(table, r, check)
     current = np.array(targets, dtype=bool)
     found: dict[int, tuple[int, ...]] = {}
     done, spent = 0, 0  # every removal of up to `done` data sets analysed
@@ -69,12 +72,13 @@ class _Analyses:
     """Each pair's decision without the data sets ``rows`` (a sorted tuple), analysed in full by
     :func:`stats.groupings._removal.pair_decisions` once per removal."""
 
-    def __init__(self, table: Table, r: Rule) -> None:
-        self.table, self.rule = table, r
+    def __init__(self, table: Table, r: Rule, check: Callable[[], None]) -> None:
+        self.table, self.rule, self.check = table, r, check
         self.cache: dict[tuple[int, ...], np.ndarray] = {}
 
     def __call__(self, rows: tuple[int, ...]) -> np.ndarray:
         if rows not in self.cache:
+            self.check()
             keep = np.setdiff1d(np.arange(self.table.n), rows)
             self.cache[rows] = pair_decisions(frame(self.table, keep), self.rule)
         return self.cache[rows]
@@ -93,6 +97,7 @@ def _greedy_path(
     tests: dict[str, Callable[..., Any]] = {"wilcoxon-holm": wilcoxon, "sign-holm": sign_test}
     own = tests.get(r.procedure)
     for s in sizes:
+        analyse.check()
         rows = tuple(sorted(order[:s].tolist()))
         if own is not None:
             keep = np.setdiff1d(np.arange(table.n), rows)

@@ -14,6 +14,7 @@ that re-rank what remains are searched by :mod:`stats.groupings._reranked`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -22,7 +23,17 @@ import pandas as pd
 
 from stats.core import PROCEDURE_NAMES, Printable, as_table, pairs
 from stats.core.labels import OMNIBUS_NAMES
-from stats.groupings._removal import Found, RankSums, frame, method, omnibus_rejects, pair_decisions, rule
+from stats.groupings._removal import (
+    Cancelled,  # noqa: F401  (stats.Cancelled: what a cancelled search raises)
+    Found,
+    RankSums,
+    checker,
+    frame,
+    method,
+    omnibus_rejects,
+    pair_decisions,
+    rule,
+)
 from stats.groupings._reranked import full_search
 
 #: Up to this many data sets the search is exact unless it runs out of budget; above it, only the
@@ -98,6 +109,7 @@ def fragility(
     test: str = "friedman",
     omnibus: str = "friedman",
     budget: int | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Fragility:
     """The fewest data sets whose removal reverses each decision: the omnibus test's and each pair's.
 
@@ -128,6 +140,13 @@ def fragility(
         the procedures that re-rank, reduced tables analysed, shared by all pairs:
         :data:`FULL_BUDGET` by default (every removal from up to 8 data sets), fewer above 10
         learners (as many pair tests in all as 10 learners' budget).
+    cancelled : callable, optional
+        A function of no argument, called between units of work (each node of a search, each APV
+        computation, each reduced table analysed: a few milliseconds of work apart at most, at
+        50 x 20 under Wilcoxon-Holm); once it returns True the search stops and raises
+        :class:`stats.Cancelled`, keeping nothing. For a caller that runs this in a thread it may
+        have to give up (a user interface whose selection changed): a thread cannot be stopped
+        from outside. Without it (or while it returns False) the result is the same.
 
     Returns
     -------
@@ -138,6 +157,11 @@ def fragility(
         data sets' names, in the table's order), ``exact`` (bool) and ``at_least`` (Int64: the
         fewest that could, proven). ``omnibus``: the same for the omnibus test
         (:class:`OmnibusFragility`). Every analysis keeps at least two data sets.
+
+    Raises
+    ------
+    Cancelled
+        ``cancelled()`` returned True (:class:`stats.Cancelled`).
 
     Notes
     -----
@@ -193,17 +217,20 @@ def fragility(
     """
     r = rule(procedure, test, omnibus, alpha, higher_is_better)
     table = as_table(scores, higher_is_better=higher_is_better)
+    check = checker(cancelled)
+    check()
     whole = frame(table)
     targets = [omnibus_rejects(whole, r), *map(bool, pair_decisions(whole, r))]
     limit = table.n - KEEP
     steps = RANK_SUMS_BUDGET if budget is None else int(budget)
     # the omnibus test is on Friedman rank sums whatever the procedure
-    rs = RankSums(table, r if r.on_rank_sums else replace(r, procedure="nemenyi"))
+    rs = RankSums(table, r if r.on_rank_sums else replace(r, procedure="nemenyi"), check)
     found = [_rank_sums_search(rs, -1, targets[0], steps, limit)]
     if r.on_rank_sums:
         found += _pair_searches(rs, targets[1:], steps, limit)
     else:
-        found += full_search(table, r, targets[1:], _full_budget(table) if budget is None else int(budget), limit)
+        full = _full_budget(table) if budget is None else int(budget)
+        found += full_search(table, r, targets[1:], full, limit, check)
     names = table.datasets
 
     def removed(f: Found) -> tuple[Any, ...]:
@@ -311,6 +338,7 @@ def _greedy(rs: RankSums, target: int, current: bool, limit: int) -> tuple[int, 
     left = np.ones(rs.n, dtype=bool)
     rows: list[int] = []
     for s in range(1, limit + 1):
+        rs.check()
         gain = np.where(left, _gain(rs, target, current, removed, s - 1), -np.inf)
         i = int(np.argmax(gain))
         rows.append(i)
@@ -383,6 +411,7 @@ def _bound_search(
     seen: set[tuple[int, int, bytes]] = set()
     twice = rs.twice[order]
     while stack:
+        rs.check()  # (between two nodes: tens of microseconds apart, or an APV computation)
         i, c, removed, rows = stack.pop()
         spent = rs.spent
         if c == 0:

@@ -11,7 +11,7 @@ reverses it are named.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -20,7 +20,7 @@ import pandas as pd
 
 from stats.core import PROCEDURE_NAMES, Printable, Table, as_table, pairs
 from stats.core.labels import OMNIBUS_NAMES
-from stats.groupings._removal import RankSums, Rule, frame, nemenyi_rejects, pairwise, rule
+from stats.groupings._removal import RankSums, Rule, checker, frame, go_on, nemenyi_rejects, pairwise, rule
 from stats.groupings.verdicts import Verdict, verdict
 from stats.posthoc.ztests import PairwiseTest, standard_error
 from stats.ranking import AverageRanks, mean_ranks
@@ -124,24 +124,32 @@ def _analysis(scores: pd.DataFrame, r: Rule) -> tuple[_Outcome, Verdict]:
     return _Outcome(v.outcome == "different", rejected, _roles(v, scores.columns)), v
 
 
-def _without_each_data_set(table: Table, r: Rule) -> list[_Outcome]:
-    """The analyses without each data set in turn. On Friedman rank sums (:class:`RankSums`) they
-    are computed together: every average rank without data set i is (N R - r_i) / (N - 1), every z
-    at once (:meth:`RankSums.apvs`); the verdict of each is :func:`stats.verdict` of those ranks and APVs."""
+def _without_each_data_set(table: Table, r: Rule, check: Callable[[], None] = go_on) -> list[_Outcome]:
+    """The analyses without each data set in turn (``check`` called before each). On Friedman rank
+    sums (:class:`RankSums`) they are computed together: every average rank without data set i is
+    (N R - r_i) / (N - 1), every z at once (:meth:`RankSums.apvs`); the verdict of each is
+    :func:`stats.verdict` of those ranks and APVs."""
     if not r.on_rank_sums:
-        return [_analysis(frame(table, np.delete(np.arange(table.n), i)), r)[0] for i in range(table.n)]
-    rs = RankSums(table, r)
+        return [_checked(check, _analysis, frame(table, np.delete(np.arange(table.n), i)), r) for i in range(table.n)]
+    rs = RankSums(table, r, check)
     n = table.n - 1
     average = (rs.total[None, :] - rs.twice) / (2.0 * n)  # row i: without data set i
     apvs = None if r.procedure == "nemenyi" else rs.apvs(average, n)
     out = []
     for i in range(table.n):
+        check()
         ranks = AverageRanks(pd.Series(average[i], index=table.learners), n)
         pw = None if apvs is None else _pairwise_test(rs, average[i], apvs[i], n)
         v = verdict(ranks, alpha=r.alpha, omnibus=r.omnibus, rule=r.procedure, pairwise=pw)  # type: ignore[arg-type]
         rejected = nemenyi_rejects(average[i], n, r.alpha) if apvs is None else apvs[i] <= r.alpha
         out.append(_Outcome(rs.omnibus(rs.twice[i], 1), rejected, _roles(v, table.learners)))
     return out
+
+
+def _checked(check: Callable[[], None], analysis: Callable[..., tuple[_Outcome, Verdict]], *args: Any) -> _Outcome:
+    """``analysis(*args)``'s outcome, after ``check()`` (which raises to stop)."""
+    check()
+    return analysis(*args)[0]
 
 
 def _pairwise_test(rs: RankSums, average: np.ndarray, apv: np.ndarray, n: int) -> PairwiseTest:
@@ -162,6 +170,7 @@ def stability(
     higher_is_better: bool = True,
     test: str = "friedman",
     omnibus: str = "friedman",
+    cancelled: Callable[[], bool] | None = None,
 ) -> Stability:
     """Leave-one-out stability of the omnibus decision, each pair's decision and the verdict.
 
@@ -173,6 +182,9 @@ def stability(
         The analysis, as :func:`stats.fragility` takes it (a pair is rejected when its APV, or
         Nemenyi's CD on Friedman ranks, says so; the verdict is :func:`stats.verdict`'s with
         ``rule=procedure``).
+    cancelled : callable, optional
+        As :func:`stats.fragility`'s: called before each analysis leaving one out; once it
+        returns True, :class:`stats.Cancelled` is raised and nothing is kept.
 
     Returns
     -------
@@ -216,12 +228,14 @@ def stability(
     """
     r = rule(procedure, test, omnibus, alpha, higher_is_better)
     table = as_table(scores, higher_is_better=higher_is_better)
+    check = checker(cancelled)
+    check()
     full, v = _analysis(frame(table), r)
     k, names = table.k, table.learners
-    by_data = list(zip(table.datasets, _without_each_data_set(table, r) if table.n > 2 else []))
+    by_data = list(zip(table.datasets, _without_each_data_set(table, r, check) if table.n > 2 else []))
     left_out = r.mean_rank and k > 2
     keep = [np.delete(np.arange(k), y) for y in range(k)] if left_out else []
-    by_learner = [(names[y], _analysis(frame(table, columns=cols), r)[0]) for y, cols in enumerate(keep)]
+    by_learner = [(names[y], _checked(check, _analysis, frame(table, columns=cols), r)) for y, cols in enumerate(keep)]
 
     def tally(full_decision: Any, decided: Any, leave: Any = ()) -> tuple[int, int, float, tuple, tuple]:
         """Held, analyses, share and the data sets and learners whose removal reverses it;

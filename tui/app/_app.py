@@ -7,6 +7,7 @@ messages; every computation runs in a thread worker. Keys come from :mod:`tui.ap
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -23,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Footer, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+import stats
 from stats.core.names import printable_lines
 from tui import registry
 from tui.app._commands import acts_in, bindings, view_commands
@@ -34,7 +36,18 @@ from tui.app._rendered import Ahead, Rendered
 from tui.app._screens import HelpScreen
 from tui.app._selection_actions import SelectionActions
 from tui.app._tokens import Token, Tokens
-from tui.model import FIRST_VIEW, OTHER_VIEWS, Analysis, Loader, Model, Selection, import_modules
+from tui.model import (
+    FIRST_VIEW,
+    OTHER_VIEWS,
+    Analysis,
+    Loader,
+    Model,
+    Selection,
+    cancellable,
+    import_modules,
+    selection_robustness_key,
+    take_known_robustness,
+)
 from tui.widgets import LoadBar, ProblemsPanel, SelectionWanted, Sidebar, StatusLine, ViewPanel, literal
 
 NARROW = 100  # below this many columns the sidebar collapses
@@ -43,11 +56,12 @@ SHORT = 30  # below this many lines the views tighten (the folds view's totals t
 
 @dataclass
 class Analyzed(Message):
-    """From the analysis worker: ``analysis`` of the selection ``token`` was started for."""
+    """From the analysis worker: ``analysis`` (of ``model``) of the selection ``token`` was started for."""
 
     analysis: Analysis
     token: Token
     rendered: Rendered | None = None
+    model: Model | None = None
 
 
 @dataclass
@@ -110,9 +124,15 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         # first in part it makes whole (the folds view's signed-rank test; the robustness the tests,
         # pairs and CD views share: one computation for the three)
         self._finishing: dict[str, Analysis] = {}
-        # one robustness computation at a time: one a new selection made stale runs to its end (it
-        # cannot be stopped), the new one waits for it, and any older waiting one gives up
+        # one robustness computation at a time: a new selection cancels the finishing workers; one
+        # computing what the new selection no longer wants stops at its next check (stats.Cancelled,
+        # _robustness_stop), one computing what it still wants (the same table and analysis: another
+        # control) goes on into the model's cache, and any waiting one gives up
         self._finish_slots: dict[str, threading.Lock] = {}
+        # what the selection's robustness depends on (its model and tui.model.selection_robustness_key)
+        self._robustness_wanted: tuple[Any, ...] | None = None
+        # the model each analysis shown was made on (what its robustness is looked up in)
+        self._model_of: weakref.WeakKeyDictionary[Analysis, Model] = weakref.WeakKeyDictionary()
         self._ahead = Ahead()  # what panels drew for other controls while idle
         self._views = registry.views()  # the views of this app (those registered when it was made)
         self._stale_views: set[str] = set()
@@ -194,6 +214,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         token = self.tokens.start("analysis")  # the analysis of the selection before is stale now
         self._gc.touch()
         self.workers.cancel_group(self, "warm")  # the foreground first
+        self._cancel_finishing(selection)
         if self.model is not None:
             self.model.cancel_signed_ranks()  # (of views no longer wanted: the new one's go first)
         if selection is not None and self.model is not None:
@@ -208,16 +229,21 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         # only the view on screen: another is computed when it is shown; of the folds view, the part
         # shown first (its signed-rank test across data sets follows: finish_view)
         analysis.prepare(analysis.first_part(view))
+        # the robustness another control (pair, rope) of this table and analysis made: drawn at
+        # once, without a "computing..." frame first
+        take_known_robustness(model, analysis)
         if worker.is_cancelled:
             return
         rendered = Rendered(analysis).build(view, self._rendered, width, self._ahead)
         if not worker.is_cancelled:
-            self.post_message(Analyzed(analysis, token, rendered))
+            self.post_message(Analyzed(analysis, token, rendered, model))
 
     def on_analyzed(self, message: Analyzed) -> None:
         if not self._closed and self.tokens.current(message.token):
             self._shown = message.token
             self._rendered = message.rendered
+            if message.model is not None:
+                self._model_of[message.analysis] = message.model
             self.analysis = message.analysis
             if not self._imported_all:  # the other views' modules, once the first view is painted
                 self._imported_all = True
@@ -263,8 +289,12 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
     def prepare_view(self, analysis: Analysis, view: str, width: int | None, token: Token | None) -> None:
         """Compute ``view`` of ``analysis`` off the event loop (it was not on screen when analysed),
         and the rows of a table view (the quartile chart needs the panel's width: built when shown).
-        Of a view shown first in part (the folds view), that part (finish_view brings the rest)."""
+        Of a view shown first in part (the folds view), that part (finish_view brings the rest); the
+        robustness too when its model holds it already (another control's)."""
         analysis.prepare(analysis.first_part(view))
+        model = self._model_of.get(analysis)
+        if model is not None:
+            take_known_robustness(model, analysis)
         ahead = self._panel_class(view).PREPARED_AHEAD
         rendered = Rendered(analysis).build(view, None, width, self._ahead) if ahead else None
         if not get_current_worker().is_cancelled and token is not None:
@@ -279,8 +309,9 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         of what it finishes: a new one of that group (a new selection's) makes this one stale."""
         key = _finish_key(name)
         slot = self._finish_slots.setdefault(key, threading.Lock()) if key != "finish" else None
+        inputs = self._robustness_inputs(self._model_of.get(analysis, self.model), analysis.selection)
         return self.run_worker(
-            partial(self._finish, analysis, name, early, width, token, slot),
+            partial(self._finish, analysis, name, early, width, token, slot, inputs),
             name=f"finish_view({name})",
             group=key,
             exclusive=True,
@@ -296,9 +327,11 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         width: int | None,
         token: Token | None,
         slot: threading.Lock | None,
+        inputs: tuple[Any, ...] | None = None,
     ) -> None:
         """finish_view's work (in its thread): with ``slot``, one at a time (waiting for it, given up
-        once a newer one of the group made this one stale)."""
+        once a newer one of the group made this one stale), stopped between two units of work of
+        ``stats`` once the selection no longer wants ``inputs`` (:meth:`_robustness_stop`)."""
         worker = get_current_worker()
         if slot is not None:
             while not slot.acquire(timeout=0.05):
@@ -307,13 +340,47 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         try:
             if worker.is_cancelled:
                 return
-            analysis.finish(name)
+            with cancellable(self._robustness_stop(worker, inputs)):
+                analysis.finish(name)
+        except stats.Cancelled:
+            return  # nothing kept: the analysis's part and the model's cache are as before
         finally:
             if slot is not None:
                 slot.release()
+        if worker.is_cancelled:
+            return
         rendered = Rendered(analysis).build(name, early, width, self._ahead)
         if not worker.is_cancelled and token is not None:
             self.post_message(Prepared(analysis, name, token, rendered))
+
+    @staticmethod
+    def _robustness_inputs(model: Model | None, selection: Selection | None) -> tuple[Any, ...] | None:
+        """What the robustness of ``selection`` on ``model`` depends on: the model and
+        :func:`tui.model.selection_robustness_key` (None: no robustness)."""
+        if model is None or selection is None:
+            return None
+        return (model, selection_robustness_key(model, selection))
+
+    def _robustness_stop(self, worker: Worker[None], inputs: tuple[Any, ...] | None) -> Callable[[], bool]:
+        """The ``cancelled`` hook of the robustness ``worker`` computes (for ``inputs``): True once
+        the worker is cancelled (a new selection, a reload, another finishing worker of its group)
+        and the selection wants another robustness (another table, procedure, alpha, direction or
+        rank test, or another model), or once the app closed. A toggle of the control cancels the
+        worker but not its computation, which goes on into the model's cache: the new analysis
+        takes it from there (:func:`tui.model.take_known_robustness`) instead of starting again."""
+
+        def cancelled() -> bool:
+            return self._closed or (worker.is_cancelled and self._robustness_wanted != inputs)
+
+        return cancelled
+
+    def _cancel_finishing(self, selection: Selection | None) -> None:
+        """A new selection: what its robustness depends on (:attr:`_robustness_wanted`), and every
+        finishing worker cancelled (the stale ones stop; see :meth:`_robustness_stop`)."""
+        self._robustness_wanted = self._robustness_inputs(self.model, selection)
+        for worker in list(self.workers):
+            if worker.group.startswith("finish-") and not worker.is_finished:
+                worker.cancel()
 
     def on_prepared(self, message: Prepared) -> None:
         if not self._closed and self.tokens.current(message.token):  # (the analysis on screen is its)

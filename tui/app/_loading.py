@@ -380,7 +380,9 @@ class LoadActions(_Base):
         for worker in list(self.workers):  # the groups finishing parts shown later (finish-robustness)
             if worker.group.startswith("finish-"):
                 worker.cancel()
-        self.selection = None  # (no model: nothing analysed)
+        # (no model: nothing analysed; nor any robustness wanted: a finishing worker computing one
+        # stops at its next check, RankboardApp._robustness_stop)
+        self.selection = None
         self.analysis = None  # the views cleared (RankboardApp.watch_analysis)
         self._rendered, self._finishing = None, {}
         self._ahead = Ahead()

@@ -24,6 +24,7 @@ from tui.model._robustness import (
     COMPUTING_TEXT,
     ROBUSTNESS_SCHEMA,
     Robustness,
+    cancellable,
     cd_sentence,
     fragility_mark,
     fragility_note,
@@ -35,6 +36,8 @@ from tui.model._robustness import (
     robustness_now,
     robustness_part,
     roles_frame,
+    selection_robustness_key,
+    take_known_robustness,
     tests_sentence,
 )
 from tui.model._spec import load_spec, save_spec, selection_from_spec, spec_logs, spec_view
@@ -104,6 +107,9 @@ __all__ = [
     "roles_frame",
     "robustness_now",
     "robustness_part",
+    "cancellable",
+    "selection_robustness_key",
+    "take_known_robustness",
     "safety_message",
     "save_spec",
     "Selection",

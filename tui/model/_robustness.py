@@ -9,22 +9,28 @@ procedure, alpha, direction and rank test, and Friedman's test as the omnibus te
 the pairs matrix and the CD bars are, so that the figures agree with the tables beside them.
 
 The sentences and cells here are the views' words for every format: names from the logs go
-through the format's ``esc`` (its escaping of every other name). No Textual here.
+through the format's ``esc`` (its escaping of every other name). No Textual here: the app stops a
+computation its selection no longer wants through :func:`cancellable` (a hook that ``stats``
+checks between units of work, raising ``stats.Cancelled``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 import stats
+from tui.model._model import measured_learners
 
 if TYPE_CHECKING:
     from tui.model._basis import Basis
-    from tui.model._types import Analysis
+    from tui.model._model import Model
+    from tui.model._types import Analysis, Selection
 
 #: The omnibus test whose decision the verdict follows (``stats.verdict``'s default): the one
 #: whose fragility and stability are reported.
@@ -84,16 +90,41 @@ class Robustness:
         return out
 
 
+#: The hook that stops the robustness computed in this context (:func:`cancellable`); None: none.
+_CANCELLED: ContextVar[Callable[[], bool] | None] = ContextVar("robustness_cancelled", default=None)
+
+
+@contextmanager
+def cancellable(cancelled: Callable[[], bool]) -> Iterator[None]:
+    """Within it, a robustness computed in this thread (the part, read through an analysis) gives
+    ``stats.fragility`` and ``stats.stability`` the hook ``cancelled``: once it returns True they
+    raise ``stats.Cancelled`` between two units of work, and nothing is kept (neither the
+    analysis's part nor the model's cache: the next reader computes it anew). The app's finishing
+    worker passes its own cancellation (a thread cannot be stopped from outside)."""
+    token = _CANCELLED.set(cancelled)
+    try:
+        yield
+    finally:
+        _CANCELLED.reset(token)
+
+
+def cancelled_hook() -> Callable[[], bool] | None:
+    """The hook of :func:`cancellable` in effect here (None outside it)."""
+    return _CANCELLED.get()
+
+
 def robustness(scores: Any, sel: Any) -> Robustness | None:
     """:class:`Robustness` of ``scores`` (a scores table) under the selection ``sel``'s analysis;
     None when stats cannot analyse it (a ``ValueError``: the part never makes the analysis' problem,
-    the views then show the tables without it)."""
+    the views then show the tables without it). Inside :func:`cancellable`, ``stats.Cancelled``
+    once its hook says so."""
     options: dict[str, Any] = {
         "procedure": sel.procedure,
         "alpha": sel.alpha,
         "higher_is_better": sel.higher_is_better,
         "test": sel.test,
         "omnibus": OMNIBUS,
+        "cancelled": cancelled_hook(),
     }
     try:
         fragility = stats.fragility(scores, **options)
@@ -103,12 +134,45 @@ def robustness(scores: Any, sel: Any) -> Robustness | None:
     return Robustness(fragility, stability, sel.procedure, sel.alpha, sel.higher_is_better, sel.test)
 
 
+def robustness_key(sel: Selection, learners: tuple[str, ...]) -> tuple[Any, ...]:
+    """What the robustness of ``sel`` depends on (the model's cache key): its table (criterion, data
+    sets, ``learners``: those measured, :func:`tui.model._model.measured_learners`), direction,
+    procedure, alpha and rank test; not the control, the pair, the rope or the views' options."""
+    return (sel.criterion, sel.datasets, learners, sel.higher_is_better, sel.procedure, sel.alpha, sel.test)
+
+
 def robustness_part(b: Basis) -> Robustness | None:
     """The part ``robustness`` of an analysis (:mod:`tui.registry`): made once per table and
     analysis (the model's cache: another control, pair or rope reuses it)."""
     sel = b.selection
-    key = (*b.table_key, sel.higher_is_better, sel.procedure, sel.alpha, sel.test)
-    return b.cached("robustness", key, lambda: robustness(b.scores, sel))
+    return b.cached("robustness", robustness_key(sel, b.learners), lambda: robustness(b.scores, sel))
+
+
+def selection_robustness_key(model: Model, sel: Selection) -> tuple[Any, ...]:
+    """:func:`robustness_key` of ``sel`` on ``model`` (its measured learners), without analysing it."""
+    return robustness_key(sel, measured_learners(model, sel))
+
+
+def take_known_robustness(model: Model, analysis: Analysis) -> bool:
+    """Give ``analysis`` (of ``model``) its robustness now when the model's cache holds it (another
+    control, pair or rope of the same table and analysis computed it): reading it then costs a
+    look-up, and the views are drawn whole at once, never "computing..." first. True when the
+    analysis has it now (or has none to compute)."""
+    if not analysis.pending("robustness"):
+        return True
+    if model.cached_value("robustness", selection_robustness_key(model, analysis.selection)) is None:
+        return False
+    try:
+        with cancellable(_at_once):  # a look-up, never a computation (were it let go of meanwhile)
+            analysis.part("robustness")
+    except stats.Cancelled:
+        return False
+    return True
+
+
+def _at_once() -> bool:
+    """A ``cancelled`` hook that stops at the first check."""
+    return True
 
 
 def robustness_now(analysis: Analysis) -> Any:
