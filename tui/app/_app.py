@@ -404,6 +404,9 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             self._load_worker, self.loading = None, None
         if event.state == WorkerState.ERROR:
             self.notify(f"{event.worker.name}: {event.worker.error}", severity="error", markup=False)
+            if event.worker.group == "prepare":  # the view it computed will not come: not "loading" for ever
+                for view in self._views:
+                    self._computing(view.name, False)
 
     def watch_analysis(self, analysis: Analysis | None) -> None:
         if analysis is None:
@@ -427,6 +430,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         status.shape, status.selection, status.control = (0, 0), None, None
         self.query_one(Sidebar).control = None
         for view in self._views:
+            self._computing(view.name, False)
             self._panel(view.name).show(None)
 
     def _fill_view(self, name: str) -> None:
@@ -438,12 +442,21 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
             self._show_early(analysis, name)
             return
         if not analysis.ready(name):  # computed in a worker; Prepared comes back here
+            # Textual's loading indicator meanwhile: neither "no ... for this selection" (what a panel
+            # never shown says) nor the view of the selection before
+            self._computing(name, True)
             self.prepare_view(analysis, name, self._fit(name), self._shown)
             return
         self._stale_views.discard(name)
         rendered = self._rendered_of(analysis)
         rendered.build(name, None, self._fit(name), self._ahead)  # unless a worker did
+        self._computing(name, False)
         self._panel(name).show(rendered.data[name])
+
+    def _computing(self, name: str, on: bool) -> None:
+        """The panel of view ``name`` replaced by Textual's loading indicator (``Widget.loading``)
+        while its view is computed in a worker, or shown again."""
+        cast(Widget, self._panel(name)).loading = on
 
     def _show_early(self, analysis: Analysis, name: str) -> None:
         """Show the part of view ``name`` shown first (the folds view's, its signed-rank
@@ -454,6 +467,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         rendered = self._rendered_of(analysis)
         width = self._fit(name)
         rendered.build(name, None, width, self._ahead)  # unless a worker did
+        self._computing(name, False)
         self._panel(name).show(rendered.data[name])
         key = _finish_key(name)
         if self._finishing.get(key) is not analysis:
