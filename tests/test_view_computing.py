@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_app import LARGE, SMALL, make_app, settle, until
+from tui import registry
 from tui.model import Analysis
 from tui.views.pairs.panel import PairsPanel
 
@@ -20,15 +21,15 @@ ROOT = Path(__file__).resolve().parents[1]
 SWEEP = ROOT / "tests" / "data" / "sweep.dat"
 
 
-class HeldPairs:
-    """``Analysis.prepare`` of the pairs view held until :meth:`release`."""
+class Held:
+    """``Analysis.prepare`` of ``view`` held until :meth:`release`."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, view: str = "pairs") -> None:
         self.gate, self.entered = threading.Event(), threading.Event()
         original = Analysis.prepare
 
         def held(analysis: Analysis, *views: str) -> Analysis:
-            if "pairs" in views:
+            if view in views:
                 self.entered.set()
                 self.gate.wait(120)  # (set by the test; the timeout only ends a hang)
             return original(analysis, *views)
@@ -40,26 +41,29 @@ class HeldPairs:
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE])
-async def test_a_view_computing_shows_the_loading_indicator_then_the_view(monkeypatch, size) -> None:
-    held = HeldPairs(monkeypatch)
+@pytest.mark.parametrize(("view", "key"), [("pairs", "4"), ("cd", "5")])
+async def test_a_view_computing_shows_the_loading_indicator_then_the_view(monkeypatch, size, view, key) -> None:
+    held = Held(monkeypatch, view)
     app = make_app([str(SWEEP)])
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        panel = app.query_one(PairsPanel)
-        await pilot.press("4")
+        panel = app.query_one(f"#{view}")
+        await pilot.press(key)
         await until(pilot, held.entered.is_set)
         await pilot.pause()
-        assert app.view == "pairs" and panel.loading  # computing: the indicator, not a stale message
+        assert app.view == view and panel.loading  # computing: the indicator, not a stale message
         held.release()
         await settle(pilot)
         assert not panel.loading
-        assert app.analysis is not None and app.analysis.ready("pairs")
+        assert app.analysis is not None and app.analysis.ready(view)
+        # the focus the view was given when shown (its table), which the indicator took, is back
+        assert app.focused is app.query_one(f"#{registry.view(view).focus or view}")
 
 
 async def test_the_indicator_goes_when_the_selection_empties(monkeypatch) -> None:
     """A view computing when the analysis goes (every learner switched off, a reload): the panel
     is not left loading for ever."""
-    held = HeldPairs(monkeypatch)
+    held = Held(monkeypatch)
     app = make_app([str(SWEEP)])
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)

@@ -456,7 +456,11 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
     def _computing(self, name: str, on: bool) -> None:
         """The panel of view ``name`` replaced by Textual's loading indicator (``Widget.loading``)
         while its view is computed in a worker, or shown again."""
-        cast(Widget, self._panel(name)).loading = on
+        panel = cast(Widget, self._panel(name))
+        was, panel.loading = panel.loading, on
+        if was and not on and name == self.view and self.focused is None:
+            # the indicator took the focus the view was given (watch_view): back to its table
+            self.query_one(f"#{self._focus_target(name)}").focus(scroll_visible=False)
 
     def _show_early(self, analysis: Analysis, name: str) -> None:
         """Show the part of view ``name`` shown first (the folds view's, its signed-rank
