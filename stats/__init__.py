@@ -128,6 +128,7 @@ _EXPORTS: dict[str, str] = {
     "normality": "stats.ranking.assumptions",
     "parametric_safety": "stats.ranking.assumptions",
     "critical_difference": "stats.ranking.critical",
+    "nemenyi_tukey_p": "stats.ranking.critical",
     "q_alpha": "stats.ranking.critical",
     "AlignedRanksResult": "stats.ranking.omnibus",
     "FriedmanResult": "stats.ranking.omnibus",
@@ -240,7 +241,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     )
     from stats.ranking.agreement import kendall_tau  # noqa: F401
     from stats.ranking.assumptions import levene, normality, parametric_safety  # noqa: F401
-    from stats.ranking.critical import critical_difference, q_alpha  # noqa: F401
+    from stats.ranking.critical import critical_difference, nemenyi_tukey_p, q_alpha  # noqa: F401
     from stats.ranking.omnibus import (  # noqa: F401
         AlignedRanksResult,
         FriedmanResult,

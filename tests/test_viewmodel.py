@@ -160,7 +160,11 @@ def test_pair_and_procedure_selection(c45_log: pd.DataFrame) -> None:
     sel = dataclasses.replace(default_selection(c45_log), procedure="nemenyi", pair=("C4.5", "C4.5+cf"))
     p = Model(c45_log).analyze(sel).pairs
     assert p.pair == ("C4.5", "C4.5+cf") and p.procedure == "nemenyi"
-    assert p.matrix.loc["C4.5", "C4.5+m"] == pytest.approx(p.table.loc[0, "nemenyi"])
+    # the matrix: Tukey's p of Demsar's CD rule; the table's nemenyi column stays Garcia & Herrera's m p
+    ranks = stats.average_ranks(Model(c45_log).analyze(sel).ranks.medians)
+    assert p.matrix.loc["C4.5", "C4.5+m"] == stats.nemenyi_tukey_p(ranks).loc["C4.5", "C4.5+m"]
+    assert (p.table.loc[0, "a"], p.table.loc[0, "b"]) == ("C4.5", "C4.5+m")
+    assert p.table.loc[0, "nemenyi"] == pytest.approx(min(1.0, 6 * p.table.loc[0, "p"]))  # m = k(k-1)/2 = 6
 
 
 def test_quartiles_of_c45(c45_analysis: Analysis, c45_log: pd.DataFrame) -> None:

@@ -6,7 +6,8 @@
   ranks, Quade).
 * :mod:`stats.ranking.skillings_mack`: Skillings & Mack's (1981) Friedman-type test for data sets
   with missing results (:func:`stats.skillings_mack`).
-* :mod:`stats.ranking.critical`: critical values and critical differences (Nemenyi, Bonferroni-Dunn).
+* :mod:`stats.ranking.critical`: critical values and critical differences (Nemenyi, Bonferroni-Dunn)
+  and the p-values of Nemenyi's CD rule (Tukey's studentized range).
 * :mod:`stats.ranking.agreement`: Kendall's tau-b of many orderings against one.
 * :mod:`stats.ranking.assumptions`: the conditions for the safe use of parametric tests.
 
@@ -23,6 +24,7 @@ from stats.core import lazy
 #: Each name the other parts of stats import from here, and the module that defines it.
 _EXPORTS: dict[str, str] = {
     "critical_difference": "stats.ranking.critical",
+    "nemenyi_tukey_p": "stats.ranking.critical",
     "friedman": "stats.ranking.omnibus",
     "iman_davenport": "stats.ranking.omnibus",
     "AverageRanks": "stats.ranking.ranks",
@@ -35,7 +37,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see: the same names, imported eagerly
-    from stats.ranking.critical import critical_difference  # noqa: F401
+    from stats.ranking.critical import critical_difference, nemenyi_tukey_p  # noqa: F401
     from stats.ranking.omnibus import friedman, iman_davenport  # noqa: F401
     from stats.ranking.ranks import (  # noqa: F401
         AverageRanks,

@@ -201,13 +201,15 @@ def fragility_mark(size: Any, exact: bool, at_least: Any) -> str:
 
 def fragility_note(r: Robustness) -> str:
     """What the fragility column holds, in a sentence for every format. Under Nemenyi it says which
-    decision it follows: Demsar's critical difference (the CD diagram's, the letters' and the
-    verdict's), which rejects a little more than the m p of the table's nemenyi column."""
+    decision it follows: Demsar's critical difference, the rule the pairs' matrix (Tukey's
+    studentized range p-values, ``stats.nemenyi_tukey_p``), the CD diagram, the letters and the
+    verdict share."""
     basis = ""
     if r.procedure == "nemenyi":
         basis = (
             "; a pair is rejected when its average ranks differ by at least Demšar's (2006) critical difference, "
-            "as in the CD diagram and the verdict (the nemenyi column's m p, García & Herrera 2008, can mark fewer)"
+            "as in the CD diagram and the verdict, and as the Nemenyi p-values of Tukey's studentized range "
+            "mark it (the matrix; nemenyi_tukey in the reports): one rule"
         )
     return (
         f"fragility ({r.procedure_name}, alpha = {r.alpha:g}): the fewest data sets whose removal reverses "

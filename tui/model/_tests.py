@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 import stats
+from stats.groupings.groups import EPS as CD_SLACK
 from tui.model._effects import TWO_SAMPLE, pair_effects
 from tui.model._tests_extra import tests_extra
 from tui.model._types import CDView, PairsView, RanksView, Selection, TestsView
@@ -223,6 +224,26 @@ def default_pair(average: pd.Series, requested: Sequence[str] | None) -> tuple[s
     return (str(order[0]), str(order[1]))
 
 
+def _cd_rule(
+    names: list[Any], average: pd.Series, n: int, alpha: float, tukey: pd.DataFrame | None
+) -> tuple[pd.DataFrame, float, pd.DataFrame]:
+    """Nemenyi as Demsar (2006, Sec. 3.2.2) tests it: the matrix of Tukey's p-values on Friedman's
+    average ranks (``tukey``, else ``stats.nemenyi_tukey_p``), the critical difference, and the
+    pairs it separates, |R_a - R_b| >= CD (the slack of ``stats.cd_groups``): the decision of the
+    CD diagram, the verdict and the fragility, which the p-values' own p <= alpha equals but
+    within rounding of the CD."""
+    r = average.reindex(names)
+    p = (stats.nemenyi_tukey_p(r, n) if tukey is None else tukey).reindex(index=names, columns=names)
+    m = p.to_numpy(np.float64, copy=True)
+    np.fill_diagonal(m, np.nan)  # (no pair: "-", as the other procedures' matrices)
+    index = pd.Index(names)
+    cd = float(stats.critical_difference(len(names), n, alpha=alpha))
+    v = r.to_numpy(np.float64)
+    apart = np.abs(v[:, None] - v[None, :]) >= cd - CD_SLACK
+    np.fill_diagonal(apart, False)
+    return pd.DataFrame(m, index=index, columns=index), cd, pd.DataFrame(apart, index=index, columns=index)
+
+
 def pairs_view(
     scores: stats.ScoresTable,
     sel: Selection,
@@ -230,17 +251,24 @@ def pairs_view(
     table: stats.PairwiseTest,
     two_sample: stats.PairwiseTwoSample | None = None,
     ranked: stats.RankedTable | None = None,
+    tukey: pd.DataFrame | None = None,
 ) -> PairsView:
     """The k x k matrix of ``sel.procedure`` APVs (``table``, on ``sel.test`` ranks; ``two_sample``'s
-    for the two-sample procedures), two-sample tests, effect sizes, contrasts."""
+    for the two-sample procedures), two-sample tests, effect sizes, contrasts. Under Nemenyi the
+    matrix is Tukey's p-values on Friedman's ranks and its marks the CD's (:func:`_cd_rule`;
+    ``tukey``: ``stats.nemenyi_tukey_p`` of ``average``, when made already)."""
     higher = sel.higher_is_better
     names = list(scores.columns)
-    pos = {name: i for i, name in enumerate(names)}
-    m = np.full((len(names), len(names)), np.nan)
-    apvs = table if two_sample is None else two_sample
-    ia, ib = apvs["a"].map(pos).to_numpy(int), apvs["b"].map(pos).to_numpy(int)
-    m[ia, ib] = m[ib, ia] = apvs[sel.procedure].to_numpy(np.float64)
-    matrix = pd.DataFrame(m, index=pd.Index(names), columns=pd.Index(names))
+    cd = rejected = None
+    if sel.procedure == "nemenyi":
+        matrix, cd, rejected = _cd_rule(names, average, int(scores.shape[0]), sel.alpha, tukey)
+    else:
+        pos = {name: i for i, name in enumerate(names)}
+        m = np.full((len(names), len(names)), np.nan)
+        apvs = table if two_sample is None else two_sample
+        ia, ib = apvs["a"].map(pos).to_numpy(int), apvs["b"].map(pos).to_numpy(int)
+        m[ia, ib] = m[ib, ia] = apvs[sel.procedure].to_numpy(np.float64)
+        matrix = pd.DataFrame(m, index=pd.Index(names), columns=pd.Index(names))
     pair = default_pair(average, sel.pair)
     a, b = scores[pair[0]].to_numpy(np.float64), scores[pair[1]].to_numpy(np.float64)
     return PairsView(
@@ -255,6 +283,8 @@ def pairs_view(
         contrast=stats.contrast_estimation(scores if ranked is None else ranked, higher_is_better=higher),
         two_sample=two_sample,
         effects=pair_effects(scores, (pair[1], pair[0]), higher),  # as the view names it: b vs a
+        cd=cd,
+        rejected=rejected,
     )
 
 

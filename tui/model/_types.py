@@ -182,6 +182,12 @@ class PairsView:
     ``stats.pairwise_wilcoxon`` table behind the matrix of a two-sample procedure
     (wilcoxon-holm, sign-holm), else None. ``effects``: the effect sizes of the pair
     (``tui.model._effects.PairEffects``; every pair's are :attr:`Analysis.effects`).
+
+    Under Nemenyi the matrix holds Tukey's p-values on Friedman's average ranks
+    (``stats.nemenyi_tukey_p``), ``cd`` is Demsar's (2006) critical difference and ``rejected``
+    (k x k booleans) the pairs it separates, the decision every cell shows (the CD diagram's, the
+    verdict's and the fragility's); else both are None and a cell is rejected when <= ``alpha``.
+    The table's ``nemenyi`` column stays Garcia & Herrera's (2008) m p.
     """
 
     alpha: float  # APVs <= alpha are rejected (the selection's)
@@ -195,6 +201,15 @@ class PairsView:
     contrast: pd.DataFrame
     two_sample: Any = None
     effects: Any = None
+    cd: float | None = None
+    rejected: pd.DataFrame | None = None
+
+    def marks(self, a: Any, b: Any) -> bool:
+        """Whether the cell of ``a`` and ``b`` (the matrix's labels) is shown rejected."""
+        if self.rejected is not None:
+            return bool(self.rejected.loc[a, b])
+        value = float(self.matrix.loc[a, b])
+        return value == value and value <= self.alpha  # (NaN: never)
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,4 +1,7 @@
-"""The pairs view's CSV: one row per pair: a, b, z, p, nemenyi, holm, shaffer, bergmann; with a
+"""The pairs view's CSV: one row per pair: a, b, z, p, nemenyi (García & Herrera's 2008 Nemenyi APV,
+Bonferroni's m p), holm, shaffer, bergmann; under Nemenyi, nemenyi_tukey (Nemenyi's p as Demšar 2006
+tests it, Tukey's studentized range on Friedman's average ranks) and nemenyi_tukey_rejected (the
+ranks at least Demšar's critical difference apart: the CD diagram's and the verdict's decision); with a
 two-sample procedure (wilcoxon-holm, sign-holm) its ``statistic``, ``better``, ``<test> p`` and
 APVs (a column named after the procedure); then the effect sizes of a over b: a12, a12_magnitude,
 delta, delta_magnitude, hl_estimate, hl_low, hl_high, hl_confidence (the level the interval
@@ -14,6 +17,7 @@ from __future__ import annotations
 import pandas as pd
 
 from tui.model import Analysis, Robustness
+from tui.views.pairs.shared import tukey_columns
 
 
 def frame(analysis: Analysis) -> pd.DataFrame:
@@ -21,6 +25,9 @@ def frame(analysis: Analysis) -> pd.DataFrame:
     assert part is not None
     cols = ["a", "b", "z", "p", "nemenyi", "holm", "shaffer", "bergmann"]
     out = part.table[cols].reset_index(drop=True)
+    tukey = tukey_columns(part)
+    if tukey is not None:  # computed under Nemenyi only (scipy.stats: not on the default procedure's path)
+        out = pd.concat([out, tukey], axis=1)
     if part.two_sample is not None:
         two = part.two_sample.table.reset_index(drop=True)
         out["statistic"], out["better"] = two["statistic"], two["better"].astype(str)

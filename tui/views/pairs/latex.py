@@ -16,6 +16,8 @@ from tui.views.pairs.shared import (
     effects_cells,
     fragility_column,
     reversals,
+    tukey_columns,
+    tukey_note,
     two_sample_cells,
     two_sample_title,
 )
@@ -31,6 +33,12 @@ def render(analysis: Analysis, options: RenderOptions) -> list[str]:
         for r in pairs.table.itertuples(index=False)
     ]
     header, spec = ["$a$", "$b$", "$z$", "$p$", *PAIR_PROCEDURES], "l l" + " r" * (2 + len(PAIR_PROCEDURES))
+    tukey = tukey_columns(pairs)
+    if tukey is not None:  # under Nemenyi: Tukey's p, in bold where the CD separates the pair
+        out.append(f"% {tex_escape(tukey_note(pairs))}")
+        marked = [bf(tex_p(p), on) for p, on in zip(tukey["nemenyi_tukey"], tukey["nemenyi_tukey_rejected"])]
+        body = [row + [cell] for row, cell in zip(body, marked)]
+        header, spec = [*header, tex_escape("nemenyi_tukey")], spec + " r"
     robust = analysis.robustness  # (computed now when the app has not: a report prints it whole)
     if robust is not None:  # issue 31: the fragility of each pair's decision under the procedure
         out.append(f"% {tex_escape(fragility_note(robust))}")

@@ -13,6 +13,8 @@ from tui.views.pairs.shared import (
     effects_cells,
     fragility_column,
     reversals,
+    tukey_columns,
+    tukey_note,
     two_sample_cells,
     two_sample_title,
 )
@@ -28,6 +30,12 @@ def render(analysis: Analysis, options: RenderOptions) -> list[str]:
         for r in pairs.table.itertuples(index=False)
     ]
     header, align = ["a", "b", "z", "p", *PAIR_PROCEDURES], "llrr" + "r" * len(PAIR_PROCEDURES)
+    tukey = tukey_columns(pairs)
+    if tukey is not None:  # under Nemenyi: Tukey's p, in bold where the CD separates the pair
+        out += [md_escape(tukey_note(pairs)) + ".", ""]
+        marked = [bold(fmt_p(p), on) for p, on in zip(tukey["nemenyi_tukey"], tukey["nemenyi_tukey_rejected"])]
+        rows = [row + [cell] for row, cell in zip(rows, marked)]
+        header, align = [*header, md_escape("nemenyi_tukey")], align + "r"
     robust = analysis.robustness  # (computed now when the app has not: a report prints it whole)
     if robust is not None:  # issue 31: the fragility of each pair's decision under the procedure
         out += [md_escape(fragility_note(robust)) + ".", ""]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pandas as pd
@@ -51,6 +52,32 @@ def _cell(frame: pd.DataFrame, row: str, column: str) -> float:
     rows = {str(x): x for x in frame.index}
     columns = {str(x): x for x in frame.columns}
     return float(frame.loc[rows[row], columns[column]])
+
+
+def _marked(value: float, rejected: bool) -> Text:
+    """:func:`~tui.widgets.apv_cell`'s cell of ``value``, marked when ``rejected`` (the view's
+    decision: under Nemenyi the CD's, which p <= alpha equals but within rounding of the CD)."""
+    return apv_cell(value, math.inf if rejected else -math.inf)
+
+
+def _decisions(view: PairsView, frame: pd.DataFrame) -> Any:
+    """Which cells of ``frame`` (the matrix or a block of it) are shown rejected, as an array."""
+    if view.rejected is not None:
+        return view.rejected.loc[frame.index, frame.columns].to_numpy(bool)
+    return frame.to_numpy(float) <= view.alpha  # (NaN: never)
+
+
+def head_lines(view: PairsView) -> str:
+    """What the matrix holds and what its ``*`` means: under Nemenyi, the rule it follows and the
+    other rule of that name (the reports' ``nemenyi`` column), naming both."""
+    name = PROCEDURE_NAMES[view.procedure]
+    if view.cd is None:
+        return f"{name} adjusted p-values (APVs); * rejected at alpha = {view.alpha:g}"
+    return (  # (three lines at 80 columns: the matrix keeps its rows)
+        f"{name} p (Tukey's range, Demšar 2006); * rejected, ranks >= CD = {view.cd:.3f} apart "
+        f"(alpha = {view.alpha:g}), as the CD diagram and the verdict; García & Herrera's m p: "
+        "reports' nemenyi column"
+    )
 
 
 #: The most learners the matrix and the contrast table show (rows and columns): a Textual table of
@@ -122,8 +149,13 @@ class PairsPanel(ViewPanel, VerticalScroll):
         if view is None or b == "" or a == b:
             return None
         value = _cell(view.matrix, a, b)
-        rejected = f", rejected at alpha = {view.alpha:g}" if value <= view.alpha else ""
-        return repr(value), f"{a} vs {b}: {PROCEDURE_NAMES[view.procedure]} APV {value!r}{rejected}"
+        rows, columns = {str(x): x for x in view.matrix.index}, {str(x): x for x in view.matrix.columns}
+        if view.cd is None:
+            rejected = f", rejected at alpha = {view.alpha:g}" if view.marks(rows[a], columns[b]) else ""
+            return repr(value), f"{a} vs {b}: {PROCEDURE_NAMES[view.procedure]} APV {value!r}{rejected}"
+        on = view.marks(rows[a], columns[b])
+        what = "rejected: ranks >=" if on else "not rejected: ranks <"
+        return repr(value), f"{a} vs {b}: Nemenyi (Tukey) p {value!r}, {what} CD = {view.cd:.4f} apart"
 
     def _exact_contrast(self, a: str, b: str) -> tuple[str, str] | None:
         view = self.view
@@ -188,7 +220,10 @@ class PairsPanel(ViewPanel, VerticalScroll):
             head.show(Text(COMPUTING_TEXT, style="italic"))
             return
         rows = self._fragility_rows()
-        apvs = [apv_cell(_cell(view.matrix, str(x.a), str(x.b)), view.alpha) for x in rows]
+        keys = {str(x): x for x in view.matrix.index}
+        apvs = [
+            _marked(_cell(view.matrix, str(x.a), str(x.b)), view.marks(keys[str(x.a)], keys[str(x.b)])) for x in rows
+        ]
         marks = [Text(fragility_mark(x.fragility, bool(x.exact), x.at_least) + " ", justify="right") for x in rows]
         without = [Text(listed(tuple(x.removed), lambda n: literal(n).plain, most=3)) for x in rows]
         apv_w = max([c.cell_len for c in apvs] + [3])
@@ -199,7 +234,7 @@ class PairsPanel(ViewPanel, VerticalScroll):
         cap = (room - 2 - 4 - (apv_w + 2) - (mark_w + 2) - 2) // 2  # (2: the table's own scrollbar)
         fitted = fit_names(names, max(cap, MIN_NAME) if self._room else None, full=self.full_names)
         table.add_column(Text(""), key="")
-        table.add_column(Text("APV", justify="right"), key="apv")
+        table.add_column(Text("APV" if view.cd is None else "p", justify="right"), key="apv")
         table.add_column(Text("fragility", justify="right"), key="fragility")
         table.add_column(Text("without"), key="without")
         for x, apv, mark, out in zip(rows, apvs, marks, without):
@@ -223,9 +258,8 @@ class PairsPanel(ViewPanel, VerticalScroll):
             self.robust = None
             self._show_fragility(view)
             return
-        name = PROCEDURE_NAMES[view.procedure]
         # the lines wrap (a number cut off at the right edge is a number not shown)
-        head_text = Text(f"{name} adjusted p-values (APVs); * rejected at alpha = {view.alpha:g}")
+        head_text = Text(head_lines(view))
         if view.two_sample is not None:
             kind = "Wilcoxon signed-ranks" if view.two_sample.test == "wilcoxon" else "sign"
             head_text.append(f"\neach pair's own {kind} test over the data sets, Holm-adjusted")
@@ -238,7 +272,8 @@ class PairsPanel(ViewPanel, VerticalScroll):
             head_text.append("\n" + note, style="bold yellow")
         head.show(head_text)
         shown = [(learner, values) for learner, values in matrix.iterrows() if matches(self.needle, learner)]
-        cells = {learner: [apv_cell(v, view.alpha) for v in values] for learner, values in shown}
+        marked = dict(zip(matrix.index, _decisions(view, matrix)))
+        cells = {learner: [_marked(v, on) for v, on in zip(values, marked[learner])] for learner, values in shown}
         widths = [max((row[j].cell_len for row in cells.values()), default=0) for j in range(len(matrix.columns))]
         self._room = panel_room(self, self)
         names, heads = fit_table(

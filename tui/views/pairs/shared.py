@@ -18,6 +18,38 @@ from tui.model import PairsView, Robustness, fragility_mark, listed
 PAIR_PROCEDURES = ("nemenyi", "holm", "shaffer", "bergmann")
 
 
+#: The columns of Nemenyi's p-values as Demsar (2006) tests them (Tukey's studentized range on
+#: Friedman's ranks) and their decision (the CD's), after the APVs: under Nemenyi only.
+TUKEY_COLUMNS = ("nemenyi_tukey", "nemenyi_tukey_rejected")
+
+
+def tukey_columns(pairs: PairsView) -> pd.DataFrame | None:
+    """Under Nemenyi, each pair of the table (its order) with its Tukey p-value (the matrix's) and
+    whether the CD separates it (:attr:`PairsView.rejected`); else None (the other procedures'
+    reports are as they were, and their path never imports ``scipy.stats``)."""
+    if pairs.rejected is None:
+        return None
+    rows, columns = {str(x): i for i, x in enumerate(pairs.matrix.index)}, pairs.matrix.columns
+    ia = np.array([rows[str(a)] for a in column(pairs.table, "a")], dtype=np.intp)
+    ib = np.array([rows[str(b)] for b in column(pairs.table, "b")], dtype=np.intp)
+    p = pairs.matrix.to_numpy(np.float64)[ia, ib]
+    rejected = pairs.rejected.reindex(index=pairs.matrix.index, columns=columns).to_numpy(bool)[ia, ib]
+    return pd.DataFrame({TUKEY_COLUMNS[0]: p, TUKEY_COLUMNS[1]: rejected})
+
+
+def tukey_note(pairs: PairsView) -> str | None:
+    """Under Nemenyi, what the two Nemenyi columns hold and which one the procedure's decisions
+    follow, in a sentence for every format; else None."""
+    if pairs.cd is None:
+        return None
+    return (
+        "nemenyi: García & Herrera's (2008) Nemenyi APV, Bonferroni's m p of the z test (m = k(k-1)/2); "
+        "nemenyi_tukey: Nemenyi's p as Demšar (2006) tests it, Tukey's studentized range on Friedman's "
+        f"average ranks, marked where the ranks are at least CD = {pairs.cd:.4f} apart (alpha = {pairs.alpha:g}): "
+        "the decisions of the CD diagram, the verdict and the fragility under Nemenyi"
+    )
+
+
 #: The effect-size table's header (after the names ``a`` and ``b``).
 EFFECT_HEADER = ("A12", "magnitude", "delta", "magnitude", "HL", "CI low", "CI high", "Mann-Whitney p")
 

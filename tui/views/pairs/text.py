@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pandas as pd
+
 from stats import fmt_p
 from tui.formats.cells import column, each_float
 from tui.formats.text import fitted_grid
@@ -16,6 +18,8 @@ from tui.views.pairs.shared import (
     effects_cells,
     fragility_column,
     reversals,
+    tukey_columns,
+    tukey_note,
     two_sample_cells,
     two_sample_title,
 )
@@ -27,12 +31,19 @@ def pairs_text(analysis: Analysis, width: int | None = None) -> list[str]:
     pairs, sel = analysis.pairs, analysis.selection
     assert pairs is not None
     out = [f"all pairs ({sel.test} z statistics); adjusted p-values <= {sel.alpha:g} are marked *"]
+    both = tukey_note(pairs)  # under Nemenyi: its two columns
+    if both is not None:
+        out += textwrap.wrap(both, min(width or 100, 100))
+    tukey = tukey_columns(pairs)
     r = analysis.robustness  # (computed now when the app has not: a report prints it whole)
     fragile = None if r is None else fragility_column(pairs.table, r)
     if r is not None:
         out += textwrap.wrap(fragility_note(r), min(width or 100, 100))
     if width is None:
         lines = _apv_lines(analysis)
+        if tukey is not None:  # after the APVs: the procedure's decisions, then their fragility
+            marked = _tukey_cells(tukey)
+            lines = [f"{line}{cell:>15}" for line, cell in zip(lines, ["nemenyi_tukey", *marked])]
         if fragile is not None:  # the column after the APVs
             lines = [f"{line}{mark:>11}" for line, mark in zip(lines, ["fragility", *fragile])]
         out += lines
@@ -46,6 +57,9 @@ def pairs_text(analysis: Analysis, width: int | None = None) -> list[str]:
             *(each_float(table[c], lambda q: fmt_p(q) + ("*" if q <= sel.alpha else " ")) for c in PAIR_PROCEDURES),
         ]
         header = ["a", "b", "z", "p", *PAIR_PROCEDURES]
+        if tukey is not None:
+            columns.append(_tukey_cells(tukey))
+            header.append("nemenyi_tukey")
         if fragile is not None:
             columns.append(fragile)
             header.append("fragility")
@@ -64,6 +78,13 @@ def pairs_text(analysis: Analysis, width: int | None = None) -> list[str]:
         cells = effects_cells(analysis.effects, str)
         out += ["", *note, *fitted_grid(["a", "b", *EFFECT_HEADER], cells, width, left=2, names=(0, 1))]
     return out
+
+
+def _tukey_cells(tukey: pd.DataFrame) -> list[str]:
+    """The ``nemenyi_tukey`` cells, marked ``*`` where the CD separates the pair (not by p <= alpha:
+    the same decision but within rounding of the CD)."""
+    p = each_float(tukey["nemenyi_tukey"], fmt_p)
+    return [text + ("*" if on else " ") for text, on in zip(p, tukey["nemenyi_tukey_rejected"].tolist())]
 
 
 def _apv_lines(analysis: Analysis) -> list[str]:
