@@ -12,7 +12,7 @@ import pandas as pd
 
 from stats.core import check_alpha, check_choice, norm_cdf, norm_isf
 from stats.ranking._nemenyi_q import K_MAX, K_MIN, Q_NEMENYI
-from stats.ranking.ranks import check_average_ranks
+from stats.ranking.ranks import AverageRanks
 
 CDMethod = Literal["nemenyi", "bonferroni_dunn"]
 
@@ -134,7 +134,7 @@ def nemenyi_tukey_p(ranks: Any, n: int | None = None) -> pd.DataFrame:
         Friedman's average ranks (1 = best; the orientation does not matter, only differences
         do), named by their index (``L1..Lk`` for a sequence).
     n : int, optional
-        The number of data sets N (from ``ranks`` when it is an :class:`AverageRanks`).
+        The number of data sets N, at least 2 (from ``ranks`` when it is an :class:`AverageRanks`).
 
     Returns
     -------
@@ -162,34 +162,17 @@ def nemenyi_tukey_p(ranks: Any, n: int | None = None) -> pd.DataFrame:
     >>> round(critical_difference(3, 30), 3), round(float(p.loc["L1", "L2"]), 4), round(float(p.loc["L1", "L3"]), 6)
     (0.605, 0.1285, 0.000317)
     """
-    if n is None:
-        if not hasattr(ranks, "n"):
-            raise ValueError("n (number of data sets) is needed unless ranks are AverageRanks")
-        n = ranks.n
-    series = _rank_series(getattr(ranks, "ranks", ranks))
-    if int(n) != n or n < 1:
-        raise ValueError(f"n (number of data sets) must be an integer >= 1, got {n!r}")
-    k = len(series)
+    if n is None and not isinstance(ranks, AverageRanks):
+        raise ValueError("n (number of data sets) is needed unless ranks are AverageRanks")
+    # named L1..Lk when a sequence, checked as every average ranks are (AverageRanks)
+    ranked = AverageRanks(getattr(ranks, "ranks", ranks), ranks.n if n is None else n)
+    series, k = ranked.ranks, ranked.k
     r = series.to_numpy()
-    se = math.sqrt(k * (k + 1) / (6.0 * int(n)))
+    se = math.sqrt(k * (k + 1) / (6.0 * ranked.n))
     i, j = np.triu_indices(k, 1)
     out = np.ones((k, k))
     out[i, j] = out[j, i] = _studentized_p(np.abs(r[i] - r[j]) / se, k)
     return pd.DataFrame(out, index=series.index, columns=series.index)
-
-
-def _rank_series(ranks: Any) -> pd.Series:
-    """``ranks`` as a float Series (``L1..Lk`` for a sequence), checked: k >= 2 distinct names,
-    possible average ranks (:func:`stats.ranking.ranks.check_average_ranks`)."""
-    if isinstance(ranks, pd.Series):
-        series = ranks.astype(float)
-    else:
-        values = np.asarray(ranks, dtype=float).ravel()
-        series = pd.Series(values, index=[f"L{j + 1}" for j in range(values.size)])
-    if len(series) < 2 or series.index.has_duplicates:
-        raise ValueError("need at least 2 learners with distinct names")
-    check_average_ranks(series.to_numpy())
-    return series
 
 
 def _studentized_p(z: np.ndarray, k: int) -> np.ndarray:
