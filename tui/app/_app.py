@@ -7,7 +7,6 @@ messages; every computation runs in a thread worker. Keys come from :mod:`tui.ap
 from __future__ import annotations
 
 import threading
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -56,12 +55,11 @@ SHORT = 30  # below this many lines the views tighten (the folds view's totals t
 
 @dataclass
 class Analyzed(Message):
-    """From the analysis worker: ``analysis`` (of ``model``) of the selection ``token`` was started for."""
+    """From the analysis worker: ``analysis`` of the selection ``token`` was started for."""
 
     analysis: Analysis
     token: Token
     rendered: Rendered | None = None
-    model: Model | None = None
 
 
 @dataclass
@@ -131,8 +129,6 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         self._finish_slots: dict[str, threading.Lock] = {}
         # what the selection's robustness depends on (its model and tui.model.selection_robustness_key)
         self._robustness_wanted: tuple[Any, ...] | None = None
-        # the model each analysis shown was made on (what its robustness is looked up in)
-        self._model_of: weakref.WeakKeyDictionary[Analysis, Model] = weakref.WeakKeyDictionary()
         self._ahead = Ahead()  # what panels drew for other controls while idle
         self._views = registry.views()  # the views of this app (those registered when it was made)
         self._stale_views: set[str] = set()
@@ -231,19 +227,17 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         analysis.prepare(analysis.first_part(view))
         # the robustness another control (pair, rope) of this table and analysis made: drawn at
         # once, without a "computing..." frame first
-        take_known_robustness(model, analysis)
+        take_known_robustness(analysis)
         if worker.is_cancelled:
             return
         rendered = Rendered(analysis).build(view, self._rendered, width, self._ahead)
         if not worker.is_cancelled:
-            self.post_message(Analyzed(analysis, token, rendered, model))
+            self.post_message(Analyzed(analysis, token, rendered))
 
     def on_analyzed(self, message: Analyzed) -> None:
         if not self._closed and self.tokens.current(message.token):
             self._shown = message.token
             self._rendered = message.rendered
-            if message.model is not None:
-                self._model_of[message.analysis] = message.model
             self.analysis = message.analysis
             if not self._imported_all:  # the other views' modules, once the first view is painted
                 self._imported_all = True
@@ -292,9 +286,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         Of a view shown first in part (the folds view), that part (finish_view brings the rest); the
         robustness too when its model holds it already (another control's)."""
         analysis.prepare(analysis.first_part(view))
-        model = self._model_of.get(analysis)
-        if model is not None:
-            take_known_robustness(model, analysis)
+        take_known_robustness(analysis)
         ahead = self._panel_class(view).PREPARED_AHEAD
         rendered = Rendered(analysis).build(view, None, width, self._ahead) if ahead else None
         if not get_current_worker().is_cancelled and token is not None:
@@ -309,7 +301,7 @@ class RankboardApp(LoadActions, SelectionActions, FileActions, App[None]):
         of what it finishes: a new one of that group (a new selection's) makes this one stale."""
         key = _finish_key(name)
         slot = self._finish_slots.setdefault(key, threading.Lock()) if key != "finish" else None
-        inputs = self._robustness_inputs(self._model_of.get(analysis, self.model), analysis.selection)
+        inputs = self._robustness_inputs(analysis.model or self.model, analysis.selection)
         return self.run_worker(
             partial(self._finish, analysis, name, early, width, token, slot, inputs),
             name=f"finish_view({name})",

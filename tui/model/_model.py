@@ -275,7 +275,7 @@ class Model(FoldParts):
         if bounded:  # no raw results: said once in the notes
             notes = (*notes, f"quartiles, fold-level views and learning curves: {self._raw.reason}")
         n, k = basis.scores.shape
-        return Analysis(sel, n, k, basis.untestable, notes, ViewParts(makers), basis.fold_control)
+        return Analysis(sel, n, k, basis.untestable, notes, ViewParts(makers), basis.fold_control, self)
 
     def _basis(self, sel: Selection) -> Basis | Analysis:
         """The selection's :class:`Basis`, or the analysis saying why there is none."""

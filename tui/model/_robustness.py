@@ -153,14 +153,15 @@ def selection_robustness_key(model: Model, sel: Selection) -> tuple[Any, ...]:
     return robustness_key(sel, measured_learners(model, sel))
 
 
-def take_known_robustness(model: Model, analysis: Analysis) -> bool:
-    """Give ``analysis`` (of ``model``) its robustness now when the model's cache holds it (another
+def take_known_robustness(analysis: Analysis) -> bool:
+    """Give ``analysis`` its robustness now when its model's cache holds it (another
     control, pair or rope of the same table and analysis computed it): reading it then costs a
     look-up, and the views are drawn whole at once, never "computing..." first. True when the
     analysis has it now (or has none to compute)."""
     if not analysis.pending("robustness"):
         return True
-    if model.cached_value("robustness", selection_robustness_key(model, analysis.selection)) is None:
+    model = analysis.model
+    if model is None or model.cached_value("robustness", selection_robustness_key(model, analysis.selection)) is None:
         return False
     try:
         with cancellable(_at_once):  # a look-up, never a computation (were it let go of meanwhile)

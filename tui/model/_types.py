@@ -323,6 +323,7 @@ class Analysis:
     notes: tuple[str, ...] = ()
     parts: ViewParts = field(default_factory=ViewParts, repr=False)
     control: str | None = None  # the control in use: the selection's, or the best-ranked learner
+    model: Any = field(default=None, repr=False)  # the model it was made of (its parts' caches); None: no parts
 
     @property
     def problem(self) -> str | None:
